@@ -1,0 +1,34 @@
+#pragma once
+
+#include "collectives/flow.h"
+#include "io/scenario.h"
+#include "io/scenario_error.h"
+#include "topology/wafer_topology.h"
+
+#include <vector>
+
+namespace ws {
+
+// Expands one traffic op into unrouted flows with step dependencies (SPEC.md section 2):
+// - p2p: one flow.
+// - ring (allgather, reducescatter: P-1 steps; allreduce: 2(P-1); ring order = group order):
+//   in step s every rank i sends bytes/P to rank (i+1) mod P; rank i's step s+1 depends on the
+//   step-s flow from rank i-1. broadcast ring: a chain root -> next -> ... forwarding the whole
+//   buffer (step s depends on step s-1). alltoall ring: pairwise exchange, step s rank i sends
+//   bytes/P to rank (i+s+1) mod P after its own step s-1 flow.
+// - direct: every rank sends its chunk to every other rank at once (allgather: bytes/P to each;
+//   reducescatter: chunk j (bytes/P) to rank j; allreduce: direct reduce-scatter then direct
+//   all-gather, rank j's sends waiting for every chunk it receives; broadcast: root sends the
+//   buffer to each; alltoall: bytes/P to each).
+// - multicast: allgather: each rank sends bytes/P once as a tree to all others (step 0);
+//   broadcast: one tree from the root; allreduce: direct reduce-scatter then multicast
+//   all-gather. Not defined for reducescatter or alltoall (ScenarioError).
+// - hierarchical: allgather, reducescatter, allreduce on a group that fills a rectangle of dies
+//   (ScenarioError otherwise): rings along every row, then along every column (allreduce: row
+//   reduce-scatter, column all-reduce, row all-gather); each die's next phase waits for its own
+//   previous phase. Steps are numbered on through the phases.
+// `opKeyPath` (e.g. "traffic[3]") prefixes errors.
+std::vector<Flow> expandOp(const TrafficOp& op, int opIndex, const WaferTopology& topology,
+                           const std::string& opKeyPath);
+
+} // namespace ws

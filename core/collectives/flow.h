@@ -1,0 +1,30 @@
+#pragma once
+
+#include "io/scenario.h"
+#include "routing/route.h"
+#include "sim/sim_problem.h"
+
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// One flow of an expanded traffic op, before or after routing.
+// Ids follow SPEC.md section 3: a p2p op's single flow has the op's id; a collective's flows are
+// "<op id>/s<step>/r<rank>", rank being the index of the sender in the op's group. For `direct`
+// algorithms, step k of rank i is rank i's chunk for rank (i + k + 1) mod P (all start at once).
+struct Flow {
+    std::string id;
+    int opIndex = 0;            // index into Scenario::traffic
+    int step = 0;
+    int rank = 0;
+    DieId src = 0;
+    std::vector<DieId> dsts;    // one die for unicast; several for a multicast tree
+    double bytes = 0.0;
+    bool multicast = false;
+    std::vector<int> flowDeps;  // indices (in the expansion) of flows that must be delivered first
+    Route route;                // filled in by routing
+    TaskId task = -1;           // the flow's task in the SimProblem
+};
+
+} // namespace ws

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "collectives/flow.h"
+#include "io/scenario.h"
+#include "io/scenario_error.h"
+#include "sim/sim_problem.h"
+#include "topology/wafer_topology.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ws {
+
+// A scenario's explicit traffic, expanded, routed and turned into a SimProblem.
+struct TrafficPlan {
+    std::vector<Flow> flows;        // in expansion order: op by op
+    std::vector<TaskId> opDone;     // per op: a barrier task complete when all its flows are
+    SimProblem problem;
+    std::unordered_map<std::string, int> flowIndexById;
+};
+
+// Expands every op, routes every flow in order (pinned paths from routing.paths first, else the
+// routing mode; the router's load memory carries across ops), and builds the SimProblem:
+// a flow of an op waits for the ops in `after` (their barriers) and for `start`.
+// Throws ScenarioError naming the key: "routing.paths.<flow id>" for a pinned path that names no
+// flow or is not a live route from the flow's source to its destination(s);
+// "traffic[i]" for traffic that cannot be routed around dead dies and links.
+TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology);
+
+} // namespace ws

@@ -1,0 +1,132 @@
+#pragma once
+
+#include "topology/wafer_topology.h"
+#include "units/quantity.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// The scenario file of SPEC.md section 1, as plain values. Quantities keep the text the user
+// wrote so that load -> save -> load gives the same Scenario (operator== compares all of it).
+// Keys named "x-..." are kept, in order, in each object's `extensions`.
+
+struct DieSpec {
+    Quantity peakFlops{1000e12, "1000 TFLOP/s"}; // FLOP/s
+    Quantity sram{80e6, "80 MB"};                // bytes
+    Quantity hbm{72e9, "72 GB"};                 // bytes
+    Quantity hbmBandwidth{1e12, "1 TB/s"};       // bytes/s
+    double efficiency = 1.0;                     // fraction of peak a GEMM reaches, (0, 1]
+    nlohmann::json extensions = nlohmann::json::object();
+    friend bool operator==(const DieSpec&, const DieSpec&) = default;
+};
+
+struct EnergySpec {
+    double d2dPicojoulesPerBit = 5.0;
+    double hbmPicojoulesPerBit = 6.0;
+    double flopsPerJoule = 2e12;
+    nlohmann::json extensions = nlohmann::json::object();
+    friend bool operator==(const EnergySpec&, const EnergySpec&) = default;
+};
+
+struct LinkRef {
+    DieId from = 0;
+    DieId to = 0;
+    bool bothDirections = false; // written "a-b" rather than "a->b"
+    friend bool operator==(const LinkRef&, const LinkRef&) = default;
+};
+
+struct WaferSpec {
+    int rows = 6;
+    int cols = 8;
+    TopologyKind topology = TopologyKind::Mesh;
+    Quantity linkBandwidth{4e12, "4 TB/s"}; // bytes/s, per direction per link
+    Quantity linkLatency{200e-9, "200 ns"}; // seconds per hop
+    DieSpec die;
+    EnergySpec energy;
+    std::vector<DieId> deadDies;
+    std::vector<LinkRef> deadLinks;
+    nlohmann::json extensions = nlohmann::json::object();
+    friend bool operator==(const WaferSpec&, const WaferSpec&) = default;
+
+    // The topology this wafer describes ("a-b" faults expanded to both directions).
+    TopologySpec topologySpec() const;
+};
+
+enum class OpKind { P2P, AllGather, ReduceScatter, AllReduce, Broadcast, AllToAll };
+enum class Algorithm { Ring, Multicast, Hierarchical, Direct };
+
+struct TrafficOp {
+    std::string id;
+    OpKind kind = OpKind::P2P;
+    DieId src = 0;            // p2p only
+    DieId dst = 0;            // p2p only
+    std::vector<DieId> group; // collectives: ring order
+    std::optional<DieId> root; // broadcast: defaults to group[0]
+    Quantity bytes;            // see SPEC: the whole buffer (nccl-tests' "size")
+    std::optional<Algorithm> algorithm; // unset: ring for collectives
+    std::optional<Quantity> start;      // seconds
+    std::vector<std::string> after;     // op ids that must finish first
+    nlohmann::json extensions = nlohmann::json::object();
+    friend bool operator==(const TrafficOp&, const TrafficOp&) = default;
+
+    Algorithm effectiveAlgorithm() const { return algorithm.value_or(Algorithm::Ring); }
+    DieId effectiveRoot() const { return root.value_or(group.empty() ? 0 : group.front()); }
+};
+
+enum class RoutingMode { XY, YX, Shortest, Adaptive };
+
+// A pinned route: a unicast path (list of dies) or, for a multicast flow, tree edges.
+struct PinnedRoute {
+    std::vector<DieId> path;
+    std::vector<std::pair<DieId, DieId>> treeEdges;
+    friend bool operator==(const PinnedRoute&, const PinnedRoute&) = default;
+};
+
+struct RoutingSpec {
+    RoutingMode mode = RoutingMode::XY;
+    std::map<std::string, PinnedRoute> paths; // by flow id
+    nlohmann::json extensions = nlohmann::json::object();
+    friend bool operator==(const RoutingSpec&, const RoutingSpec&) = default;
+};
+
+struct TcmeSpec {
+    int maxIter = 10;
+    double minGain = 0.05;
+    int patience = 3;
+    double targetUtilization = 0.7;
+    nlohmann::json extensions = nlohmann::json::object();
+    friend bool operator==(const TcmeSpec&, const TcmeSpec&) = default;
+};
+
+struct Scenario {
+    std::string name;
+    std::string description;
+    WaferSpec wafer;
+    std::optional<nlohmann::json> workload; // validated by the training-step model
+    std::optional<nlohmann::json> strategy; // validated by the training-step model
+    std::vector<TrafficOp> traffic;
+    std::optional<RoutingSpec> routing;
+    std::optional<TcmeSpec> tcme;
+    nlohmann::json extensions = nlohmann::json::object();
+    friend bool operator==(const Scenario&, const Scenario&) = default;
+
+    RoutingMode routingMode() const { return routing ? routing->mode : RoutingMode::XY; }
+};
+
+// Names as written in files ("allgather", "ring", "xy", ...).
+std::string toString(OpKind kind);
+std::string toString(Algorithm algorithm);
+std::string toString(RoutingMode mode);
+std::string toString(TopologyKind kind);
+std::optional<OpKind> opKindFromString(const std::string& text);
+std::optional<Algorithm> algorithmFromString(const std::string& text);
+std::optional<RoutingMode> routingModeFromString(const std::string& text);
+std::optional<TopologyKind> topologyKindFromString(const std::string& text);
+
+} // namespace ws

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "io/scenario.h"
+#include "io/scenario_error.h"
+
+#include <filesystem>
+#include <string>
+
+namespace ws {
+
+// Parses and validates a scenario (SPEC.md section 1). Strict: unknown keys (other than
+// "x-..."), wrong types, values out of range, die ids out of range or dead, duplicate op ids,
+// empty or duplicate groups, malformed pinned paths and `after` cycles are ScenarioErrors whose
+// keyPath names the key. JSON syntax errors are ScenarioErrors with keyPath "line L, column C".
+// Checks that need routes (pinned paths being real routes, reachability) are done when the
+// traffic is planned (collectives/traffic_plan.h).
+Scenario parseScenario(const std::string& jsonText);
+Scenario parseScenario(const nlohmann::json& document);
+
+// Reads a file; a file that cannot be read is a ScenarioError with an empty key path.
+Scenario loadScenario(const std::filesystem::path& file);
+
+// The scenario as JSON, the way a user would write it (quantities as their text).
+nlohmann::json toJson(const Scenario& scenario);
+
+// Writes atomically: to a temporary file beside `file`, then renamed over it.
+void saveScenario(const Scenario& scenario, const std::filesystem::path& file);
+
+} // namespace ws

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "io/scenario.h"
+#include "routing/route.h"
+#include "routing/routing_policy.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ws {
+
+// Routes flows one after another with a policy, remembering the load each route adds so that
+// load-aware policies see the flows routed before. Routes never use dead dies or links: when the
+// policy's path crosses one, the flow takes shortestLivePath instead (SPEC.md section 2).
+class Router {
+public:
+    Router(const WaferTopology& topology, RoutingMode mode);
+
+    // nullopt when dst cannot be reached from src over live dies and links.
+    std::optional<Route> unicast(DieId src, DieId dst) const;
+    // A tree from src reaching every die in dsts: the union of the policy's unicast routes,
+    // reduced to a tree (BFS from src over that union; branches leading to no destination
+    // pruned). nullopt if some destination cannot be reached.
+    std::optional<Route> multicast(DieId src, const std::vector<DieId>& dsts) const;
+
+    // Adds `bytes` to every link of the route (for later load-aware decisions).
+    void addLoad(const Route& route, double bytes);
+    const std::vector<double>& linkLoads() const { return m_linkLoads; }
+
+    // Builds the Route for a given list of dies, or nullopt if consecutive dies are not joined
+    // by a live link or a die is dead.
+    std::optional<Route> routeFromPath(const std::vector<DieId>& path) const;
+    // Builds the Route for given tree edges rooted at src, or nullopt if they are not a tree of
+    // live links rooted at src that reaches every die in dsts.
+    std::optional<Route> routeFromTree(DieId src, const std::vector<DieId>& dsts,
+                                       const std::vector<std::pair<DieId, DieId>>& edges) const;
+
+    const WaferTopology& topology() const { return m_topology; }
+
+private:
+    const WaferTopology& m_topology;
+    std::unique_ptr<RoutingPolicy> m_policy;
+    std::vector<double> m_linkLoads;
+};
+
+} // namespace ws

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "topology/wafer_topology.h"
+
+#include <vector>
+
+namespace ws {
+
+using TaskId = int; // index into SimProblem::tasks
+
+// One unit of work for the simulator (SPEC.md section 2).
+struct SimTask {
+    enum class Kind {
+        Flow,    // bytes over links, sharing bandwidth max-min fairly
+        Compute, // runs on one die for a fixed time; a die runs one compute task at a time
+        Barrier  // takes no time: completes as soon as its dependencies have
+    };
+    Kind kind = Kind::Flow;
+    double bytes = 0.0;          // Flow: size S
+    std::vector<LinkId> links;   // Flow: every link crossed, each once (a tree's links for multicast)
+    int hops = 0;                // Flow: latency hops h (deepest leaf of a tree)
+    DieId die = -1;              // Compute: the die that runs it
+    double seconds = 0.0;        // Compute: duration
+    double earliestStartS = 0.0; // no earlier than this, even when dependencies are met
+    std::vector<TaskId> deps;    // all must be complete first (a flow completes when delivered)
+};
+
+struct SimProblem {
+    std::vector<SimTask> tasks;
+    std::vector<double> linkBandwidth; // bytes/s per LinkId
+    double hopLatencyS = 0.0;          // seconds per hop, paid after the last byte leaves
+    int dieCount = 0;
+};
+
+// When each task ran. For a flow: readyS when its dependencies were met, lastByteS when its last
+// byte left the source, endS = lastByteS + hops * latency (delivery). For a compute task startS
+// can be later than readyS while its die is busy. For a barrier all four are equal.
+struct TaskTiming {
+    double readyS = 0.0;
+    double startS = 0.0;
+    double lastByteS = 0.0;
+    double endS = 0.0;
+};
+
+struct SimResult {
+    double makespanS = 0.0;          // latest endS of any task (0 for an empty problem)
+    std::vector<TaskTiming> tasks;   // by TaskId
+    std::vector<double> linkBytes;   // by LinkId: bytes carried
+    std::vector<double> linkBusyS;   // by LinkId: linkBytes / bandwidth
+    std::vector<double> dieComputeS; // by DieId: total compute time
+    long long rateRecomputations = 0; // how many times rates were re-solved (for benchmarks)
+};
+
+} // namespace ws

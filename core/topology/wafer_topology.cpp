@@ -1,0 +1,128 @@
+#include "topology/wafer_topology.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace ws {
+
+WaferTopology::WaferTopology(const TopologySpec& spec)
+    : m_rows(spec.rows), m_cols(spec.cols), m_kind(spec.kind) {
+    if (m_rows < 1 || m_rows > 256 || m_cols < 1 || m_cols > 256)
+        throw std::invalid_argument("rows and cols must be 1 to 256");
+    const int dies = dieCount();
+    m_dieAlive.assign(static_cast<std::size_t>(dies), true);
+    for (DieId dead : spec.deadDies) {
+        if (!contains(dead))
+            throw std::invalid_argument("dead die " + std::to_string(dead) + " is out of range");
+        m_dieAlive[static_cast<std::size_t>(dead)] = false;
+    }
+
+    m_outLinks.resize(static_cast<std::size_t>(dies));
+    m_linkByDirection.resize(static_cast<std::size_t>(dies) * 4);
+    m_graph = Graph(static_cast<std::size_t>(dies));
+    for (DieId die = 0; die < dies; ++die) {
+        auto& props = m_graph[static_cast<std::size_t>(die)];
+        props.id = die;
+        props.coord = coord(die);
+        props.alive = isAlive(die);
+    }
+    for (DieId die = 0; die < dies; ++die) {
+        for (int d = 0; d < 4; ++d) {
+            const auto target = neighbour(die, static_cast<Direction>(d));
+            if (!target || *target == die || linkBetween(die, *target))
+                continue;
+            LinkProperties props;
+            props.id = static_cast<LinkId>(m_links.size());
+            props.from = die;
+            props.to = *target;
+            props.alive = isAlive(die) && isAlive(*target);
+            m_links.push_back(props);
+            m_outLinks[static_cast<std::size_t>(die)].push_back(props.id);
+            m_linkByDirection[static_cast<std::size_t>(die) * 4 + static_cast<std::size_t>(d)] =
+                props.id;
+        }
+    }
+    for (const auto& [from, to] : spec.deadLinks) {
+        if (!contains(from) || !contains(to))
+            throw std::invalid_argument("dead link " + std::to_string(from) + "->" +
+                                        std::to_string(to) + " names a die out of range");
+        const auto id = linkBetween(from, to);
+        if (!id)
+            throw std::invalid_argument("dead link " + std::to_string(from) + "->" +
+                                        std::to_string(to) + " joins dies that are not neighbours");
+        m_links[static_cast<std::size_t>(*id)].alive = false;
+    }
+    for (const LinkProperties& props : m_links)
+        boost::add_edge(static_cast<std::size_t>(props.from), static_cast<std::size_t>(props.to),
+                        props, m_graph);
+}
+
+std::optional<DieId> WaferTopology::neighbour(DieId die, Direction direction) const {
+    DieCoord c = coord(die);
+    const bool torus = m_kind == TopologyKind::Torus;
+    switch (direction) {
+    case Direction::East:
+        if (c.col + 1 < m_cols)
+            ++c.col;
+        else if (torus && m_cols > 1)
+            c.col = 0;
+        else
+            return std::nullopt;
+        break;
+    case Direction::West:
+        if (c.col > 0)
+            --c.col;
+        else if (torus && m_cols > 1)
+            c.col = m_cols - 1;
+        else
+            return std::nullopt;
+        break;
+    case Direction::South:
+        if (c.row + 1 < m_rows)
+            ++c.row;
+        else if (torus && m_rows > 1)
+            c.row = 0;
+        else
+            return std::nullopt;
+        break;
+    case Direction::North:
+        if (c.row > 0)
+            --c.row;
+        else if (torus && m_rows > 1)
+            c.row = m_rows - 1;
+        else
+            return std::nullopt;
+        break;
+    }
+    return dieAt(c);
+}
+
+std::optional<LinkId> WaferTopology::linkBetween(DieId from, DieId to) const {
+    if (!contains(from) || !contains(to))
+        return std::nullopt;
+    for (int d = 0; d < 4; ++d) {
+        const auto& id =
+            m_linkByDirection[static_cast<std::size_t>(from) * 4 + static_cast<std::size_t>(d)];
+        if (id && m_links[static_cast<std::size_t>(*id)].to == to)
+            return id;
+    }
+    return std::nullopt;
+}
+
+int WaferTopology::manhattanDistance(DieId a, DieId b) const {
+    const DieCoord ca = coord(a);
+    const DieCoord cb = coord(b);
+    int dr = std::abs(ca.row - cb.row);
+    int dc = std::abs(ca.col - cb.col);
+    if (m_kind == TopologyKind::Torus) {
+        dr = std::min(dr, m_rows - dr);
+        dc = std::min(dc, m_cols - dc);
+    }
+    return dr + dc;
+}
+
+std::string linkName(const LinkProperties& link) {
+    return std::to_string(link.from) + "->" + std::to_string(link.to);
+}
+
+} // namespace ws
