@@ -1,1 +1,219 @@
-// placeholder
+#include "cli_commands.h"
+
+#include "collectives/traffic_plan.h"
+#include "io/environment_overrides.h"
+#include "io/scenario_io.h"
+#include "report/report_formats.h"
+#include "report/simulation_report.h"
+#include "report/step_report.h"
+#include "sim/fluid_simulator.h"
+#include "step/training_step.h"
+#include "units/quantity.h"
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <ostream>
+#include <system_error>
+
+namespace ws {
+
+namespace {
+
+constexpr const char* kUsage =
+    R"(usage: waferscope-cli COMMAND FILE [options]
+
+Commands:
+  validate FILE                  check a scenario file; exit 0 if it is valid
+  simulate FILE [--json] [--trace OUT.json] [--csv OUT.csv] [--fail-on-oom]
+                                 simulate the scenario: its training step when it has a
+                                 workload and a strategy, else its traffic. A summary by
+                                 default; --json: the full report on stdout; --trace: Chrome
+                                 trace events (open in Perfetto); --csv: link loads;
+                                 --fail-on-oom: exit 1 when a die runs out of memory
+  --help                         this text
+  --version                      the version
+
+Exit status: 0 success, 1 the run failed (reason stated), 2 bad input or usage.
+Environment: TCME_MAX_ITER, TCME_ROUTING (static|adaptive), FSDP_ALLGATHER (ring|multicast)
+override the file.
+)";
+
+struct UsageError {
+    std::string message;
+};
+
+// A scenario loaded, overridden by the environment and planned: everything a run needs.
+// Not movable: the plan and the step refer to the topology.
+struct PreparedRun {
+    Scenario scenario;
+    std::optional<WaferTopology> topology;
+    EnvironmentOverrides overrides;
+    std::optional<TrafficPlan> plan;  // a pure network experiment
+    std::optional<TrainingStep> step; // a scenario with a workload and a strategy
+
+    PreparedRun() = default;
+    PreparedRun(const PreparedRun&) = delete;
+    PreparedRun& operator=(const PreparedRun&) = delete;
+};
+
+void prepare(const std::string& file, PreparedRun& run) {
+    run.scenario = loadScenario(file);
+    run.overrides = readEnvironmentOverrides();
+    applyEnvironmentOverrides(run.overrides, run.scenario);
+    run.topology.emplace(run.scenario.wafer.topologySpec());
+    if (run.scenario.workload || run.scenario.strategy)
+        run.step.emplace(buildTrainingStep(run.scenario, *run.topology,
+                                           std::filesystem::path(file).parent_path(),
+                                           run.overrides.fsdpAllGather));
+    else
+        run.plan.emplace(planTraffic(run.scenario, *run.topology));
+}
+
+// Writes through a temporary file and a rename, so a reader never sees half a file.
+void writeFileAtomically(const std::filesystem::path& path, const std::string& content) {
+    std::filesystem::path temporary = path;
+    temporary += ".tmp";
+    {
+        std::ofstream stream(temporary, std::ios::binary | std::ios::trunc);
+        if (!stream)
+            throw std::runtime_error("cannot write " + path.string());
+        stream << content;
+        stream.flush();
+        if (!stream)
+            throw std::runtime_error("cannot write " + path.string());
+    }
+    std::error_code error;
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+        std::filesystem::remove(temporary, error);
+        throw std::runtime_error("cannot write " + path.string() + ": " + error.message());
+    }
+}
+
+struct SimulateOptions {
+    bool json = false;
+    std::optional<std::string> tracePath;
+    std::optional<std::string> csvPath;
+    bool failOnOutOfMemory = false;
+};
+
+// Options may come before or after FILE: "simulate --json FILE" and "simulate FILE --json".
+SimulateOptions parseSimulateOptions(const std::vector<std::string>& args, std::string& file) {
+    SimulateOptions options;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= args.size())
+                throw UsageError{arg + " needs a file name"};
+            return args[++i];
+        };
+        if (arg == "--json")
+            options.json = true;
+        else if (arg == "--trace")
+            options.tracePath = value();
+        else if (arg == "--csv")
+            options.csvPath = value();
+        else if (arg == "--fail-on-oom")
+            options.failOnOutOfMemory = true;
+        else if (arg.starts_with("--"))
+            throw UsageError{"unknown option '" + arg + "' for " + args[0]};
+        else if (file.empty())
+            file = arg;
+        else
+            throw UsageError{"more than one FILE: '" + file + "' and '" + arg + "'"};
+    }
+    if (file.empty())
+        throw UsageError{args[0] + " needs a scenario FILE"};
+    return options;
+}
+
+int validate(const std::string& file, std::ostream& out) {
+    PreparedRun run;
+    prepare(file, run);
+    out << file << ": valid: " << run.topology->rows() << 'x' << run.topology->cols() << ' '
+        << toString(run.topology->kind());
+    if (run.step)
+        out << ", a training step of " << run.step->graph.problem().tasks.size() << " tasks on "
+            << run.step->placement.usedDies().size() << " dies\n";
+    else
+        out << ", " << run.scenario.traffic.size() << " ops, " << run.plan->flows.size()
+            << " flows\n";
+    for (const std::string& note : run.overrides.notes)
+        out << "environment: " << note << '\n';
+    return kExitOk;
+}
+
+int simulateCommand(const std::string& file, const SimulateOptions& options, std::ostream& out,
+                    std::ostream& err) {
+    PreparedRun run;
+    prepare(file, run);
+    SimulationReport report;
+    if (run.step) {
+        const SimResult result = simulate(run.step->graph.problem());
+        report =
+            buildStepReport(run.scenario, *run.topology, *run.step, result, run.overrides.notes);
+    } else {
+        const SimResult result = simulate(run.plan->problem);
+        report = buildSimulationReport(run.scenario, *run.topology, *run.plan, result,
+                                       run.overrides.notes);
+    }
+    if (options.tracePath)
+        writeFileAtomically(*options.tracePath, chromeTrace(report).dump() + "\n");
+    if (options.csvPath)
+        writeFileAtomically(*options.csvPath, linkLoadsCsv(report));
+    if (options.json)
+        out << reportToJson(report).dump(2) << '\n';
+    else
+        out << humanSummary(report, *run.topology);
+    if (options.failOnOutOfMemory && run.step && run.step->memory.outOfMemory()) {
+        err << file << ": out of memory: " << formatBytes(run.step->memory.total())
+            << " per die exceeds SRAM + HBM; the largest term is "
+            << run.step->memory.dominantTerm() << '\n';
+        return kExitRunFailed;
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (args.empty()) {
+        err << kUsage;
+        return kExitBadInput;
+    }
+    const std::string& command = args[0];
+    if (command == "--help" || command == "-h" || command == "help") {
+        out << kUsage;
+        return kExitOk;
+    }
+    if (command == "--version") {
+        out << "waferscope-cli 0.1.0\n";
+        return kExitOk;
+    }
+    if (command != "validate" && command != "simulate") {
+        err << "waferscope-cli: unknown command '" << command << "'\n\n" << kUsage;
+        return kExitBadInput;
+    }
+    std::string file;
+    try {
+        const SimulateOptions options = parseSimulateOptions(args, file);
+        if (command == "validate") {
+            if (options.json || options.tracePath || options.csvPath || options.failOnOutOfMemory)
+                throw UsageError{"validate takes no options"};
+            return validate(file, out);
+        }
+        return simulateCommand(file, options, out, err);
+    } catch (const UsageError& error) {
+        err << "waferscope-cli: " << error.message << "\n\n" << kUsage;
+        return kExitBadInput;
+    } catch (const ScenarioError& error) {
+        err << file << ": " << error.what() << '\n';
+        return kExitBadInput;
+    } catch (const std::exception& error) {
+        err << file << ": " << error.what() << '\n';
+        return kExitRunFailed;
+    }
+}
+
+} // namespace ws

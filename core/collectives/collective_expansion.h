@@ -25,8 +25,9 @@ namespace ws {
 //   all-gather. Not defined for reducescatter or alltoall (ScenarioError).
 // - hierarchical: allgather, reducescatter, allreduce on a group that fills a rectangle of dies
 //   (ScenarioError otherwise): rings along every row, then along every column (allreduce: row
-//   reduce-scatter, column all-reduce, row all-gather); each die's next phase waits for its own
-//   previous phase. Steps are numbered on through the phases.
+//   reduce-scatter, column all-reduce, row all-gather); each die's first flow of a phase waits
+//   for the last flow it received in the previous phase. Steps are numbered on through the
+//   phases; ranks stay indices into `group`, whatever its order (rings follow the geometry).
 // `opKeyPath` (e.g. "traffic[3]") prefixes errors.
 std::vector<Flow> expandOp(const TrafficOp& op, int opIndex, const WaferTopology& topology,
                            const std::string& opKeyPath);

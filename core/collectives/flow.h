@@ -15,16 +15,16 @@ namespace ws {
 // algorithms, step k of rank i is rank i's chunk for rank (i + k + 1) mod P (all start at once).
 struct Flow {
     std::string id;
-    int opIndex = 0;            // index into Scenario::traffic
+    int opIndex = 0; // index into Scenario::traffic
     int step = 0;
     int rank = 0;
     DieId src = 0;
-    std::vector<DieId> dsts;    // one die for unicast; several for a multicast tree
+    std::vector<DieId> dsts; // one die for unicast; several for a multicast tree
     double bytes = 0.0;
     bool multicast = false;
-    std::vector<int> flowDeps;  // indices (in the expansion) of flows that must be delivered first
-    Route route;                // filled in by routing
-    TaskId task = -1;           // the flow's task in the SimProblem
+    std::vector<int> flowDeps; // indices (in the expansion) of flows that must be delivered first
+    Route route;               // filled in by routing
+    TaskId task = -1;          // the flow's task in the SimProblem
 };
 
 } // namespace ws

@@ -14,8 +14,8 @@ namespace ws {
 
 // A scenario's explicit traffic, expanded, routed and turned into a SimProblem.
 struct TrafficPlan {
-    std::vector<Flow> flows;        // in expansion order: op by op
-    std::vector<TaskId> opDone;     // per op: a barrier task complete when all its flows are
+    std::vector<Flow> flows;    // in expansion order: op by op; flowDeps index this vector
+    std::vector<TaskId> opDone; // per op: a barrier task complete when all its flows are
     SimProblem problem;
     std::unordered_map<std::string, int> flowIndexById;
 };

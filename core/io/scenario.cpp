@@ -1,1 +1,98 @@
-// placeholder: being written
+#include "io/scenario.h"
+
+#include <array>
+#include <utility>
+
+namespace ws {
+namespace {
+
+// One table per enum, so the writer and the reader can never disagree on a spelling.
+constexpr std::array<std::pair<OpKind, const char*>, 6> kOpKinds = {{
+    {OpKind::P2P, "p2p"},
+    {OpKind::AllGather, "allgather"},
+    {OpKind::ReduceScatter, "reducescatter"},
+    {OpKind::AllReduce, "allreduce"},
+    {OpKind::Broadcast, "broadcast"},
+    {OpKind::AllToAll, "alltoall"},
+}};
+
+constexpr std::array<std::pair<Algorithm, const char*>, 4> kAlgorithms = {{
+    {Algorithm::Ring, "ring"},
+    {Algorithm::Multicast, "multicast"},
+    {Algorithm::Hierarchical, "hierarchical"},
+    {Algorithm::Direct, "direct"},
+}};
+
+constexpr std::array<std::pair<RoutingMode, const char*>, 4> kRoutingModes = {{
+    {RoutingMode::XY, "xy"},
+    {RoutingMode::YX, "yx"},
+    {RoutingMode::Shortest, "shortest"},
+    {RoutingMode::Adaptive, "adaptive"},
+}};
+
+constexpr std::array<std::pair<TopologyKind, const char*>, 2> kTopologyKinds = {{
+    {TopologyKind::Mesh, "mesh"},
+    {TopologyKind::Torus, "torus"},
+}};
+
+template <typename Enum, std::size_t N>
+std::string nameOf(const std::array<std::pair<Enum, const char*>, N>& table, Enum value) {
+    for (const auto& [candidate, name] : table)
+        if (candidate == value)
+            return name;
+    return "unknown";
+}
+
+template <typename Enum, std::size_t N>
+std::optional<Enum> valueOf(const std::array<std::pair<Enum, const char*>, N>& table,
+                            const std::string& text) {
+    for (const auto& [value, name] : table)
+        if (text == name)
+            return value;
+    return std::nullopt;
+}
+
+} // namespace
+
+std::string toString(OpKind kind) {
+    return nameOf(kOpKinds, kind);
+}
+std::string toString(Algorithm algorithm) {
+    return nameOf(kAlgorithms, algorithm);
+}
+std::string toString(RoutingMode mode) {
+    return nameOf(kRoutingModes, mode);
+}
+std::string toString(TopologyKind kind) {
+    return nameOf(kTopologyKinds, kind);
+}
+
+std::optional<OpKind> opKindFromString(const std::string& text) {
+    return valueOf(kOpKinds, text);
+}
+std::optional<Algorithm> algorithmFromString(const std::string& text) {
+    return valueOf(kAlgorithms, text);
+}
+std::optional<RoutingMode> routingModeFromString(const std::string& text) {
+    return valueOf(kRoutingModes, text);
+}
+std::optional<TopologyKind> topologyKindFromString(const std::string& text) {
+    return valueOf(kTopologyKinds, text);
+}
+
+TopologySpec WaferSpec::topologySpec() const {
+    TopologySpec spec;
+    spec.rows = rows;
+    spec.cols = cols;
+    spec.kind = topology;
+    spec.deadDies = deadDies;
+    spec.deadLinks.reserve(deadLinks.size() * 2);
+    for (const LinkRef& link : deadLinks) {
+        spec.deadLinks.emplace_back(link.from, link.to);
+        if (link.bothDirections)
+            spec.deadLinks.emplace_back(link.to, link.from);
+    }
+    return spec;
+}
+
+} // namespace ws

@@ -64,11 +64,11 @@ enum class Algorithm { Ring, Multicast, Hierarchical, Direct };
 struct TrafficOp {
     std::string id;
     OpKind kind = OpKind::P2P;
-    DieId src = 0;            // p2p only
-    DieId dst = 0;            // p2p only
-    std::vector<DieId> group; // collectives: ring order
-    std::optional<DieId> root; // broadcast: defaults to group[0]
-    Quantity bytes;            // see SPEC: the whole buffer (nccl-tests' "size")
+    DieId src = 0;                      // p2p only
+    DieId dst = 0;                      // p2p only
+    std::vector<DieId> group;           // collectives: ring order
+    std::optional<DieId> root;          // broadcast: defaults to group[0]
+    Quantity bytes;                     // see SPEC: the whole buffer (nccl-tests' "size")
     std::optional<Algorithm> algorithm; // unset: ring for collectives
     std::optional<Quantity> start;      // seconds
     std::vector<std::string> after;     // op ids that must finish first

@@ -16,6 +16,11 @@ namespace ws {
 // traffic is planned (collectives/traffic_plan.h).
 Scenario parseScenario(const std::string& jsonText);
 Scenario parseScenario(const nlohmann::json& document);
+// Text given as a literal: without this, parseScenario("{...}") would be ambiguous (a
+// nlohmann::json can be built from a const char*, and would hold just that string).
+inline Scenario parseScenario(const char* jsonText) {
+    return parseScenario(std::string(jsonText));
+}
 
 // Reads a file; a file that cannot be read is a ScenarioError with an empty key path.
 Scenario loadScenario(const std::filesystem::path& file);

@@ -1,1 +1,120 @@
-// placeholder: being written
+#include "report/simulation_report.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace ws {
+
+namespace {
+
+constexpr double kPicojoule = 1e-12;
+constexpr double kBitsPerByte = 8.0;
+
+} // namespace
+
+double SimulationReport::totalLinkBytes() const {
+    double total = 0.0;
+    for (const LinkReport& link : links)
+        total += link.bytes;
+    return total;
+}
+
+std::vector<LinkReport> SimulationReport::hottestLinks(std::size_t count) const {
+    std::vector<LinkReport> loaded;
+    for (const LinkReport& link : links)
+        if (link.bytes > 0)
+            loaded.push_back(link);
+    std::stable_sort(loaded.begin(), loaded.end(),
+                     [](const LinkReport& a, const LinkReport& b) { return a.bytes > b.bytes; });
+    if (loaded.size() > count)
+        loaded.resize(count);
+    return loaded;
+}
+
+std::string toString(DieEvent::Kind kind) {
+    switch (kind) {
+    case DieEvent::Kind::Compute:
+        return "compute";
+    case DieEvent::Kind::Send:
+        return "send";
+    case DieEvent::Kind::Recv:
+        return "recv";
+    case DieEvent::Kind::Idle:
+        return "idle";
+    }
+    return "unknown";
+}
+
+SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopology& topology,
+                                       const TrafficPlan& plan, const SimResult& result,
+                                       std::vector<std::string> warnings) {
+    SimulationReport report;
+    report.scenarioName = scenario.name;
+    report.makespanS = result.makespanS;
+    report.warnings = std::move(warnings);
+
+    report.links.reserve(static_cast<std::size_t>(topology.linkCount()));
+    for (const LinkProperties& props : topology.links()) {
+        const auto index = static_cast<std::size_t>(props.id);
+        LinkReport link;
+        link.id = props.id;
+        link.from = props.from;
+        link.to = props.to;
+        link.alive = props.alive;
+        link.bytes = index < result.linkBytes.size() ? result.linkBytes[index] : 0.0;
+        link.busyS = index < result.linkBusyS.size() ? result.linkBusyS[index] : 0.0;
+        const double bandwidth = plan.problem.linkBandwidth[index];
+        link.utilization = result.makespanS > 0 && bandwidth > 0
+                               ? link.bytes / (bandwidth * result.makespanS)
+                               : 0.0;
+        report.links.push_back(link);
+    }
+
+    report.dies.resize(static_cast<std::size_t>(topology.dieCount()));
+    for (DieId die = 0; die < topology.dieCount(); ++die) {
+        DieReport& dieReport = report.dies[static_cast<std::size_t>(die)];
+        dieReport.id = die;
+        dieReport.alive = topology.isAlive(die);
+        if (static_cast<std::size_t>(die) < result.dieComputeS.size())
+            dieReport.computeS = result.dieComputeS[static_cast<std::size_t>(die)];
+        dieReport.utilization = result.makespanS > 0 ? dieReport.computeS / result.makespanS : 0;
+    }
+
+    report.flows.reserve(plan.flows.size());
+    for (const Flow& flow : plan.flows) {
+        const TaskTiming& timing = result.tasks[static_cast<std::size_t>(flow.task)];
+        const TrafficOp& op = scenario.traffic[static_cast<std::size_t>(flow.opIndex)];
+        FlowReport flowReport;
+        flowReport.id = flow.id;
+        flowReport.op = op.id;
+        flowReport.opKind = toString(op.kind);
+        flowReport.src = flow.src;
+        flowReport.dsts = flow.dsts;
+        flowReport.bytes = flow.bytes;
+        flowReport.route = flow.route;
+        flowReport.startS = timing.startS;
+        flowReport.lastByteS = timing.lastByteS;
+        flowReport.endS = timing.endS;
+        flowReport.step = flow.step;
+        for (LinkId link : flow.route.links)
+            ++report.links[static_cast<std::size_t>(link)].flowCount;
+
+        report.dies[static_cast<std::size_t>(flow.src)].events.push_back(
+            {DieEvent::Kind::Send, timing.startS, timing.lastByteS, flow.step, flow.id});
+        for (DieId dst : flow.dsts)
+            report.dies[static_cast<std::size_t>(dst)].events.push_back(
+                {DieEvent::Kind::Recv, timing.startS, timing.endS, flow.step, flow.id});
+        report.flows.push_back(std::move(flowReport));
+    }
+    for (DieReport& die : report.dies)
+        std::stable_sort(die.events.begin(), die.events.end(),
+                         [](const DieEvent& a, const DieEvent& b) {
+                             return std::tie(a.startS, a.kind) < std::tie(b.startS, b.kind);
+                         });
+
+    report.energyD2dJ = report.totalLinkBytes() * kBitsPerByte *
+                        scenario.wafer.energy.d2dPicojoulesPerBit * kPicojoule;
+    return report;
+}
+
+} // namespace ws

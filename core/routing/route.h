@@ -11,8 +11,8 @@ namespace ws {
 // rooted at the source. `links` lists every link crossed exactly once (for a path, in order);
 // `hops` is the hop count of the deepest destination (the number of latencies paid).
 struct Route {
-    std::vector<DieId> path;                     // unicast: src ... dst; empty for a tree
-    std::vector<std::pair<DieId, DieId>> edges;  // multicast: tree edges (from, to), BFS order
+    std::vector<DieId> path;                    // unicast: src ... dst; empty for a tree
+    std::vector<std::pair<DieId, DieId>> edges; // multicast: tree edges (from, to), BFS order
     std::vector<LinkId> links;
     int hops = 0;
 

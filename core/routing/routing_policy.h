@@ -24,9 +24,9 @@ public:
 
 std::unique_ptr<RoutingPolicy> makeRoutingPolicy(RoutingMode mode);
 
-// Fewest live hops from src to dst (Boost.Graph BFS over live dies and links); among equally
-// short paths the one whose next hop carries the least load is taken, link id breaking ties.
-// nullopt if dst cannot be reached.
+// Fewest live hops from src to dst (BFS over the live dies and links of the topology graph); among
+// equally short paths the one with the least total load (sum of linkLoads over its links) is taken,
+// lower link ids breaking the remaining ties. nullopt if dst cannot be reached.
 std::optional<std::vector<DieId>> shortestLivePath(const WaferTopology& topology, DieId src,
                                                    DieId dst, std::span<const double> linkLoads);
 

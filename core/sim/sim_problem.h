@@ -16,11 +16,11 @@ struct SimTask {
         Barrier  // takes no time: completes as soon as its dependencies have
     };
     Kind kind = Kind::Flow;
-    double bytes = 0.0;          // Flow: size S
-    std::vector<LinkId> links;   // Flow: every link crossed, each once (a tree's links for multicast)
-    int hops = 0;                // Flow: latency hops h (deepest leaf of a tree)
-    DieId die = -1;              // Compute: the die that runs it
-    double seconds = 0.0;        // Compute: duration
+    double bytes = 0.0;        // Flow: size S
+    std::vector<LinkId> links; // Flow: every link crossed, each once (a tree's links for multicast)
+    int hops = 0;              // Flow: latency hops h (deepest leaf of a tree)
+    DieId die = -1;            // Compute: the die that runs it
+    double seconds = 0.0;      // Compute: duration
     double earliestStartS = 0.0; // no earlier than this, even when dependencies are met
     std::vector<TaskId> deps;    // all must be complete first (a flow completes when delivered)
 };
@@ -43,11 +43,11 @@ struct TaskTiming {
 };
 
 struct SimResult {
-    double makespanS = 0.0;          // latest endS of any task (0 for an empty problem)
-    std::vector<TaskTiming> tasks;   // by TaskId
-    std::vector<double> linkBytes;   // by LinkId: bytes carried
-    std::vector<double> linkBusyS;   // by LinkId: linkBytes / bandwidth
-    std::vector<double> dieComputeS; // by DieId: total compute time
+    double makespanS = 0.0;           // latest endS of any task (0 for an empty problem)
+    std::vector<TaskTiming> tasks;    // by TaskId
+    std::vector<double> linkBytes;    // by LinkId: bytes carried
+    std::vector<double> linkBusyS;    // by LinkId: linkBytes / bandwidth
+    std::vector<double> dieComputeS;  // by DieId: total compute time
     long long rateRecomputations = 0; // how many times rates were re-solved (for benchmarks)
 };
 

@@ -28,10 +28,10 @@ constexpr std::array kUnits = {
     UnitEntry{"TB", Dimension::Bytes, 1e12},
     UnitEntry{"PB", Dimension::Bytes, 1e15},
     UnitEntry{"KiB", Dimension::Bytes, kKi},
-    UnitEntry{"MiB", Dimension::Bytes, kKi * kKi},
-    UnitEntry{"GiB", Dimension::Bytes, kKi * kKi * kKi},
-    UnitEntry{"TiB", Dimension::Bytes, kKi * kKi * kKi * kKi},
-    UnitEntry{"PiB", Dimension::Bytes, kKi * kKi * kKi * kKi * kKi},
+    UnitEntry{"MiB", Dimension::Bytes, kKi* kKi},
+    UnitEntry{"GiB", Dimension::Bytes, kKi* kKi* kKi},
+    UnitEntry{"TiB", Dimension::Bytes, kKi* kKi* kKi* kKi},
+    UnitEntry{"PiB", Dimension::Bytes, kKi* kKi* kKi* kKi* kKi},
     UnitEntry{"b", Dimension::Bytes, 1.0 / 8},
     UnitEntry{"kb", Dimension::Bytes, 1e3 / 8},
     UnitEntry{"Kb", Dimension::Bytes, 1e3 / 8},
@@ -39,8 +39,8 @@ constexpr std::array kUnits = {
     UnitEntry{"Gb", Dimension::Bytes, 1e9 / 8},
     UnitEntry{"Tb", Dimension::Bytes, 1e12 / 8},
     UnitEntry{"Kib", Dimension::Bytes, kKi / 8},
-    UnitEntry{"Mib", Dimension::Bytes, kKi * kKi / 8},
-    UnitEntry{"Gib", Dimension::Bytes, kKi * kKi * kKi / 8},
+    UnitEntry{"Mib", Dimension::Bytes, kKi* kKi / 8},
+    UnitEntry{"Gib", Dimension::Bytes, kKi* kKi* kKi / 8},
     // times
     UnitEntry{"s", Dimension::Seconds, 1.0},
     UnitEntry{"ms", Dimension::Seconds, 1e-3},
@@ -57,9 +57,9 @@ constexpr std::array kUnits = {
     UnitEntry{"TB/s", Dimension::BytesPerSecond, 1e12},
     UnitEntry{"PB/s", Dimension::BytesPerSecond, 1e15},
     UnitEntry{"KiB/s", Dimension::BytesPerSecond, kKi},
-    UnitEntry{"MiB/s", Dimension::BytesPerSecond, kKi * kKi},
-    UnitEntry{"GiB/s", Dimension::BytesPerSecond, kKi * kKi * kKi},
-    UnitEntry{"TiB/s", Dimension::BytesPerSecond, kKi * kKi * kKi * kKi},
+    UnitEntry{"MiB/s", Dimension::BytesPerSecond, kKi* kKi},
+    UnitEntry{"GiB/s", Dimension::BytesPerSecond, kKi* kKi* kKi},
+    UnitEntry{"TiB/s", Dimension::BytesPerSecond, kKi* kKi* kKi* kKi},
     UnitEntry{"b/s", Dimension::BytesPerSecond, 1.0 / 8},
     UnitEntry{"kb/s", Dimension::BytesPerSecond, 1e3 / 8},
     UnitEntry{"Kb/s", Dimension::BytesPerSecond, 1e3 / 8},
@@ -94,11 +94,16 @@ std::string_view trim(std::string_view text) {
 
 std::string example(Dimension dimension) {
     switch (dimension) {
-    case Dimension::Bytes: return "\"64 MiB\"";
-    case Dimension::Seconds: return "\"200 ns\"";
-    case Dimension::BytesPerSecond: return "\"4 TB/s\"";
-    case Dimension::FlopsPerSecond: return "\"1000 TFLOP/s\"";
-    case Dimension::Flops: return "\"3.5 TFLOP\"";
+    case Dimension::Bytes:
+        return "\"64 MiB\"";
+    case Dimension::Seconds:
+        return "\"200 ns\"";
+    case Dimension::BytesPerSecond:
+        return "\"4 TB/s\"";
+    case Dimension::FlopsPerSecond:
+        return "\"1000 TFLOP/s\"";
+    case Dimension::Flops:
+        return "\"3.5 TFLOP\"";
     }
     return {};
 }
@@ -120,11 +125,16 @@ std::string formatWithPrefix(double value, const char* unit) {
 
 std::string dimensionName(Dimension dimension) {
     switch (dimension) {
-    case Dimension::Bytes: return "a data size";
-    case Dimension::Seconds: return "a time";
-    case Dimension::BytesPerSecond: return "a bandwidth";
-    case Dimension::FlopsPerSecond: return "a compute rate";
-    case Dimension::Flops: return "an amount of compute";
+    case Dimension::Bytes:
+        return "a data size";
+    case Dimension::Seconds:
+        return "a time";
+    case Dimension::BytesPerSecond:
+        return "a bandwidth";
+    case Dimension::FlopsPerSecond:
+        return "a compute rate";
+    case Dimension::Flops:
+        return "an amount of compute";
     }
     return "a quantity";
 }
@@ -168,7 +178,9 @@ double parseQuantity(std::string_view rawText, Dimension dimension) {
     return value;
 }
 
-std::string formatBytes(double bytes) { return formatWithPrefix(bytes, "B"); }
+std::string formatBytes(double bytes) {
+    return formatWithPrefix(bytes, "B");
+}
 
 std::string formatBytesPerSecond(double bytesPerSecond) {
     return formatWithPrefix(bytesPerSecond, "B/s");

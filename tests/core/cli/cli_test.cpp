@@ -1,2 +1,184 @@
+// Drives the real `waferscope-cli` binary: exit statuses, messages and output files as
+// SPEC.md section 3 specifies them.
 #include <gtest/gtest.h>
-// placeholder: being written
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kScenarios = WAFERSCOPE_SCENARIO_DIR;
+const fs::path kBadInputs = fs::path(WAFERSCOPE_TEST_DATA_DIR) / ".." / "io" / "bad_inputs";
+
+struct CliRun {
+    int status = -1; // exit status, or -1 if killed by a signal
+    std::string out;
+    std::string err;
+};
+
+std::string readFile(const fs::path& path) {
+    std::ifstream stream(path, std::ios::binary);
+    std::ostringstream text;
+    text << stream.rdbuf();
+    return text.str();
+}
+
+fs::path scratchDir() {
+    const fs::path dir =
+        fs::temp_directory_path() / ("waferscope_cli_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::string quote(const std::string& text) {
+    return "'" + text + "'";
+}
+
+CliRun runCli(const std::string& arguments, const std::string& environment = "") {
+    const fs::path dir = scratchDir();
+    const fs::path out = dir / "stdout.txt";
+    const fs::path err = dir / "stderr.txt";
+    const std::string command = environment + " " + quote(WAFERSCOPE_CLI_PATH) + " " + arguments +
+                                " >" + quote(out.string()) + " 2>" + quote(err.string());
+    const int raw = std::system(command.c_str());
+    CliRun run;
+    run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    run.out = readFile(out);
+    run.err = readFile(err);
+    return run;
+}
+
+TEST(Cli, ValidatesEveryExample) {
+    int examples = 0;
+    for (const auto& entry : fs::directory_iterator(kScenarios)) {
+        if (entry.path().extension() != ".json")
+            continue;
+        ++examples;
+        const CliRun run = runCli("validate " + quote(entry.path().string()));
+        EXPECT_EQ(run.status, 0) << entry.path() << "\n" << run.err;
+        EXPECT_NE(run.out.find("valid"), std::string::npos);
+    }
+    EXPECT_GE(examples, 4);
+}
+
+TEST(Cli, SimulateJsonMatchesTheRingOnALineClosedForm) {
+    const CliRun run =
+        runCli("simulate --json " + quote((kScenarios / "ring_allgather_line.json").string()));
+    ASSERT_EQ(run.status, 0) << run.err;
+    const auto report = nlohmann::json::parse(run.out);
+    // All-gather on a line of p dies: ((p-1)/p) n/B + (2p-3) a (REFERENCE_VALUES.md).
+    const double p = 8, n = 64.0 * 1024 * 1024, bandwidth = 4e12, latency = 200e-9;
+    const double expected = (p - 1) / p * n / bandwidth + (2 * p - 3) * latency;
+    EXPECT_NEAR(report.at("makespan_s").get<double>(), expected, expected * 1e-9);
+    ASSERT_EQ(report.at("flows").size(), 56u);
+    const auto& first = report.at("flows").at(0);
+    EXPECT_EQ(first.at("id"), "ag/s0/r0");
+    EXPECT_EQ(first.at("path"), nlohmann::json::array({0, 1}));
+    for (const char* key : {"links", "dies", "energy_j", "warnings"})
+        EXPECT_TRUE(report.contains(key)) << key;
+    const auto& link = report.at("links").at(0);
+    for (const char* key : {"from", "to", "bytes", "busy_s", "utilization"})
+        EXPECT_TRUE(link.contains(key)) << key;
+    const auto& die = report.at("dies").at(0);
+    for (const char* key : {"id", "compute_s", "utilization", "peak_memory_bytes", "events"})
+        EXPECT_TRUE(die.contains(key)) << key;
+    EXPECT_EQ(die.at("events").at(0).at("kind"), "send");
+}
+
+TEST(Cli, SimulateWritesCsvAndTrace) {
+    const fs::path dir = scratchDir();
+    const fs::path csv = dir / "links.csv";
+    const fs::path trace = dir / "trace.json";
+    const CliRun run =
+        runCli("simulate " + quote((kScenarios / "allgather_p2p_collision_4x4.json").string()) +
+               " --csv " + quote(csv.string()) + " --trace " + quote(trace.string()));
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_NE(run.out.find("makespan"), std::string::npos);
+    EXPECT_NE(run.out.find("hottest links"), std::string::npos);
+
+    std::istringstream rows(readFile(csv));
+    std::string line;
+    std::getline(rows, line);
+    EXPECT_EQ(line, "link,from,to,alive,bytes,busy_s,utilization,flows");
+    int rowCount = 0;
+    while (std::getline(rows, line))
+        ++rowCount;
+    EXPECT_EQ(rowCount, 4 * 4 * 3); // every directed link of a 4x4 mesh
+
+    const auto events = nlohmann::json::parse(readFile(trace)).at("traceEvents");
+    std::map<int, int> completeEventsPerProcess;
+    for (const auto& event : events)
+        if (event.at("ph") == "X") {
+            ++completeEventsPerProcess[event.at("pid").get<int>()];
+            EXPECT_GE(event.at("dur").get<double>(), 0.0);
+        }
+    EXPECT_GT(completeEventsPerProcess[1], 0); // die tracks
+    EXPECT_GT(completeEventsPerProcess[2], 0); // link tracks
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+    EXPECT_EQ(runCli("").status, 2);
+    EXPECT_EQ(runCli("frobnicate x.json").status, 2);
+    EXPECT_EQ(runCli("simulate").status, 2);
+    const CliRun unknownOption =
+        runCli("simulate " + quote((kScenarios / "transpose_8x8.json").string()) + " --fast");
+    EXPECT_EQ(unknownOption.status, 2);
+    EXPECT_NE(unknownOption.err.find("--fast"), std::string::npos);
+    EXPECT_EQ(runCli("--help").status, 0);
+}
+
+TEST(Cli, MissingFileNamesTheFile) {
+    const CliRun run = runCli("validate /nonexistent/scenario.json");
+    EXPECT_EQ(run.status, 2);
+    EXPECT_NE(run.err.find("/nonexistent/scenario.json: "), std::string::npos) << run.err;
+}
+
+TEST(Cli, EnvironmentOverridesAreCheckedAndReported) {
+    const std::string file = quote((kScenarios / "transpose_8x8.json").string());
+    const CliRun bad = runCli("validate " + file, "TCME_ROUTING=sometimes");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("environment.TCME_ROUTING"), std::string::npos) << bad.err;
+
+    const CliRun adaptive = runCli("simulate --json " + file, "TCME_ROUTING=adaptive");
+    ASSERT_EQ(adaptive.status, 0) << adaptive.err;
+    const auto warnings = nlohmann::json::parse(adaptive.out).at("warnings");
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].get<std::string>().find("TCME_ROUTING=adaptive"), std::string::npos);
+}
+
+// Every malformed file of the corpus: exit status 2 (never a crash) and a message
+// "FILE: key.path: problem" that names the expected key.
+TEST(Cli, BadInputCorpusExitsTwoNamingTheKey) {
+    std::ifstream expectations(kBadInputs / "EXPECTED.tsv");
+    ASSERT_TRUE(expectations) << "missing " << (kBadInputs / "EXPECTED.tsv");
+    std::string line;
+    int files = 0;
+    while (std::getline(expectations, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        const auto tab = line.find('\t');
+        ASSERT_NE(tab, std::string::npos) << line;
+        const fs::path file = kBadInputs / line.substr(0, tab);
+        const std::string expected = line.substr(tab + 1);
+        ASSERT_TRUE(fs::exists(file)) << file;
+        const CliRun run = runCli("simulate " + quote(file.string()));
+        EXPECT_EQ(run.status, 2) << file << "\n" << run.err;
+        EXPECT_NE(run.err.find(file.string() + ": "), std::string::npos) << run.err;
+        EXPECT_NE(run.err.find(expected), std::string::npos)
+            << file.filename() << ": expected '" << expected << "' in: " << run.err;
+        ++files;
+    }
+    EXPECT_GE(files, 30);
+}
+
+} // namespace

@@ -1,0 +1,236 @@
+#include "io/scenario_writer.h"
+
+#include "io/scenario_io.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace ws {
+namespace {
+
+using nlohmann::ordered_json;
+
+constexpr std::size_t kLineWidth = 100;
+
+// A quantity as the user wrote it: its text, or the plain number (an integer when exact, so
+// that 64000000 is not written 64000000.0).
+ordered_json quantityJson(const Quantity& quantity) {
+    if (!quantity.text.empty())
+        return quantity.text;
+    return quantity.value;
+}
+
+void addExtensions(ordered_json& object, const nlohmann::json& extensions) {
+    for (const auto& [key, value] : extensions.items())
+        object[key] = value;
+}
+
+ordered_json dieJson(const DieSpec& die) {
+    ordered_json out = ordered_json::object();
+    out["peak_flops"] = quantityJson(die.peakFlops);
+    out["sram"] = quantityJson(die.sram);
+    out["hbm"] = quantityJson(die.hbm);
+    out["hbm_bandwidth"] = quantityJson(die.hbmBandwidth);
+    out["efficiency"] = die.efficiency;
+    addExtensions(out, die.extensions);
+    return out;
+}
+
+ordered_json energyJson(const EnergySpec& energy) {
+    ordered_json out = ordered_json::object();
+    out["d2d_pj_per_bit"] = energy.d2dPicojoulesPerBit;
+    out["hbm_pj_per_bit"] = energy.hbmPicojoulesPerBit;
+    out["flops_per_joule"] = energy.flopsPerJoule;
+    addExtensions(out, energy.extensions);
+    return out;
+}
+
+ordered_json waferJson(const WaferSpec& wafer) {
+    ordered_json out = ordered_json::object();
+    out["rows"] = wafer.rows;
+    out["cols"] = wafer.cols;
+    out["topology"] = toString(wafer.topology);
+    out["link_bandwidth"] = quantityJson(wafer.linkBandwidth);
+    out["link_latency"] = quantityJson(wafer.linkLatency);
+    out["die"] = dieJson(wafer.die);
+    out["energy"] = energyJson(wafer.energy);
+    ordered_json links = ordered_json::array();
+    for (const LinkRef& link : wafer.deadLinks)
+        links.push_back(std::to_string(link.from) + (link.bothDirections ? "-" : "->") +
+                        std::to_string(link.to));
+    out["faults"] = {{"dies", wafer.deadDies}, {"links", links}};
+    addExtensions(out, wafer.extensions);
+    return out;
+}
+
+ordered_json opJson(const TrafficOp& op) {
+    ordered_json out = ordered_json::object();
+    out["id"] = op.id;
+    out["op"] = toString(op.kind);
+    if (op.kind == OpKind::P2P) {
+        out["src"] = op.src;
+        out["dst"] = op.dst;
+    } else {
+        out["group"] = op.group;
+        if (op.root)
+            out["root"] = *op.root;
+    }
+    out["bytes"] = quantityJson(op.bytes);
+    if (op.algorithm)
+        out["algorithm"] = toString(*op.algorithm);
+    if (op.start)
+        out["start"] = quantityJson(*op.start);
+    if (!op.after.empty())
+        out["after"] = op.after;
+    addExtensions(out, op.extensions);
+    return out;
+}
+
+ordered_json routingJson(const RoutingSpec& routing) {
+    ordered_json out = ordered_json::object();
+    out["mode"] = toString(routing.mode);
+    if (!routing.paths.empty()) {
+        ordered_json paths = ordered_json::object();
+        for (const auto& [flowId, pinned] : routing.paths) {
+            if (!pinned.treeEdges.empty()) {
+                ordered_json edges = ordered_json::array();
+                for (const auto& [from, to] : pinned.treeEdges)
+                    edges.push_back({from, to});
+                paths[flowId] = edges;
+            } else {
+                paths[flowId] = pinned.path;
+            }
+        }
+        out["paths"] = paths;
+    }
+    addExtensions(out, routing.extensions);
+    return out;
+}
+
+ordered_json tcmeJson(const TcmeSpec& tcme) {
+    ordered_json out = ordered_json::object();
+    out["max_iter"] = tcme.maxIter;
+    out["min_gain"] = tcme.minGain;
+    out["patience"] = tcme.patience;
+    out["target_utilization"] = tcme.targetUtilization;
+    addExtensions(out, tcme.extensions);
+    return out;
+}
+
+// Doubles as people write them: 64000000, 0.05, 2e12, 1.5e-6 (the shortest text that reads
+// back as the same double; nlohmann would write 2000000000000.0).
+std::string doubleText(double value) {
+    char buffer[32];
+    if (std::trunc(value) == value && std::fabs(value) < 1e9) {
+        std::snprintf(buffer, sizeof buffer, "%.0f", value);
+        return buffer;
+    }
+    for (int precision = 1; precision <= 17; ++precision) {
+        std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+        if (std::strtod(buffer, nullptr) == value)
+            break;
+    }
+    std::string text = buffer;
+    // "2e+12" -> "2e12", "1.5e-06" -> "1.5e-6"
+    if (const std::size_t e = text.find('e'); e != std::string::npos) {
+        std::string mantissa = text.substr(0, e);
+        std::string exponent = text.substr(e + 1);
+        const bool negative = exponent[0] == '-';
+        exponent.erase(0, exponent.find_first_not_of("+-0"));
+        text = mantissa + "e" + (negative ? "-" : "") + exponent;
+    }
+    return text;
+}
+
+std::string scalarText(const ordered_json& value) {
+    if (value.is_number_float() && std::isfinite(value.get<double>()))
+        return doubleText(value.get<double>());
+    // Replace, not throw, on invalid UTF-8: a scenario built in code may hold any bytes.
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// One-line form with a space after ',' and ':', as people write short JSON.
+std::string compactText(const ordered_json& value) {
+    if (value.is_object()) {
+        std::string text = "{";
+        for (auto it = value.begin(); it != value.end(); ++it)
+            text += (it == value.begin() ? "" : ", ") + scalarText(it.key()) + ": " +
+                    compactText(it.value());
+        return text + "}";
+    }
+    if (value.is_array()) {
+        std::string text = "[";
+        for (std::size_t i = 0; i < value.size(); ++i)
+            text += (i == 0 ? "" : ", ") + compactText(value[i]);
+        return text + "]";
+    }
+    return scalarText(value);
+}
+
+// Appends `value`, which starts at column `column` of a line indented by `indent`.
+void appendValue(std::string& out, const ordered_json& value, std::size_t indent,
+                 std::size_t column, bool forceExpand) {
+    const std::string compact = compactText(value);
+    if (!value.is_structured() || value.empty() ||
+        (!forceExpand && column + compact.size() + 1 <= kLineWidth)) {
+        out += compact;
+        return;
+    }
+    const std::string inner(indent + 2, ' ');
+    const bool object = value.is_object();
+    out += object ? "{\n" : "[\n";
+    std::size_t index = 0;
+    for (auto it = value.begin(); it != value.end(); ++it, ++index) {
+        out += inner;
+        std::size_t valueColumn = inner.size();
+        if (object) {
+            const std::string key = scalarText(it.key()) + ": ";
+            out += key;
+            valueColumn += key.size();
+        }
+        appendValue(out, it.value(), indent + 2, valueColumn, false);
+        out += index + 1 < value.size() ? ",\n" : "\n";
+    }
+    out += std::string(indent, ' ') + (object ? "}" : "]");
+}
+
+} // namespace
+
+ordered_json toOrderedJson(const Scenario& scenario) {
+    ordered_json out = ordered_json::object();
+    out["format"] = "waferscope.scenario";
+    out["version"] = 1;
+    out["name"] = scenario.name;
+    if (!scenario.description.empty())
+        out["description"] = scenario.description;
+    out["wafer"] = waferJson(scenario.wafer);
+    if (scenario.workload)
+        out["workload"] = *scenario.workload;
+    if (scenario.strategy)
+        out["strategy"] = *scenario.strategy;
+    if (!scenario.traffic.empty()) {
+        ordered_json traffic = ordered_json::array();
+        for (const TrafficOp& op : scenario.traffic)
+            traffic.push_back(opJson(op));
+        out["traffic"] = traffic;
+    }
+    if (scenario.routing)
+        out["routing"] = routingJson(*scenario.routing);
+    if (scenario.tcme)
+        out["tcme"] = tcmeJson(*scenario.tcme);
+    addExtensions(out, scenario.extensions);
+    return out;
+}
+
+std::string formatScenarioText(const Scenario& scenario) {
+    std::string text;
+    appendValue(text, toOrderedJson(scenario), 0, 0, true);
+    return text + "\n";
+}
+
+nlohmann::json toJson(const Scenario& scenario) {
+    return nlohmann::json(toOrderedJson(scenario));
+}
+
+} // namespace ws

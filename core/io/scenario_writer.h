@@ -1,0 +1,19 @@
+#pragma once
+
+#include "io/scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace ws {
+
+// The scenario as a user would write it, keys in the documented order (format, version,
+// name, ..., then "x-..." extensions). toJson() is this, converted to nlohmann::json.
+nlohmann::ordered_json toOrderedJson(const Scenario& scenario);
+
+// The text saveScenario() writes: 2-space indentation, a value kept on one line when it
+// fits in 100 columns (so groups and paths stay readable), a final newline.
+std::string formatScenarioText(const Scenario& scenario);
+
+} // namespace ws

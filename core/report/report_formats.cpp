@@ -1,0 +1,340 @@
+#include "report/report_formats.h"
+
+#include "units/quantity.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <sstream>
+
+namespace ws {
+
+namespace {
+
+constexpr double kMicrosecondsPerSecond = 1e6;
+
+nlohmann::json routeToJson(const Route& route) {
+    if (route.isTree()) {
+        nlohmann::json edges = nlohmann::json::array();
+        for (const auto& [from, to] : route.edges)
+            edges.push_back({from, to});
+        return edges;
+    }
+    return route.path;
+}
+
+// Assigns each interval [start, end) a lane so that intervals in one lane never overlap:
+// complete ("X") trace events on one track must nest, and concurrent flows do not.
+// Greedy by start time: the lowest-numbered lane that is free again.
+std::vector<int> packIntoLanes(const std::vector<std::pair<double, double>>& intervals) {
+    std::vector<std::size_t> order(intervals.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return intervals[a].first < intervals[b].first;
+    });
+    std::vector<double> laneFreeAt;
+    std::vector<int> lanes(intervals.size(), 0);
+    for (std::size_t index : order) {
+        const auto [start, end] = intervals[index];
+        std::size_t lane = 0;
+        while (lane < laneFreeAt.size() && laneFreeAt[lane] > start)
+            ++lane;
+        if (lane == laneFreeAt.size())
+            laneFreeAt.push_back(end);
+        else
+            laneFreeAt[lane] = end;
+        lanes[index] = static_cast<int>(lane);
+    }
+    return lanes;
+}
+
+std::string percent(double fraction) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100.0);
+    return buffer;
+}
+
+nlohmann::json memoryToJson(const MemoryBreakdown& memory) {
+    return {{"weights_bytes", memory.weights},
+            {"gradients_bytes", memory.gradients},
+            {"optimizer_bytes", memory.optimizer},
+            {"activations_bytes", memory.activations},
+            {"stream_buffers_bytes", memory.streamBuffers},
+            {"comm_reserve_bytes", memory.commReserve},
+            {"total_bytes", memory.total()},
+            {"sram_bytes", memory.sramCapacity},
+            {"hbm_bytes", memory.hbmCapacity},
+            {"fits_in_sram", memory.fitsInSram()},
+            {"out_of_memory", memory.outOfMemory()},
+            {"dominant", memory.dominantTerm()}};
+}
+
+} // namespace
+
+nlohmann::json reportToJson(const SimulationReport& report) {
+    nlohmann::json links = nlohmann::json::array();
+    for (const LinkReport& link : report.links) {
+        if (link.bytes <= 0)
+            continue;
+        links.push_back({{"id", link.id},
+                         {"from", link.from},
+                         {"to", link.to},
+                         {"bytes", link.bytes},
+                         {"busy_s", link.busyS},
+                         {"utilization", link.utilization},
+                         {"flows", link.flowCount}});
+    }
+
+    nlohmann::json flows = nlohmann::json::array();
+    for (const FlowReport& flow : report.flows) {
+        nlohmann::json entry = {
+            {"id", flow.id}, {"op", flow.op}, {"op_kind", flow.opKind}, {"src", flow.src}};
+        if (flow.route.isTree())
+            entry["dst"] = flow.dsts;
+        else
+            entry["dst"] = flow.dsts.front();
+        entry["bytes"] = flow.bytes;
+        entry[flow.route.isTree() ? "tree" : "path"] = routeToJson(flow.route);
+        entry["hops"] = flow.route.hops;
+        entry["start_s"] = flow.startS;
+        entry["last_byte_s"] = flow.lastByteS;
+        entry["end_s"] = flow.endS;
+        flows.push_back(std::move(entry));
+    }
+
+    nlohmann::json dies = nlohmann::json::array();
+    for (const DieReport& die : report.dies) {
+        nlohmann::json events = nlohmann::json::array();
+        for (const DieEvent& event : die.events)
+            events.push_back({{"kind", toString(event.kind)},
+                              {"start_s", event.startS},
+                              {"end_s", event.endS},
+                              {"round", event.round},
+                              {"label", event.label}});
+        nlohmann::json entry = {{"id", die.id},
+                                {"alive", die.alive},
+                                {"compute_s", die.computeS},
+                                {"utilization", die.utilization},
+                                {"peak_memory_bytes", die.peakMemoryBytes},
+                                {"events", std::move(events)}};
+        if (die.memory)
+            entry["memory"] = memoryToJson(*die.memory);
+        if (!die.tensors.empty()) {
+            nlohmann::json tensors = nlohmann::json::array();
+            for (const TensorReport& tensor : die.tensors)
+                tensors.push_back({{"gemm", tensor.gemm},
+                                   {"I", tensor.input},
+                                   {"W", tensor.weight},
+                                   {"O", tensor.output}});
+            entry["tensors"] = std::move(tensors);
+        }
+        dies.push_back(std::move(entry));
+    }
+
+    nlohmann::json result = {{"name", report.scenarioName},
+                             {"makespan_s", report.makespanS},
+                             {"links", std::move(links)},
+                             {"flows", std::move(flows)},
+                             {"dies", std::move(dies)},
+                             {"energy_j", report.energyJ()},
+                             {"energy",
+                              {{"d2d_j", report.energyD2dJ},
+                               {"compute_j", report.energyComputeJ},
+                               {"hbm_j", report.energyHbmJ}}},
+                             {"warnings", report.warnings}};
+    if (report.step) {
+        const StepMetrics& step = *report.step;
+        result["step"] = {{"step_s", step.stepS},
+                          {"layer_s", step.layerS},
+                          {"head_s", step.headS},
+                          {"sync_s", step.syncS},
+                          {"tokens_per_s", step.tokensPerSecond},
+                          {"model_flops", step.modelFlops},
+                          {"achieved_flops_per_s", step.achievedFlopsPerSecond},
+                          {"mfu", step.mfu},
+                          {"dies_used", step.diesUsed},
+                          {"strategy", step.strategy},
+                          {"notes", step.notes}};
+    }
+    if (!report.rounds.empty()) {
+        nlohmann::json rounds = nlohmann::json::array();
+        for (const RoundLoad& round : report.rounds)
+            rounds.push_back({{"round", round.round},
+                              {"max_link_bytes", round.maxLinkBytes},
+                              {"window_s", round.windowS},
+                              {"max_utilization", round.maxUtilization}});
+        result["rounds"] = std::move(rounds);
+    }
+    return result;
+}
+
+std::string linkLoadsCsv(const SimulationReport& report) {
+    std::ostringstream out;
+    out.precision(17);
+    out << "link,from,to,alive,bytes,busy_s,utilization,flows\n";
+    for (const LinkReport& link : report.links)
+        out << link.id << ',' << link.from << ',' << link.to << ',' << (link.alive ? 1 : 0) << ','
+            << link.bytes << ',' << link.busyS << ',' << link.utilization << ',' << link.flowCount
+            << '\n';
+    return out.str();
+}
+
+nlohmann::json chromeTrace(const SimulationReport& report) {
+    constexpr int kDiesPid = 1;
+    constexpr int kLinksPid = 2;
+    // Thread ids: lane * kLaneStride + die (or link) id, so lane 0 is the id itself.
+    constexpr int kLaneStride = 1 << 20;
+
+    nlohmann::json events = nlohmann::json::array();
+    events.push_back(
+        {{"ph", "M"}, {"pid", kDiesPid}, {"name", "process_name"}, {"args", {{"name", "dies"}}}});
+    events.push_back(
+        {{"ph", "M"}, {"pid", kLinksPid}, {"name", "process_name"}, {"args", {{"name", "links"}}}});
+
+    auto nameThread = [&](int pid, int tid, const std::string& name, int sortIndex) {
+        events.push_back({{"ph", "M"},
+                          {"pid", pid},
+                          {"tid", tid},
+                          {"name", "thread_name"},
+                          {"args", {{"name", name}}}});
+        events.push_back({{"ph", "M"},
+                          {"pid", pid},
+                          {"tid", tid},
+                          {"name", "thread_sort_index"},
+                          {"args", {{"sort_index", sortIndex}}}});
+    };
+    auto complete = [&](int pid, int tid, const std::string& name, const char* category,
+                        double startS, double endS, nlohmann::json args) {
+        events.push_back({{"ph", "X"},
+                          {"pid", pid},
+                          {"tid", tid},
+                          {"name", name},
+                          {"cat", category},
+                          {"ts", startS * kMicrosecondsPerSecond},
+                          {"dur", (endS - startS) * kMicrosecondsPerSecond},
+                          {"args", std::move(args)}});
+    };
+
+    for (const DieReport& die : report.dies) {
+        if (die.events.empty())
+            continue;
+        std::vector<std::pair<double, double>> intervals;
+        for (const DieEvent& event : die.events)
+            intervals.emplace_back(event.startS, event.endS);
+        const std::vector<int> lanes = packIntoLanes(intervals);
+        const int laneCount = lanes.empty() ? 0 : *std::max_element(lanes.begin(), lanes.end()) + 1;
+        for (int lane = 0; lane < laneCount; ++lane)
+            nameThread(kDiesPid, lane * kLaneStride + die.id,
+                       "die " + std::to_string(die.id) +
+                           (lane ? " #" + std::to_string(lane + 1) : ""),
+                       die.id * 64 + lane);
+        for (std::size_t i = 0; i < die.events.size(); ++i) {
+            const DieEvent& event = die.events[i];
+            complete(kDiesPid, lanes[i] * kLaneStride + die.id,
+                     toString(event.kind) + " " + event.label, toString(event.kind).c_str(),
+                     event.startS, event.endS, {{"round", event.round}});
+        }
+    }
+
+    std::vector<std::vector<std::size_t>> flowsOnLink(report.links.size());
+    for (std::size_t f = 0; f < report.flows.size(); ++f)
+        for (LinkId link : report.flows[f].route.links)
+            flowsOnLink[static_cast<std::size_t>(link)].push_back(f);
+    for (const LinkReport& link : report.links) {
+        const auto& onLink = flowsOnLink[static_cast<std::size_t>(link.id)];
+        if (onLink.empty())
+            continue;
+        std::vector<std::pair<double, double>> intervals;
+        for (std::size_t f : onLink)
+            intervals.emplace_back(report.flows[f].startS, report.flows[f].lastByteS);
+        const std::vector<int> lanes = packIntoLanes(intervals);
+        const int laneCount = *std::max_element(lanes.begin(), lanes.end()) + 1;
+        const std::string name = std::to_string(link.from) + "->" + std::to_string(link.to);
+        for (int lane = 0; lane < laneCount; ++lane)
+            nameThread(kLinksPid, lane * kLaneStride + link.id,
+                       "link " + name + (lane ? " #" + std::to_string(lane + 1) : ""),
+                       link.id * 64 + lane);
+        for (std::size_t i = 0; i < onLink.size(); ++i) {
+            const FlowReport& flow = report.flows[onLink[i]];
+            complete(kLinksPid, lanes[i] * kLaneStride + link.id, flow.id, "flow", flow.startS,
+                     flow.lastByteS, {{"bytes", flow.bytes}, {"link", name}});
+        }
+    }
+    return {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
+}
+
+std::string humanSummary(const SimulationReport& report, const WaferTopology& topology) {
+    std::ostringstream out;
+    int deadDies = 0;
+    for (DieId die = 0; die < topology.dieCount(); ++die)
+        deadDies += topology.isAlive(die) ? 0 : 1;
+    int deadLinks = 0;
+    for (const LinkProperties& link : topology.links())
+        deadLinks += link.alive ? 0 : 1;
+
+    if (!report.scenarioName.empty())
+        out << report.scenarioName << '\n';
+    out << "wafer:     " << topology.rows() << 'x' << topology.cols() << ' '
+        << toString(topology.kind()) << ", " << topology.dieCount() << " dies";
+    if (deadDies || deadLinks)
+        out << " (" << deadDies << " dead dies, " << deadLinks << " dead directed links)";
+    out << '\n';
+    out << "traffic:   " << report.flows.size() << " flows, "
+        << formatBytes(report.totalLinkBytes()) << " carried over links\n";
+    if (report.step) {
+        const StepMetrics& step = *report.step;
+        char line[200];
+        out << "strategy:  " << step.strategy << " (" << step.diesUsed << " dies)\n";
+        out << "step:      " << formatSeconds(step.stepS) << " (layer "
+            << formatSeconds(step.layerS) << ", head " << formatSeconds(step.headS)
+            << ", gradient sync " << formatSeconds(step.syncS) << ")\n";
+        std::snprintf(
+            line, sizeof line, "throughput: %.4g tokens/s, %.4g TFLOP/s achieved, MFU %s\n",
+            step.tokensPerSecond, step.achievedFlopsPerSecond / 1e12, percent(step.mfu).c_str());
+        out << line;
+        for (const DieReport& die : report.dies) {
+            if (!die.memory)
+                continue;
+            const MemoryBreakdown& m = *die.memory;
+            out << "memory:    " << formatBytes(m.total()) << " per die (weights "
+                << formatBytes(m.weights) << ", gradients " << formatBytes(m.gradients)
+                << ", optimizer " << formatBytes(m.optimizer) << ", activations "
+                << formatBytes(m.activations) << ", stream buffers " << formatBytes(m.streamBuffers)
+                << ", reserve " << formatBytes(m.commReserve) << ")\n           "
+                << (m.outOfMemory()
+                        ? "OUT OF MEMORY: exceeds SRAM + HBM; largest term: " + m.dominantTerm()
+                    : m.fitsInSram() ? std::string("fits in SRAM")
+                                     : "spills to HBM (" + formatBytes(m.hbmCapacity) + ")")
+                << '\n';
+            break; // every die the strategy uses holds the same
+        }
+        for (const std::string& note : step.notes)
+            out << "note:      " << note << '\n';
+        out << "simulated: " << formatSeconds(report.makespanS) << " window (below: its links)\n";
+    } else {
+        out << "makespan:  " << formatSeconds(report.makespanS) << '\n';
+    }
+    char energyLine[160];
+    std::snprintf(energyLine, sizeof energyLine,
+                  "energy:    %.4g J (links %.4g J, compute %.4g J, HBM %.4g J)\n",
+                  report.energyJ(), report.energyD2dJ, report.energyComputeJ, report.energyHbmJ);
+    out << energyLine;
+    const auto hottest = report.hottestLinks(5);
+    if (!hottest.empty()) {
+        out << "hottest links (bytes, busy time, utilisation over the makespan, flows):\n";
+        for (const LinkReport& link : hottest) {
+            char line[160];
+            std::snprintf(line, sizeof line, "  %5d->%-5d %12s %12s %8s %6d\n", link.from, link.to,
+                          formatBytes(link.bytes).c_str(), formatSeconds(link.busyS).c_str(),
+                          percent(link.utilization).c_str(), link.flowCount);
+            out << line;
+        }
+    }
+    for (const std::string& warning : report.warnings)
+        out << "warning:   " << warning << '\n';
+    out << "note:      fluid max-min model; packet-level simulators finish multi-bottleneck "
+           "patterns later\n";
+    return out.str();
+}
+
+} // namespace ws

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "report/simulation_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace ws {
+
+// The `simulate --json` object of SPEC.md section 3.
+nlohmann::json reportToJson(const SimulationReport& report);
+
+// Link loads as CSV: a header, then one row per link of the wafer (idle and dead ones too).
+// Columns: link,from,to,alive,bytes,busy_s,utilization,flows
+std::string linkLoadsCsv(const SimulationReport& report);
+
+// Chrome trace-event JSON (opens in Perfetto and chrome://tracing). Process 1 holds one track
+// per die, process 2 one track per link carrying traffic; events that overlap in time on one
+// die or link go to extra lanes ("die 3 #2") because complete events on one track must nest.
+// Timestamps are microseconds.
+nlohmann::json chromeTrace(const SimulationReport& report);
+
+// The human summary printed by `simulate` without --json.
+std::string humanSummary(const SimulationReport& report, const WaferTopology& topology);
+
+} // namespace ws

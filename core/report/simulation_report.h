@@ -1,0 +1,121 @@
+#pragma once
+
+#include "collectives/traffic_plan.h"
+#include "io/scenario.h"
+#include "sim/sim_problem.h"
+#include "step/memory_model.h"
+#include "topology/wafer_topology.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// What one simulation run gives a user, as plain values (SPEC.md section 3, `simulate --json`).
+// Every number here comes from the simulator's SimResult; nothing is estimated.
+
+struct LinkReport {
+    LinkId id = 0;
+    DieId from = 0;
+    DieId to = 0;
+    bool alive = true;
+    double bytes = 0.0;
+    double busyS = 0.0;       // bytes / bandwidth
+    double utilization = 0.0; // bytes / (bandwidth * makespan); 0 when makespan is 0
+    int flowCount = 0;        // flows whose route crosses the link
+};
+
+struct FlowReport {
+    std::string id;
+    std::string op;     // the op's id (a training step: the collective's or GEMM's label)
+    std::string opKind; // "p2p", "allgather", ... or "tatp" for a TATP stream transfer
+    DieId src = 0;
+    std::vector<DieId> dsts;
+    double bytes = 0.0;
+    Route route;
+    double startS = 0.0; // when it began sending (its dependencies met)
+    double lastByteS = 0.0;
+    double endS = 0.0; // delivered
+    int step = 0;
+};
+
+struct DieEvent {
+    enum class Kind { Compute, Send, Recv, Idle };
+    Kind kind = Kind::Send;
+    double startS = 0.0;
+    double endS = 0.0;
+    int round = 0; // the collective step for network traffic
+    std::string label;
+};
+
+// One GEMM's operands on one die, in the unified representation ("I[b0:2, m0:512, :]").
+struct TensorReport {
+    std::string gemm;
+    std::string input;
+    std::string weight;
+    std::string output;
+};
+
+struct DieReport {
+    DieId id = 0;
+    bool alive = true;
+    double computeS = 0.0;
+    double utilization = 0.0; // computeS / makespan
+    double peakMemoryBytes = 0.0;
+    std::vector<DieEvent> events;          // sorted by start time, then kind
+    std::optional<MemoryBreakdown> memory; // training steps: dies the strategy uses
+    std::vector<TensorReport> tensors;     // training steps: the sub-tensors the die holds
+};
+
+// The figures of a training step (SPEC.md `workload` + `strategy`).
+struct StepMetrics {
+    double stepS = 0.0;  // scaled to the whole step (see step/training_step.h)
+    double layerS = 0.0; // simulated: one layer's forward + backward, one micro-batch
+    double headS = 0.0;
+    double syncS = 0.0;
+    double tokensPerSecond = 0.0;
+    double modelFlops = 0.0;             // per step, 3 x forward (no recomputation)
+    double achievedFlopsPerSecond = 0.0; // modelFlops / stepS
+    double mfu = 0.0;                    // achieved / (peak x dies used)
+    int diesUsed = 0;
+    std::string strategy; // "dp 2 x tatp 8, fsdp, snake"
+    std::vector<std::string> notes;
+};
+
+// Link load of one TATP round: the bytes sent for round r on the busiest link, and that over
+// the round's window (the longest round-r block computation), so > 1 means the transfer cannot
+// hide behind compute.
+struct RoundLoad {
+    int round = 0;
+    double maxLinkBytes = 0.0;
+    double windowS = 0.0;
+    double maxUtilization = 0.0;
+};
+
+struct SimulationReport {
+    std::string scenarioName;
+    double makespanS = 0.0;
+    std::vector<LinkReport> links; // every link of the wafer, by LinkId
+    std::vector<FlowReport> flows; // in expansion order
+    std::vector<DieReport> dies;   // every die, by DieId
+    double energyD2dJ = 0.0;       // link bytes * 8 * d2d_pj_per_bit
+    double energyComputeJ = 0.0;
+    double energyHbmJ = 0.0;
+    std::vector<std::string> warnings;
+    std::optional<StepMetrics> step; // training steps only
+    std::vector<RoundLoad> rounds;   // training steps with TATP only
+
+    double energyJ() const { return energyD2dJ + energyComputeJ + energyHbmJ; }
+    double totalLinkBytes() const;
+    // Links ordered by bytes carried, most first (ties by id); at most `count`.
+    std::vector<LinkReport> hottestLinks(std::size_t count) const;
+};
+
+SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopology& topology,
+                                       const TrafficPlan& plan, const SimResult& result,
+                                       std::vector<std::string> warnings);
+
+std::string toString(DieEvent::Kind kind); // "compute", "send", "recv", "idle"
+
+} // namespace ws

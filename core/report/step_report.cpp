@@ -1,0 +1,238 @@
+#include "report/step_report.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace ws {
+
+namespace {
+
+constexpr double kPicojoule = 1e-12;
+constexpr double kBitsPerByte = 8.0;
+
+std::string strategyText(const StrategySpec& strategy) {
+    std::string text;
+    auto degree = [&](const char* name, int value) {
+        if (value > 1)
+            text += (text.empty() ? "" : " x ") + std::string(name) + " " + std::to_string(value);
+    };
+    degree("dp", strategy.dp);
+    degree("sp", strategy.sp);
+    degree("tp", strategy.tp);
+    degree("tatp", strategy.tatp);
+    if (text.empty())
+        text = "single die";
+    if (strategy.fsdp)
+        text += ", fsdp";
+    text += std::string(", ") + toString(strategy.mapping) + " mapping";
+    if (strategy.tatp > 1)
+        text +=
+            std::string(", ") + toString(strategy.tatpSchedule) +
+            (strategy.doubleBuffering ? " streams, double-buffered" : " streams, single buffer");
+    if (strategy.microBatches > 1)
+        text += ", " + std::to_string(strategy.microBatches) + " micro-batches";
+    if (strategy.activationCheckpointing)
+        text += ", checkpointing";
+    return text;
+}
+
+// The flow's op: a collective flow "<id>/s<step>/r<rank>" belongs to "<id>".
+std::string opOf(const std::string& flowId) {
+    const auto slash = flowId.find("/s");
+    return slash == std::string::npos ? flowId : flowId.substr(0, slash);
+}
+
+// Idle gaps between a die's compute tasks, inside [0, end].
+void addIdleEvents(DieReport& die, double end) {
+    std::vector<std::pair<double, double>> busy;
+    for (const DieEvent& event : die.events)
+        if (event.kind == DieEvent::Kind::Compute)
+            busy.emplace_back(event.startS, event.endS);
+    std::sort(busy.begin(), busy.end());
+    double cursor = 0.0;
+    std::vector<DieEvent> idle;
+    for (const auto& [start, stop] : busy) {
+        if (start > cursor)
+            idle.push_back({DieEvent::Kind::Idle, cursor, start, -1, "idle"});
+        cursor = std::max(cursor, stop);
+    }
+    if (end > cursor && !busy.empty())
+        idle.push_back({DieEvent::Kind::Idle, cursor, end, -1, "idle"});
+    die.events.insert(die.events.end(), idle.begin(), idle.end());
+}
+
+} // namespace
+
+SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& topology,
+                                 const TrainingStep& step, const SimResult& result,
+                                 std::vector<std::string> warnings) {
+    const StepGraph& graph = step.graph;
+    const SimProblem& problem = graph.problem();
+    const StepTiming timing = stepTiming(step, result);
+
+    // How often each task's work happens in a whole step: tasks are created phase by phase,
+    // so the phase of a task follows from its id.
+    const bool transformer = step.workload.kind == WorkloadKind::Transformer;
+    const double layers = transformer ? step.workload.model.layers : 1.0;
+    const double microBatches = transformer ? step.strategy.microBatches : 1.0;
+    auto repetitions = [&](TaskId task) {
+        if (!transformer)
+            return 1.0;
+        if (task <= step.layerDone)
+            return layers * microBatches;
+        if (task <= step.headDone)
+            return microBatches;
+        if (task <= step.syncDone)
+            return layers;
+        return 1.0; // explicit traffic on top of the step
+    };
+
+    SimulationReport report;
+    report.scenarioName = scenario.name;
+    report.makespanS = result.makespanS;
+    report.warnings = std::move(warnings);
+
+    for (const LinkProperties& props : topology.links()) {
+        const auto index = static_cast<std::size_t>(props.id);
+        LinkReport link;
+        link.id = props.id;
+        link.from = props.from;
+        link.to = props.to;
+        link.alive = props.alive;
+        link.bytes = result.linkBytes[index];
+        link.busyS = result.linkBusyS[index];
+        const double bandwidth = problem.linkBandwidth[index];
+        link.utilization = result.makespanS > 0 ? link.bytes / (bandwidth * result.makespanS) : 0;
+        report.links.push_back(link);
+    }
+
+    report.dies.resize(static_cast<std::size_t>(topology.dieCount()));
+    for (DieId die = 0; die < topology.dieCount(); ++die) {
+        report.dies[static_cast<std::size_t>(die)].id = die;
+        report.dies[static_cast<std::size_t>(die)].alive = topology.isAlive(die);
+    }
+
+    double d2dBytes = 0.0;
+    for (const Flow& flow : graph.flows()) {
+        const TaskTiming& t = result.tasks[static_cast<std::size_t>(flow.task)];
+        const StepTaskInfo& info = graph.info()[static_cast<std::size_t>(flow.task)];
+        FlowReport entry;
+        entry.id = flow.id;
+        entry.op = opOf(flow.id);
+        entry.opKind = info.kind == StepTaskInfo::Kind::Transfer ? "tatp" : "collective";
+        entry.src = flow.src;
+        entry.dsts = flow.dsts;
+        entry.bytes = flow.bytes;
+        entry.route = flow.route;
+        entry.startS = t.startS;
+        entry.lastByteS = t.lastByteS;
+        entry.endS = t.endS;
+        entry.step = info.round;
+        for (LinkId link : flow.route.links)
+            ++report.links[static_cast<std::size_t>(link)].flowCount;
+        d2dBytes +=
+            flow.bytes * static_cast<double>(flow.route.links.size()) * repetitions(flow.task);
+        report.dies[static_cast<std::size_t>(flow.src)].events.push_back(
+            {DieEvent::Kind::Send, t.startS, t.lastByteS, info.round, flow.id});
+        for (DieId dst : flow.dsts)
+            report.dies[static_cast<std::size_t>(dst)].events.push_back(
+                {DieEvent::Kind::Recv, t.startS, t.endS, info.round, flow.id});
+        report.flows.push_back(std::move(entry));
+    }
+
+    double executedFlops = 0.0;
+    std::vector<double> scaledCompute(static_cast<std::size_t>(topology.dieCount()), 0.0);
+    std::map<int, double> roundWindow; // round -> longest block computation
+    for (std::size_t task = 0; task < problem.tasks.size(); ++task) {
+        const SimTask& simTask = problem.tasks[task];
+        if (simTask.kind != SimTask::Kind::Compute)
+            continue;
+        const StepTaskInfo& info = graph.info()[task];
+        const TaskTiming& t = result.tasks[task];
+        DieReport& die = report.dies[static_cast<std::size_t>(simTask.die)];
+        die.events.push_back({DieEvent::Kind::Compute, t.startS, t.endS, info.round, info.label});
+        die.computeS += simTask.seconds;
+        const double times = repetitions(static_cast<TaskId>(task));
+        scaledCompute[static_cast<std::size_t>(simTask.die)] += simTask.seconds * times;
+        executedFlops += info.flops * times;
+        if (info.round >= 0 && step.strategy.tatp > 1)
+            roundWindow[info.round] = std::max(roundWindow[info.round], simTask.seconds);
+    }
+
+    for (DieId die : step.placement.usedDies()) {
+        DieReport& dieReport = report.dies[static_cast<std::size_t>(die)];
+        dieReport.memory = step.memory;
+        dieReport.peakMemoryBytes = step.memory.total();
+        dieReport.utilization =
+            timing.stepS > 0 ? scaledCompute[static_cast<std::size_t>(die)] / timing.stepS : 0;
+        addIdleEvents(dieReport, result.makespanS);
+        for (const GemmPartition& partition : step.partitions)
+            for (const DieTensorBlock& block : partition.dies)
+                if (block.die == die)
+                    dieReport.tensors.push_back(
+                        {partition.name, block.input, block.weight, block.output});
+    }
+    for (DieReport& die : report.dies)
+        std::stable_sort(die.events.begin(), die.events.end(),
+                         [](const DieEvent& a, const DieEvent& b) {
+                             return std::tie(a.startS, a.kind) < std::tie(b.startS, b.kind);
+                         });
+
+    // Per-round link load: bytes each link carries for round r, against the round's window.
+    if (!roundWindow.empty()) {
+        std::map<int, std::vector<double>> bytesPerRound;
+        for (const Flow& flow : graph.flows()) {
+            const StepTaskInfo& info = graph.info()[static_cast<std::size_t>(flow.task)];
+            if (info.kind != StepTaskInfo::Kind::Transfer || info.round < 0)
+                continue;
+            auto& bytes = bytesPerRound[info.round];
+            bytes.resize(report.links.size(), 0.0);
+            for (LinkId link : flow.route.links)
+                bytes[static_cast<std::size_t>(link)] += flow.bytes;
+        }
+        for (const auto& [round, bytes] : bytesPerRound) {
+            RoundLoad load;
+            load.round = round;
+            load.maxLinkBytes = *std::max_element(bytes.begin(), bytes.end());
+            load.windowS = roundWindow.count(round) ? roundWindow.at(round) : 0.0;
+            load.maxUtilization =
+                load.windowS > 0 ? load.maxLinkBytes / (problem.linkBandwidth[0] * load.windowS)
+                                 : 0.0;
+            report.rounds.push_back(load);
+        }
+    }
+
+    StepMetrics metrics;
+    metrics.stepS = timing.stepS;
+    metrics.layerS = timing.layerS;
+    metrics.headS = timing.headS;
+    metrics.syncS = timing.syncS;
+    metrics.diesUsed = static_cast<int>(step.placement.usedDies().size());
+    metrics.modelFlops = step.modelFlopsPerStep;
+    metrics.tokensPerSecond = timing.stepS > 0 ? step.workload.tokensPerStep() / timing.stepS : 0;
+    metrics.achievedFlopsPerSecond = timing.stepS > 0 ? step.modelFlopsPerStep / timing.stepS : 0;
+    const double peak = scenario.wafer.die.peakFlops.value * metrics.diesUsed;
+    metrics.mfu = peak > 0 ? metrics.achievedFlopsPerSecond / peak : 0.0;
+    metrics.strategy = strategyText(step.strategy);
+    metrics.notes = step.notes;
+    for (const std::string& note : step.placement.notes())
+        metrics.notes.push_back(note);
+    report.step = metrics;
+
+    const EnergySpec& energy = scenario.wafer.energy;
+    report.energyD2dJ = d2dBytes * kBitsPerByte * energy.d2dPicojoulesPerBit * kPicojoule;
+    report.energyComputeJ = executedFlops / energy.flopsPerJoule;
+    // HBM traffic: what does not fit in SRAM is read once per step (weights, optimizer state)
+    // and activations are written and read back once.
+    double hbmBytes = 0.0;
+    if (!step.memory.fitsInSram()) {
+        const MemoryBreakdown& m = step.memory;
+        hbmBytes = (m.weights + 2.0 * m.gradients + 2.0 * m.optimizer + 2.0 * m.activations) *
+                   metrics.diesUsed;
+    }
+    report.energyHbmJ = hbmBytes * kBitsPerByte * energy.hbmPicojoulesPerBit * kPicojoule;
+    return report;
+}
+
+} // namespace ws

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "report/simulation_report.h"
+#include "step/training_step.h"
+
+namespace ws {
+
+// The report of a simulated training step. Links, flows and die events describe the simulated
+// window (one layer's forward and backward for one micro-batch, the LM head, one layer's
+// gradient sync; see step/training_step.h); `step` holds the figures scaled to the whole step,
+// and energy is scaled the same way (each phase's bytes and FLOPs times its repetitions).
+SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& topology,
+                                 const TrainingStep& step, const SimResult& result,
+                                 std::vector<std::string> warnings);
+
+} // namespace ws

@@ -1,0 +1,15 @@
+#include "routing/yx_routing.h"
+
+#include "routing/dimension_order_path.h"
+
+namespace ws {
+
+std::optional<std::vector<DieId>> YxRouting::path(const WaferTopology& topology, DieId src,
+                                                  DieId dst,
+                                                  std::span<const double> /*linkLoads*/) const {
+    if (!topology.contains(src) || !topology.contains(dst))
+        return std::nullopt;
+    return dimensionOrderPath(topology, src, dst, /*rowFirst=*/false);
+}
+
+} // namespace ws

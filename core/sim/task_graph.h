@@ -1,0 +1,25 @@
+#pragma once
+
+#include "sim/sim_problem.h"
+
+#include <vector>
+
+namespace ws {
+
+// The reverse of SimProblem's dependency lists (who waits for whom) in CSR form, built once
+// after the problem has been checked. A task listed twice in another's deps appears twice here,
+// matching the pending-dependency count the simulator keeps.
+struct TaskGraph {
+    std::vector<int> dependentOffsets; // size tasks + 1
+    std::vector<TaskId> dependents;    // task t's dependents: [offsets[t], offsets[t + 1])
+
+    // Checks the problem (SPEC.md section 2 and fluid_simulator.h) and builds the graph. Throws
+    // std::invalid_argument naming the task or link for: a dependency out of range or a cycle;
+    // a flow with bytes > 0 but no links; a link id out of range or listed twice in one flow; a
+    // link crossed by a flow with bytes > 0 whose bandwidth is not a positive finite number; a
+    // compute task on a die out of range; a negative or non-finite size, duration, start time,
+    // hop count or latency; a negative die count.
+    static TaskGraph build(const SimProblem& problem);
+};
+
+} // namespace ws

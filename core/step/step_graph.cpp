@@ -1,0 +1,146 @@
+#include "step/step_graph.h"
+
+#include "collectives/collective_expansion.h"
+#include "io/scenario_error.h"
+
+namespace ws {
+
+StepGraph::StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode)
+    : m_topology(topology), m_router(topology, mode),
+      m_flopsPerSecond(wafer.die.peakFlops.value * wafer.die.efficiency) {
+    m_problem.linkBandwidth.assign(static_cast<std::size_t>(topology.linkCount()),
+                                   wafer.linkBandwidth.value);
+    m_problem.hopLatencyS = wafer.linkLatency.value;
+    m_problem.dieCount = topology.dieCount();
+}
+
+TaskId StepGraph::push(SimTask task, StepTaskInfo info) {
+    const auto id = static_cast<TaskId>(m_problem.tasks.size());
+    m_problem.tasks.push_back(std::move(task));
+    m_info.push_back(std::move(info));
+    return id;
+}
+
+TaskId StepGraph::addCompute(DieId die, double flops, std::vector<TaskId> deps, StepTaskInfo info) {
+    SimTask task;
+    task.kind = SimTask::Kind::Compute;
+    task.die = die;
+    task.seconds = secondsFor(flops);
+    task.deps = std::move(deps);
+    info.kind = StepTaskInfo::Kind::Compute;
+    info.flops = flops;
+    return push(std::move(task), std::move(info));
+}
+
+TaskId StepGraph::addTransfer(DieId src, DieId dst, double bytes, std::vector<TaskId> deps,
+                              StepTaskInfo info) {
+    auto route = m_router.unicast(src, dst);
+    if (!route)
+        throw ScenarioError("strategy", "die " + std::to_string(src) + " cannot reach die " +
+                                            std::to_string(dst) +
+                                            ": dead dies or links cut it off");
+    m_router.addLoad(*route, bytes);
+    SimTask task;
+    task.kind = SimTask::Kind::Flow;
+    task.bytes = bytes;
+    task.links = route->links;
+    task.hops = route->hops;
+    task.deps = std::move(deps);
+    info.kind = StepTaskInfo::Kind::Transfer;
+
+    Flow flow;
+    flow.id = info.label;
+    flow.opIndex = -1;
+    flow.step = info.round;
+    flow.src = src;
+    flow.dsts = {dst};
+    flow.bytes = bytes;
+    flow.route = std::move(*route);
+    const TaskId id = push(std::move(task), std::move(info));
+    flow.task = id;
+    m_flows.push_back(std::move(flow));
+    return id;
+}
+
+TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm algorithm,
+                                const std::vector<DieId>& group, double bytes,
+                                std::vector<TaskId> deps, StepTaskInfo info) {
+    TrafficOp op;
+    op.id = id;
+    op.kind = kind;
+    op.group = group;
+    op.bytes = Quantity{bytes, {}};
+    op.algorithm = algorithm;
+    std::vector<Flow> flows = expandOp(op, -1, m_topology, "strategy");
+
+    std::vector<TaskId> flowTasks;
+    flowTasks.reserve(flows.size());
+    for (Flow& flow : flows) {
+        auto route = flow.multicast ? m_router.multicast(flow.src, flow.dsts)
+                                    : m_router.unicast(flow.src, flow.dsts.front());
+        if (!route)
+            throw ScenarioError("strategy", "collective '" + id + "' cannot be routed: die " +
+                                                std::to_string(flow.src) +
+                                                " is cut off by dead dies or links");
+        m_router.addLoad(*route, flow.bytes);
+        SimTask task;
+        task.kind = SimTask::Kind::Flow;
+        task.bytes = flow.bytes;
+        task.links = route->links;
+        task.hops = route->hops;
+        if (flow.flowDeps.empty())
+            task.deps = deps;
+        for (int dep : flow.flowDeps)
+            task.deps.push_back(flowTasks[static_cast<std::size_t>(dep)]);
+        StepTaskInfo flowInfo = info;
+        flowInfo.kind = StepTaskInfo::Kind::Collective;
+        flowInfo.label = flow.id;
+        flowInfo.round = flow.step;
+        flow.route = std::move(*route);
+        flow.task = push(std::move(task), std::move(flowInfo));
+        flowTasks.push_back(flow.task);
+        m_flows.push_back(std::move(flow));
+    }
+    info.kind = StepTaskInfo::Kind::Barrier;
+    info.label = id + " done";
+    SimTask barrier;
+    barrier.kind = SimTask::Kind::Barrier;
+    barrier.deps = flowTasks.empty() ? std::move(deps) : std::move(flowTasks);
+    return push(std::move(barrier), std::move(info));
+}
+
+TaskId StepGraph::addBarrier(std::vector<TaskId> deps, StepTaskInfo info) {
+    SimTask barrier;
+    barrier.kind = SimTask::Kind::Barrier;
+    barrier.deps = std::move(deps);
+    info.kind = StepTaskInfo::Kind::Barrier;
+    return push(std::move(barrier), std::move(info));
+}
+
+void StepGraph::appendTraffic(const TrafficPlan& plan) {
+    const auto offset = static_cast<TaskId>(m_problem.tasks.size());
+    std::vector<StepTaskInfo> infos(plan.problem.tasks.size());
+    for (std::size_t task = 0; task < plan.problem.tasks.size(); ++task) {
+        const SimTask::Kind kind = plan.problem.tasks[task].kind;
+        infos[task].kind = kind == SimTask::Kind::Flow ? StepTaskInfo::Kind::Collective
+                                                       : StepTaskInfo::Kind::Barrier;
+        infos[task].phase = "explicit traffic";
+    }
+    for (const Flow& flow : plan.flows) {
+        StepTaskInfo& info = infos[static_cast<std::size_t>(flow.task)];
+        info.label = flow.id;
+        info.round = flow.step;
+        Flow copy = flow;
+        copy.task += offset;
+        m_router.addLoad(copy.route, copy.bytes);
+        m_flows.push_back(std::move(copy));
+    }
+    for (std::size_t task = 0; task < plan.problem.tasks.size(); ++task) {
+        SimTask copy = plan.problem.tasks[task];
+        for (TaskId& dep : copy.deps)
+            dep += offset;
+        push(std::move(copy), std::move(infos[task]));
+    }
+}
+
+} // namespace ws

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "collectives/flow.h"
+#include "collectives/traffic_plan.h"
+#include "io/scenario.h"
+#include "routing/router.h"
+#include "sim/sim_problem.h"
+#include "topology/wafer_topology.h"
+
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// What a task of a training step is, for the timeline and the report.
+struct StepTaskInfo {
+    enum class Kind { Compute, Transfer, Collective, Barrier };
+    Kind kind = Kind::Compute;
+    std::string label;  // "L0 fwd mlp_up I1*W3", "L0 bwd dp grad all-reduce", ...
+    std::string phase;  // "forward", "backward", "gradient sync", ...
+    int round = -1;     // TATP round, or collective step; -1 when not in a round
+    double flops = 0.0; // compute tasks
+};
+
+// Builds the task graph of a training step: compute tasks on dies, routed point-to-point
+// transfers and expanded collectives, with dependencies, ready for the fluid simulator.
+// Routing uses one Router so load-aware modes see the flows added earlier.
+//
+// Invariant: problem.tasks, info and (for flows) flows stay parallel: info[t] describes task t;
+// every flow task has exactly one entry in `flows` whose `task` is t.
+class StepGraph {
+public:
+    StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode);
+
+    // A compute task of `flops` on `die` (seconds = flops / (peak * efficiency)).
+    TaskId addCompute(DieId die, double flops, std::vector<TaskId> deps, StepTaskInfo info);
+    // One routed unicast transfer; throws ScenarioError("strategy", ...) if unroutable.
+    TaskId addTransfer(DieId src, DieId dst, double bytes, std::vector<TaskId> deps,
+                       StepTaskInfo info);
+    // A collective over `group` (expandOp semantics and flow ids "<id>/s<step>/r<rank>"); its
+    // first flows wait for `deps`. Returns a barrier task complete when every flow is delivered.
+    TaskId addCollective(const std::string& id, OpKind kind, Algorithm algorithm,
+                         const std::vector<DieId>& group, double bytes, std::vector<TaskId> deps,
+                         StepTaskInfo info);
+    TaskId addBarrier(std::vector<TaskId> deps, StepTaskInfo info);
+    // Adds a scenario's explicit traffic (already planned and routed) on top of the step: its
+    // tasks keep their dependencies among themselves and start with the step.
+    void appendTraffic(const TrafficPlan& plan);
+
+    const SimProblem& problem() const { return m_problem; }
+    const std::vector<StepTaskInfo>& info() const { return m_info; }
+    const std::vector<Flow>& flows() const { return m_flows; }
+    const WaferTopology& topology() const { return m_topology; }
+    double secondsFor(double flops) const { return flops / m_flopsPerSecond; }
+
+private:
+    TaskId push(SimTask task, StepTaskInfo info);
+
+    const WaferTopology& m_topology;
+    Router m_router;
+    double m_flopsPerSecond;
+    SimProblem m_problem;
+    std::vector<StepTaskInfo> m_info;
+    std::vector<Flow> m_flows;
+};
+
+} // namespace ws

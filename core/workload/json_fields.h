@@ -1,0 +1,67 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+// Internal to core/workload: a namespace of its own so these helper names cannot collide
+// with another library's in the same link.
+namespace ws::workload_detail {
+
+// Reads the fields of one JSON object for the workload readers (internal to core/workload).
+// Every problem is a ScenarioError, located one of two ways:
+// - nested: the object is part of the scenario, so each field has its own key path
+//   ("workload.model" + "hidden" -> "workload.model.hidden: must be ...");
+// - imported: the object is a file the scenario points to (a Hugging Face config.json), whose
+//   keys are not scenario keys; every error is at the key naming the file and the problem
+//   starts with the field ("workload.hf_config: hidden_size: must be ..."). In imported
+//   objects a null counts as absent, because Hugging Face writes null for unset fields.
+class JsonFields {
+public:
+    static JsonFields nested(const nlohmann::json& object, std::string path);
+    static JsonFields imported(const nlohmann::json& object, std::string path);
+
+    [[noreturn]] void fail(const std::string& key, const std::string& problem) const;
+    // The object as a whole: "workload: ..." or, imported, "workload.hf_config: ...".
+    [[noreturn]] void failObject(const std::string& problem) const;
+
+    // Nested only: rejects keys outside `known` (suggesting the closest), allowing "x-...".
+    void rejectUnknownKeys(const std::vector<std::string>& known) const;
+
+    bool has(const std::string& key) const { return find(key) != nullptr; }
+    const nlohmann::json* find(const std::string& key) const;
+
+    // Integers may be written 5 or 5.0, never 5.5; the range is inclusive and is stated in
+    // the message ("must be 1 to 1000, got 0").
+    std::int64_t integer(const std::string& key, std::int64_t low, std::int64_t high) const;
+    std::int64_t integer(const std::string& key, std::int64_t low, std::int64_t high,
+                         std::int64_t fallback) const;
+    double number(const std::string& key, double low, double high, double fallback) const;
+    bool boolean(const std::string& key, bool fallback) const;
+    std::string string(const std::string& key) const;
+    std::string string(const std::string& key, const std::string& fallback) const;
+
+    const std::string& path() const { return m_path; }
+
+private:
+    JsonFields(const nlohmann::json& object, std::string path, bool imported)
+        : m_object(object), m_path(std::move(path)), m_imported(imported) {}
+    const nlohmann::json& require(const std::string& key) const;
+
+    const nlohmann::json& m_object; // not owned: a JsonFields lives only while its object does
+    std::string m_path;
+    bool m_imported;
+};
+
+// "an integer", "a string", "null", ...: a JSON value's type as a message says it.
+std::string jsonTypeName(const nlohmann::json& value);
+
+// 2048 -> "2048", 1e30 -> "1e+30", 12.5 -> "12.5".
+std::string numberText(double value);
+
+// "; did you mean 'x'?" for the candidate closest to `word` within edit distance 2, else "".
+std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates);
+
+} // namespace ws::workload_detail

@@ -1,0 +1,217 @@
+// parseWorkload: the validating reader of the scenario's `workload` (docs/training-model.md).
+//
+// Like the scenario reader, it throws ScenarioError(keyPath, problem) for the first problem
+// found, checking the kind first (it decides which keys are known), then unknown keys, then
+// the fields in the order the documentation lists them.
+
+#include "workload/workload.h"
+
+#include "io/scenario_error.h"
+#include "io/strict_json.h"
+#include "workload/json_fields.h"
+#include "workload/transformer_fields.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace ws {
+namespace {
+
+using nlohmann::json;
+using workload_detail::JsonFields;
+
+constexpr const char* kPath = "workload";
+constexpr std::int64_t kMaxSeqLen = std::int64_t{1} << 24;      // 16,777,216 tokens
+constexpr std::int64_t kMaxGlobalBatch = std::int64_t{1} << 24; // sequences
+// Tokens per step: real runs use a few million (Llama 3: 16M); 2^36 is 4096 times that.
+constexpr double kMaxTokensPerStep = 68719476736.0; // 2^36
+constexpr double kMaxOptimizerBytes = 64;           // per parameter; Adam in fp32 needs 12
+constexpr std::int64_t kMaxGemmSide = std::int64_t{1} << 32;
+constexpr double kMaxGemmOperand = 1099511627776.0; // 2^40 elements: 2 TB at 2 bytes each
+
+const std::vector<std::string> kTransformerKeys{"kind",
+                                                "model",
+                                                "hf_config",
+                                                "seq_len",
+                                                "global_batch",
+                                                "dtype_bytes",
+                                                "optimizer_bytes_per_param"};
+const std::vector<std::string> kGemmKeys{"kind", "m", "k", "n", "dtype_bytes"};
+const std::vector<std::string> kModelKeys{"name",     "layers",   "hidden",
+                                          "heads",    "kv_heads", "ffn_hidden",
+                                          "vocab",    "experts",  "experts_per_token",
+                                          "gated_mlp"};
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names)
+        text += (text.empty() ? "" : ", ") + name;
+    return text;
+}
+
+// A key of the other kind gets a message saying so, rather than a bare "unknown key".
+void rejectOtherKindsKeys(const JsonFields& fields, const std::vector<std::string>& own,
+                          const std::vector<std::string>& other, const std::string& otherKind,
+                          const std::string& kind) {
+    for (const std::string& key : other)
+        if (fields.has(key) && std::find(own.begin(), own.end(), key) == own.end())
+            fields.fail(key, "'" + key + "' belongs to a workload of kind \"" + otherKind +
+                                 "\", not \"" + kind + "\"");
+}
+
+int readDtypeBytes(const JsonFields& fields) {
+    if (!fields.has("dtype_bytes"))
+        return 2;
+    const std::int64_t bytes =
+        fields.integer("dtype_bytes", std::numeric_limits<std::int64_t>::min(),
+                       std::numeric_limits<std::int64_t>::max());
+    if (bytes != 1 && bytes != 2 && bytes != 4)
+        fields.fail("dtype_bytes",
+                    "must be 1 (fp8), 2 (bf16/fp16) or 4 (fp32), got " + std::to_string(bytes));
+    return static_cast<int>(bytes);
+}
+
+TransformerConfig readModelObject(const json& object) {
+    const JsonFields fields = JsonFields::nested(object, "workload.model");
+    fields.rejectUnknownKeys(kModelKeys);
+    TransformerConfig model = workload_detail::readTransformerShape(
+        fields, {"layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "experts",
+                 "experts_per_token"});
+    model.gatedMlp = fields.boolean("gated_mlp", false);
+    model.name = fields.string("name", "custom");
+    workload_detail::checkParameterCount(model, fields);
+    return model;
+}
+
+TransformerConfig readModel(const JsonFields& fields) {
+    const json& value = *fields.find("model");
+    if (value.is_object())
+        return readModelObject(value);
+    if (!value.is_string())
+        fields.fail("model", "expected a preset name or an object, got " +
+                                 workload_detail::jsonTypeName(value));
+    const std::string name = value.get<std::string>();
+    if (std::optional<TransformerConfig> preset = transformerPreset(name))
+        return *preset;
+    const std::vector<std::string> names = transformerPresetNames();
+    fields.fail("model", "unknown model '" + name + "'" + workload_detail::didYouMean(name, names) +
+                             "; the presets are " + joined(names) +
+                             " (or describe the model with an object, or give hf_config)");
+}
+
+TransformerConfig readHuggingFace(const JsonFields& fields,
+                                  const std::filesystem::path& scenarioDirectory) {
+    const std::string path = "workload.hf_config";
+    const std::string written = fields.string("hf_config");
+    if (written.empty())
+        fields.fail("hf_config", "expected the path of a config.json, got an empty string");
+    std::filesystem::path file(written);
+    if (file.is_relative() && !scenarioDirectory.empty())
+        file = scenarioDirectory / file;
+    file = file.lexically_normal();
+    const std::string quoted = "'" + file.string() + "'";
+
+    std::error_code error;
+    if (std::filesystem::is_directory(file, error))
+        throw ScenarioError(path, quoted + " is a directory; expected a config.json file");
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw ScenarioError(path,
+                            "cannot read " + quoted +
+                                (std::filesystem::exists(file, error) ? "" : ": no such file"));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+        throw ScenarioError(path, "cannot read " + quoted);
+
+    try {
+        return transformerFromHuggingFace(parseStrictJson(text.str()), path);
+    } catch (const ScenarioError& problem) {
+        // Syntax errors come located "line L, column C"; import errors at `path` already.
+        const std::string where =
+            problem.keyPath().empty() || problem.keyPath() == path ? "" : problem.keyPath() + ": ";
+        throw ScenarioError(path, quoted + ": " + where + problem.problem());
+    }
+}
+
+Workload readTransformer(const JsonFields& fields, const std::filesystem::path& directory) {
+    Workload workload;
+    workload.kind = WorkloadKind::Transformer;
+    const bool hasModel = fields.has("model");
+    const bool hasHuggingFace = fields.has("hf_config");
+    if (hasModel && hasHuggingFace)
+        fields.fail("hf_config", "give either model or hf_config, not both");
+    if (!hasModel && !hasHuggingFace)
+        fields.fail("model", "required key 'model' is missing (a preset name or an object; or "
+                             "give hf_config, the path of a Hugging Face config.json)");
+    workload.model = hasModel ? readModel(fields) : readHuggingFace(fields, directory);
+
+    workload.seqLen = fields.integer("seq_len", 1, kMaxSeqLen, 2048);
+    workload.globalBatch = fields.integer("global_batch", 1, kMaxGlobalBatch, 1);
+    if (workload.tokensPerStep() > kMaxTokensPerStep)
+        fields.fail("global_batch", "seq_len x global_batch is " +
+                                        workload_detail::numberText(workload.tokensPerStep()) +
+                                        " tokens per step; more than 2^36 (68719476736) is "
+                                        "not a realistic step");
+    workload.dtypeBytes = readDtypeBytes(fields);
+    workload.optimizerBytesPerParameter =
+        fields.number("optimizer_bytes_per_param", 0, kMaxOptimizerBytes, 12);
+    return workload;
+}
+
+Workload readGemm(const JsonFields& fields) {
+    Workload workload;
+    workload.kind = WorkloadKind::Gemm;
+    GemmShape& shape = workload.gemm;
+    shape.m = static_cast<double>(fields.integer("m", 1, kMaxGemmSide));
+    shape.k = static_cast<double>(fields.integer("k", 1, kMaxGemmSide));
+    shape.n = static_cast<double>(fields.integer("n", 1, kMaxGemmSide));
+    const auto checkOperand = [&](const std::string& key, const std::string& operand,
+                                  double elements) {
+        if (elements > kMaxGemmOperand)
+            fields.fail(key, operand + " would have " + workload_detail::numberText(elements) +
+                                 " elements; more than 2^40 (1099511627776) is not a realistic "
+                                 "layer");
+    };
+    checkOperand("k", "the input I[m, k]", shape.m * shape.k);
+    checkOperand("n", "the weight W[k, n]", shape.k * shape.n);
+    checkOperand("n", "the output O[m, n]", shape.m * shape.n);
+    workload.dtypeBytes = readDtypeBytes(fields);
+    return workload;
+}
+
+} // namespace
+
+double Workload::tokensPerStep() const {
+    if (kind == WorkloadKind::Gemm)
+        return gemm.m;
+    return static_cast<double>(globalBatch) * static_cast<double>(seqLen);
+}
+
+Workload parseWorkload(const json& workload, const std::filesystem::path& scenarioDirectory) {
+    if (!workload.is_object())
+        throw ScenarioError(kPath,
+                            "expected an object, got " + workload_detail::jsonTypeName(workload));
+    const JsonFields fields = JsonFields::nested(workload, kPath);
+    if (!fields.has("kind"))
+        fields.fail("kind", "required key 'kind' is missing; expected \"transformer\" or \"gemm\"");
+    const std::string kind = fields.string("kind");
+    if (kind == "transformer") {
+        rejectOtherKindsKeys(fields, kTransformerKeys, kGemmKeys, "gemm", kind);
+        fields.rejectUnknownKeys(kTransformerKeys);
+        return readTransformer(fields, scenarioDirectory);
+    }
+    if (kind == "gemm") {
+        rejectOtherKindsKeys(fields, kGemmKeys, kTransformerKeys, "transformer", kind);
+        fields.rejectUnknownKeys(kGemmKeys);
+        return readGemm(fields);
+    }
+    fields.fail("kind", "unknown kind '" + kind + "'" +
+                            workload_detail::didYouMean(kind, {"transformer", "gemm"}) +
+                            "; expected \"transformer\" or \"gemm\"");
+}
+
+} // namespace ws
