@@ -181,4 +181,48 @@ TEST(Cli, BadInputCorpusExitsTwoNamingTheKey) {
     EXPECT_GE(files, 30);
 }
 
+TEST(Cli, SimulatesATrainingStep) {
+    const CliRun run =
+        runCli("simulate --json " + quote((kScenarios / "llama2_7b_4x4_tp_vs_tatp.json").string()));
+    ASSERT_EQ(run.status, 0) << run.err;
+    const auto report = nlohmann::json::parse(run.out);
+    const auto& step = report.at("step");
+    EXPECT_GT(step.at("step_s").get<double>(), 0.0);
+    EXPECT_GT(step.at("tokens_per_s").get<double>(), 0.0);
+    EXPECT_EQ(step.at("dies_used"), 16);
+    const auto& die = report.at("dies").at(5);
+    EXPECT_TRUE(die.at("memory").contains("total_bytes"));
+    EXPECT_EQ(die.at("peak_memory_bytes"), die.at("memory").at("total_bytes"));
+    ASSERT_FALSE(die.at("tensors").empty());
+    EXPECT_EQ(die.at("tensors").at(0).at("gemm"), "qkv");
+    bool computeInRound = false;
+    for (const auto& event : die.at("events"))
+        computeInRound = computeInRound || (event.at("kind") == "compute" && event.at("round") > 0);
+    EXPECT_TRUE(computeInRound);
+}
+
+TEST(Cli, OutOfMemoryFailsOnlyWhenAsked) {
+    const fs::path file = scratchDir() / "oom.json";
+    std::ofstream(file) << R"({"wafer": {"rows": 4, "cols": 4},
+        "workload": {"kind": "transformer", "model": "gpt3-175b", "global_batch": 16},
+        "strategy": {"dp": 16}})";
+    const CliRun plain = runCli("simulate " + quote(file.string()));
+    EXPECT_EQ(plain.status, 0) << plain.err;
+    EXPECT_NE(plain.out.find("OUT OF MEMORY"), std::string::npos) << plain.out;
+    const CliRun strict = runCli("simulate --fail-on-oom " + quote(file.string()));
+    EXPECT_EQ(strict.status, 1);
+    EXPECT_NE(strict.err.find("out of memory"), std::string::npos) << strict.err;
+    EXPECT_NE(strict.err.find("optimizer"), std::string::npos) << strict.err;
+}
+
+TEST(Cli, InfeasibleStrategyExitsTwo) {
+    const fs::path file = scratchDir() / "infeasible.json";
+    std::ofstream(file) << R"({"wafer": {"rows": 4, "cols": 4},
+        "workload": {"kind": "transformer", "model": "gpt3-6.7b", "global_batch": 8},
+        "strategy": {"tp": 5}})";
+    const CliRun run = runCli("simulate " + quote(file.string()));
+    EXPECT_EQ(run.status, 2);
+    EXPECT_NE(run.err.find(file.string() + ": strategy.tp: "), std::string::npos) << run.err;
+}
+
 } // namespace

@@ -20,9 +20,10 @@ namespace {
 const std::filesystem::path kCorpus =
     std::filesystem::path(WAFERSCOPE_TEST_DATA_DIR) / "bad_inputs";
 
-// Files whose problem only the traffic planner can see (routes): the reader accepts them.
+// Files whose problem only the traffic planner (routes) or the training-step model (workload,
+// strategy) can see: the reader accepts them.
 bool isPlannerCase(const std::string& file) {
-    return file.rfind("planner_", 0) == 0;
+    return file.rfind("planner_", 0) == 0 || file.rfind("step_", 0) == 0;
 }
 
 std::vector<std::string> corpusFiles() {

@@ -1,0 +1,47 @@
+// One full training step through the simulator: building the task graph (placement, TATP
+// streams, collectives, routing) and simulating it. Target: GPT-3 175B on the 6x8 wafer in
+// under 1 s (issue 3).
+#include "io/scenario_io.h"
+#include "sim/fluid_simulator.h"
+#include "step/training_step.h"
+
+#include <benchmark/benchmark.h>
+
+namespace {
+
+const char* const kGpt3Scenario = WAFERSCOPE_SCENARIO_DIR "/gpt3_175b_6x8_fsdp_tatp.json";
+
+void BM_Gpt3StepBuild(benchmark::State& state) {
+    const ws::Scenario scenario = ws::loadScenario(kGpt3Scenario);
+    const ws::WaferTopology topology(scenario.wafer.topologySpec());
+    for (auto _ : state) {
+        const ws::TrainingStep step = ws::buildTrainingStep(scenario, topology, {}, std::nullopt);
+        benchmark::DoNotOptimize(step.graph.problem().tasks.size());
+    }
+}
+BENCHMARK(BM_Gpt3StepBuild)->Unit(benchmark::kMillisecond);
+
+void BM_Gpt3StepSimulate(benchmark::State& state) {
+    const ws::Scenario scenario = ws::loadScenario(kGpt3Scenario);
+    const ws::WaferTopology topology(scenario.wafer.topologySpec());
+    const ws::TrainingStep step = ws::buildTrainingStep(scenario, topology, {}, std::nullopt);
+    for (auto _ : state) {
+        const ws::SimResult result = ws::simulate(step.graph.problem());
+        benchmark::DoNotOptimize(result.makespanS);
+    }
+    state.counters["tasks"] = static_cast<double>(step.graph.problem().tasks.size());
+}
+BENCHMARK(BM_Gpt3StepSimulate)->Unit(benchmark::kMillisecond);
+
+void BM_Gpt3StepEndToEnd(benchmark::State& state) {
+    const ws::Scenario scenario = ws::loadScenario(kGpt3Scenario);
+    const ws::WaferTopology topology(scenario.wafer.topologySpec());
+    for (auto _ : state) {
+        const ws::TrainingStep step = ws::buildTrainingStep(scenario, topology, {}, std::nullopt);
+        const ws::SimResult result = ws::simulate(step.graph.problem());
+        benchmark::DoNotOptimize(result.makespanS);
+    }
+}
+BENCHMARK(BM_Gpt3StepEndToEnd)->Unit(benchmark::kMillisecond);
+
+} // namespace

@@ -1,0 +1,184 @@
+#include "io/scenario_io.h"
+#include "report/step_report.h"
+#include "sim/fluid_simulator.h"
+#include "step/memory_model.h"
+#include "step/training_step.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace ws {
+namespace {
+
+Scenario scenarioWith(int rows, int cols, const nlohmann::json& workload,
+                      const nlohmann::json& strategy) {
+    Scenario scenario;
+    scenario.name = "test";
+    scenario.wafer.rows = rows;
+    scenario.wafer.cols = cols;
+    scenario.workload = workload;
+    scenario.strategy = strategy;
+    return scenario;
+}
+
+nlohmann::json gpt3(const char* model, long long seqLen, long long batch) {
+    return {
+        {"kind", "transformer"}, {"model", model}, {"seq_len", seqLen}, {"global_batch", batch}};
+}
+
+// Activation memory per die (Korthikanti et al.): TATP splits every activation by tokens;
+// Megatron TP replicates the 10 s b h bytes of layer-norm and dropout inputs on every die.
+TEST(MemoryModel, TatpKeepsLessActivationMemoryThanMegatronTp) {
+    Workload workload = parseWorkload(gpt3("gpt3-6.7b", 2048, 8), {});
+    StrategySpec tatp;
+    tatp.tatp = 8;
+    StrategySpec tp;
+    tp.tp = 8;
+    const DieSpec die;
+    const MemoryBreakdown withTatp = estimateMemory(workload, tatp, die, 0.0);
+    const MemoryBreakdown withTp = estimateMemory(workload, tp, die, 0.0);
+
+    // s = 2048, b = 8, h = 4096, a = 32, 32 layers, 2-byte values.
+    const double sbh = 2048.0 * 8 * 4096;
+    const double attention = 5.0 * 32 * 2048 / 4096; // 5 a s / h = 80
+    EXPECT_NEAR(withTatp.activations, 32 * sbh * (34 + attention) / 8, 1.0);
+    EXPECT_NEAR(withTp.activations, 32 * sbh * (10 + 24.0 / 8 + attention / 8), 1.0);
+    EXPECT_NEAR(withTp.activations - withTatp.activations, 32 * sbh * (10 - 10.0 / 8), 1.0);
+
+    // Both split the weights the same way: (layers * per-layer + embedding) / 8, 2 bytes each.
+    const double parameters = workload.model.layers * workload.model.parametersPerLayer() +
+                              workload.model.embeddingParameters();
+    EXPECT_NEAR(withTatp.weights, parameters / 8 * 2, 1.0);
+    EXPECT_DOUBLE_EQ(withTatp.weights, withTp.weights);
+    EXPECT_NEAR(withTatp.optimizer, parameters / 8 * 12, 1.0);
+    EXPECT_NEAR(withTatp.commReserve, 8e6, 1e-6); // 10% of 80 MB
+}
+
+TEST(MemoryModel, FsdpShardsStateAndCheckpointingKeepsLayerInputs) {
+    Workload workload = parseWorkload(gpt3("gpt3-6.7b", 2048, 8), {});
+    StrategySpec plain;
+    plain.dp = 4;
+    StrategySpec sharded = plain;
+    sharded.fsdp = true;
+    sharded.activationCheckpointing = true;
+    const MemoryBreakdown a = estimateMemory(workload, plain, DieSpec{}, 0.0);
+    const MemoryBreakdown b = estimateMemory(workload, sharded, DieSpec{}, 0.0);
+    EXPECT_NEAR(b.optimizer, a.optimizer / 4, 1.0);
+    EXPECT_NEAR(b.gradients, a.gradients / 4, 1.0);
+    // Weights: a quarter at rest plus one layer's gathered copy.
+    EXPECT_NEAR(b.weights, a.weights / 4 + workload.model.parametersPerLayer() * 2, 1.0);
+    // Checkpointing: each layer's input (2 s b h) plus one layer's full activations.
+    const double sbh = 2048.0 * 2 * 4096; // b = 8 / dp
+    EXPECT_NEAR(b.activations, 32 * 2 * sbh + sbh * (34 + 5.0 * 32 * 2048 / 4096), 1.0);
+}
+
+TEST(MemoryModel, OutOfMemoryNamesTheDominantTerm) {
+    Workload workload = parseWorkload(gpt3("gpt3-175b", 2048, 16), {});
+    StrategySpec dpOnly;
+    dpOnly.dp = 16;
+    const MemoryBreakdown memory = estimateMemory(workload, dpOnly, DieSpec{}, 0.0);
+    EXPECT_TRUE(memory.outOfMemory()); // 175 B parameters x 16 bytes on every die
+    EXPECT_EQ(memory.dominantTerm(), "optimizer");
+}
+
+// A gemm workload on a line of 4 dies streamed by TATP, compute-bound: every die computes its
+// 4 blocks back to back, so the forward pass takes exactly 4 block times.
+TEST(TrainingStep, GemmStreamOnALineIsComputeBound) {
+    const Scenario scenario = scenarioWith(
+        1, 4, {{"kind", "gemm"}, {"m", 4096}, {"k", 4096}, {"n", 4096}}, {{"tatp", 4}});
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    const TrainingStep step = buildTrainingStep(scenario, topology, {}, std::nullopt);
+    const SimResult result = simulate(step.graph.problem());
+    const double blockSeconds = 2.0 * 1024 * 4096 * 1024 / 1e15;
+    const double blockBytes = 1024.0 * 4096 * 2;         // W block = I block
+    ASSERT_GT(blockSeconds, blockBytes / 4e12 + 200e-9); // compute covers one hop
+    EXPECT_NEAR(result.makespanS, 4 * blockSeconds, 4 * blockSeconds * 1e-9);
+    const StepTiming timing = stepTiming(step, result);
+    EXPECT_DOUBLE_EQ(timing.stepS, result.makespanS);
+    EXPECT_DOUBLE_EQ(step.modelFlopsPerStep, 2.0 * 4096 * 4096 * 4096);
+    // n(n-1) one-hop transfers.
+    int transfers = 0;
+    for (const Flow& flow : step.graph.flows()) {
+        ++transfers;
+        EXPECT_EQ(flow.route.hops, 1);
+    }
+    EXPECT_EQ(transfers, 12);
+}
+
+TEST(TrainingStep, TransformerStepScalesOneSimulatedLayer) {
+    const Scenario scenario = scenarioWith(
+        4, 4, gpt3("gpt3-6.7b", 2048, 8),
+        {{"dp", 2}, {"tatp", 8}, {"fsdp", true}, {"mapping", "snake"}, {"micro_batches", 2}});
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    const TrainingStep step = buildTrainingStep(scenario, topology, {}, std::nullopt);
+    const SimResult result = simulate(step.graph.problem());
+    const StepTiming timing = stepTiming(step, result);
+    ASSERT_GT(timing.layerS, 0.0);
+    ASSERT_GT(timing.headS, 0.0);
+    ASSERT_GT(timing.syncS, 0.0); // FSDP reduce-scatter over the two replicas
+    EXPECT_NEAR(timing.stepS, 2 * (32 * timing.layerS + timing.headS) + 32 * timing.syncS,
+                timing.stepS * 1e-12);
+    // A layer cannot be faster than its compute: 3 forward-sized passes split over 16 dies.
+    const double layerFlops = layerForwardFlops(step.workload.model, 2, 2048);
+    EXPECT_GE(timing.layerS, 3 * layerFlops / 8 / 1e15 * (1 - 1e-9));
+
+    // 6 N T-style model FLOPs: 3 x forward for all 8 sequences, plus the LM head.
+    const double head = 2.0 * 8 * 2048 * 4096 * 50257;
+    EXPECT_NEAR(step.modelFlopsPerStep,
+                3 * (32 * layerForwardFlops(step.workload.model, 8, 2048) + head),
+                step.modelFlopsPerStep * 1e-12);
+
+    const SimulationReport report = buildStepReport(scenario, topology, step, result, {});
+    ASSERT_TRUE(report.step.has_value());
+    EXPECT_EQ(report.step->diesUsed, 16);
+    EXPECT_NEAR(report.step->tokensPerSecond, 8 * 2048 / timing.stepS, 1e-6);
+    EXPECT_GT(report.step->mfu, 0.0);
+    EXPECT_LE(report.step->mfu, 1.0);
+    // Every die reports its memory, its sub-tensors and timeline events with TATP rounds.
+    for (const DieReport& die : report.dies) {
+        ASSERT_TRUE(die.memory.has_value());
+        EXPECT_FALSE(die.tensors.empty());
+        bool sawRound7 = false;
+        for (const DieEvent& event : die.events)
+            sawRound7 = sawRound7 || (event.kind == DieEvent::Kind::Compute && event.round == 7);
+        EXPECT_TRUE(sawRound7) << "die " << die.id;
+    }
+    EXPECT_EQ(report.rounds.size(), 7u); // transfers feed rounds 1 to 7
+}
+
+TEST(TrainingStep, InfeasibleStrategiesNameTheKey) {
+    auto errorOf = [](int rows, int cols, const nlohmann::json& strategy) -> std::string {
+        const Scenario scenario = scenarioWith(rows, cols, gpt3("gpt3-6.7b", 2048, 8), strategy);
+        const WaferTopology topology(scenario.wafer.topologySpec());
+        try {
+            buildTrainingStep(scenario, topology, {}, std::nullopt);
+        } catch (const ScenarioError& error) {
+            return error.what();
+        }
+        return "no error";
+    };
+    EXPECT_NE(errorOf(4, 4, {{"tp", 5}}).find("strategy.tp"), std::string::npos);
+    EXPECT_NE(errorOf(2, 2, {{"dp", 8}}).find("strategy"), std::string::npos);
+    EXPECT_NE(errorOf(4, 4, {{"dp", 3}}).find("strategy.dp"), std::string::npos);
+}
+
+TEST(TrainingStep, ExplicitTrafficRunsAlongsideTheStep) {
+    Scenario scenario = scenarioWith(
+        1, 4, {{"kind", "gemm"}, {"m", 4096}, {"k", 4096}, {"n", 4096}}, {{"tatp", 4}});
+    TrafficOp p2p;
+    p2p.id = "extra";
+    p2p.src = 0;
+    p2p.dst = 3;
+    p2p.bytes = Quantity{64e6, "64 MB"};
+    scenario.traffic.push_back(p2p);
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    const TrainingStep step = buildTrainingStep(scenario, topology, {}, std::nullopt);
+    EXPECT_EQ(step.graph.flows().back().id, "extra");
+    EXPECT_EQ(step.graph.flows().size(), 13u);
+    const SimResult result = simulate(step.graph.problem());
+    EXPECT_GT(result.linkBytes[static_cast<std::size_t>(*topology.linkBetween(1, 2))], 64e6);
+}
+
+} // namespace
+} // namespace ws
