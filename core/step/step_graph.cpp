@@ -21,6 +21,28 @@ TaskId StepGraph::push(SimTask task, StepTaskInfo info) {
     return id;
 }
 
+std::optional<Route> StepGraph::pinnedRoute(const std::string& id, DieId src,
+                                            const std::vector<DieId>& dsts) {
+    if (m_pinned == nullptr)
+        return std::nullopt;
+    const auto pinned = m_pinned->find(id);
+    if (pinned == m_pinned->end())
+        return std::nullopt;
+    m_usedPins.insert(id);
+    const PinnedRoute& pin = pinned->second;
+    std::optional<Route> route;
+    if (!pin.path.empty() && pin.path.front() == src && dsts.size() == 1 &&
+        pin.path.back() == dsts.front())
+        route = m_router.routeFromPath(pin.path);
+    else if (!pin.treeEdges.empty())
+        route = m_router.routeFromTree(src, dsts, pin.treeEdges);
+    if (!route)
+        throw ScenarioError("routing.paths." + id, "is not a live route from die " +
+                                                       std::to_string(src) +
+                                                       " to the flow's destination(s)");
+    return route;
+}
+
 TaskId StepGraph::addCompute(DieId die, double flops, std::vector<TaskId> deps, StepTaskInfo info) {
     SimTask task;
     task.kind = SimTask::Kind::Compute;
@@ -34,7 +56,9 @@ TaskId StepGraph::addCompute(DieId die, double flops, std::vector<TaskId> deps, 
 
 TaskId StepGraph::addTransfer(DieId src, DieId dst, double bytes, std::vector<TaskId> deps,
                               StepTaskInfo info) {
-    auto route = m_router.unicast(src, dst);
+    auto route = pinnedRoute(info.label, src, {dst});
+    if (!route)
+        route = m_router.unicast(src, dst);
     if (!route)
         throw ScenarioError("strategy", "die " + std::to_string(src) + " cannot reach die " +
                                             std::to_string(dst) +
@@ -76,8 +100,10 @@ TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm al
     std::vector<TaskId> flowTasks;
     flowTasks.reserve(flows.size());
     for (Flow& flow : flows) {
-        auto route = flow.multicast ? m_router.multicast(flow.src, flow.dsts)
-                                    : m_router.unicast(flow.src, flow.dsts.front());
+        auto route = pinnedRoute(flow.id, flow.src, flow.dsts);
+        if (!route)
+            route = flow.multicast ? m_router.multicast(flow.src, flow.dsts)
+                                   : m_router.unicast(flow.src, flow.dsts.front());
         if (!route)
             throw ScenarioError("strategy", "collective '" + id + "' cannot be routed: die " +
                                                 std::to_string(flow.src) +

@@ -7,6 +7,9 @@
 #include "sim/sim_problem.h"
 #include "topology/wafer_topology.h"
 
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -47,6 +50,12 @@ public:
     // tasks keep their dependencies among themselves and start with the step.
     void appendTraffic(const TrafficPlan& plan);
 
+    // Routes pinned by flow id (routing.paths): a transfer or collective flow whose id is listed
+    // takes that route instead of the routing mode's. `paths` must outlive the graph's building.
+    void setPinnedRoutes(const std::map<std::string, PinnedRoute>* paths) { m_pinned = paths; }
+    // Pinned ids used so far (the rest name no flow of the step).
+    const std::set<std::string>& usedPins() const { return m_usedPins; }
+
     const SimProblem& problem() const { return m_problem; }
     const std::vector<StepTaskInfo>& info() const { return m_info; }
     const std::vector<Flow>& flows() const { return m_flows; }
@@ -55,6 +64,9 @@ public:
 
 private:
     TaskId push(SimTask task, StepTaskInfo info);
+    // The pinned route of a flow, if any (ScenarioError if it is not a live route for it).
+    std::optional<Route> pinnedRoute(const std::string& id, DieId src,
+                                     const std::vector<DieId>& dsts);
 
     const WaferTopology& m_topology;
     Router m_router;
@@ -62,6 +74,8 @@ private:
     SimProblem m_problem;
     std::vector<StepTaskInfo> m_info;
     std::vector<Flow> m_flows;
+    const std::map<std::string, PinnedRoute>* m_pinned = nullptr;
+    std::set<std::string> m_usedPins;
 };
 
 } // namespace ws

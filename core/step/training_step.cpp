@@ -356,6 +356,10 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
                       {},
                       0.0,
                       {}};
+    if (scenario.routing)
+        step.graph.setPinnedRoutes(&scenario.routing->paths);
+    if (!fsdpAllGather && step.strategy.fsdpAllGatherMulticast)
+        fsdpAllGather = Algorithm::Multicast;
     StepBuilder builder(step, fsdpAllGather);
     if (step.workload.kind == WorkloadKind::Gemm) {
         builder.buildGemmWorkload();
@@ -369,9 +373,17 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
             " micro-batches; step time = micro_batches * (layers * layer + head) + layers * "
             "gradient sync");
     }
-    if (!scenario.traffic.empty()) {
-        step.graph.appendTraffic(planTraffic(scenario, topology));
-        step.notes.push_back("the scenario's explicit traffic runs once, alongside the step");
+    // Pins that name no flow of the step are left to the explicit traffic's planner, which
+    // reports those that name no flow at all.
+    Scenario explicitTraffic = scenario;
+    if (explicitTraffic.routing)
+        for (const std::string& used : step.graph.usedPins())
+            explicitTraffic.routing->paths.erase(used);
+    if (!scenario.traffic.empty() ||
+        (explicitTraffic.routing && !explicitTraffic.routing->paths.empty())) {
+        step.graph.appendTraffic(planTraffic(explicitTraffic, topology));
+        if (!scenario.traffic.empty())
+            step.notes.push_back("the scenario's explicit traffic runs once, alongside the step");
     }
     step.memory = estimateMemory(step.workload, step.strategy, scenario.wafer.die,
                                  builder.largestStreamedBlock());

@@ -20,6 +20,7 @@ const std::vector<std::string> kKnownKeys = {"dp",
                                              "tp",
                                              "tatp",
                                              "fsdp",
+                                             "fsdp_allgather",
                                              "tatp_schedule",
                                              "double_buffering",
                                              "mapping",
@@ -189,6 +190,16 @@ StrategySpec parseStrategy(const json& strategy) {
                        " dies, more than the largest wafer (256 x 256 = 65536 dies)");
     if (const json* v = at("fsdp"))
         spec.fsdp = readBool(*v, path("fsdp"));
+    if (const json* v = at("fsdp_allgather")) {
+        const std::string name = readString(*v, path("fsdp_allgather"));
+        if (name == "ring")
+            spec.fsdpAllGatherMulticast = false;
+        else if (name == "multicast")
+            spec.fsdpAllGatherMulticast = true;
+        else
+            fail(path("fsdp_allgather"),
+                 "unknown algorithm '" + name + "'; expected \"ring\" or \"multicast\"");
+    }
     if (const json* v = at("tatp_schedule")) {
         const std::string name = readString(*v, path("tatp_schedule"));
         if (name == "bidirectional")
@@ -256,6 +267,7 @@ json toJson(const StrategySpec& spec) {
     out["tp"] = spec.tp;
     out["tatp"] = spec.tatp;
     out["fsdp"] = spec.fsdp;
+    out["fsdp_allgather"] = spec.fsdpAllGatherMulticast ? "multicast" : "ring";
     out["tatp_schedule"] = toString(spec.tatpSchedule);
     out["double_buffering"] = spec.doubleBuffering;
     out["activation_checkpointing"] = spec.activationCheckpointing;

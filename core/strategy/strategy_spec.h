@@ -33,6 +33,9 @@ struct StrategySpec {
     int tatp = 1; // TATP degree: dies on one stream path; splits I's M and W's N
     bool fsdp = false;
     TatpSchedule tatpSchedule = TatpSchedule::Bidirectional;
+    // How FSDP all-gathers weights: ring (default) or one multicast tree per sender (TCME's
+    // merge; the FSDP_ALLGATHER environment variable overrides it).
+    bool fsdpAllGatherMulticast = false;
     bool doubleBuffering = true;
     MappingKind mapping = Sequential;
     int microBatches = 1; // gradient accumulation steps per global batch

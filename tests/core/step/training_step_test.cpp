@@ -180,5 +180,54 @@ TEST(TrainingStep, ExplicitTrafficRunsAlongsideTheStep) {
     EXPECT_GT(result.linkBytes[static_cast<std::size_t>(*topology.linkBetween(1, 2))], 64e6);
 }
 
+TEST(TrainingStep, PinnedRoutesApplyToStepFlows) {
+    Scenario scenario = scenarioWith(
+        2, 2, {{"kind", "gemm"}, {"m", 4096}, {"k", 4096}, {"n", 4096}}, {{"tatp", 2}});
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    const TrainingStep plain = buildTrainingStep(scenario, topology, {}, std::nullopt);
+    std::size_t index = 0;
+    while (plain.graph.flows()[index].route.path != std::vector<DieId>{0, 1})
+        ++index;
+    const Flow& first = plain.graph.flows()[index];
+
+    // Pin the same transfer the long way round the 2x2: 0 -> 2 -> 3 -> 1.
+    scenario.routing = RoutingSpec{};
+    scenario.routing->paths[first.id].path = {0, 2, 3, 1};
+    const TrainingStep pinned = buildTrainingStep(scenario, topology, {}, std::nullopt);
+    EXPECT_EQ(pinned.graph.flows()[index].id, first.id);
+    EXPECT_EQ(pinned.graph.flows()[index].route.path, (std::vector<DieId>{0, 2, 3, 1}));
+    EXPECT_EQ(pinned.graph.flows()[index].route.hops, 3);
+
+    scenario.routing->paths[first.id].path = {0, 3};
+    EXPECT_THROW(buildTrainingStep(scenario, topology, {}, std::nullopt), ScenarioError);
+    scenario.routing->paths.clear();
+    scenario.routing->paths["no such flow"].path = {0, 1};
+    try {
+        buildTrainingStep(scenario, topology, {}, std::nullopt);
+        FAIL() << "a pin naming no flow must be refused";
+    } catch (const ScenarioError& error) {
+        EXPECT_EQ(error.keyPath(), "routing.paths.no such flow");
+    }
+}
+
+TEST(TrainingStep, FsdpAllGatherAlgorithmFollowsTheStrategy) {
+    auto multicastFlows = [](const nlohmann::json& strategy, std::optional<Algorithm> override) {
+        const Scenario scenario = scenarioWith(2, 2, gpt3("gpt3-6.7b", 2048, 4), strategy);
+        const WaferTopology topology(scenario.wafer.topologySpec());
+        const TrainingStep step = buildTrainingStep(scenario, topology, {}, override);
+        int count = 0;
+        for (const Flow& flow : step.graph.flows())
+            count += flow.multicast ? 1 : 0;
+        return count;
+    };
+    const nlohmann::json ring = {{"dp", 4}, {"fsdp", true}};
+    nlohmann::json multicast = ring;
+    multicast["fsdp_allgather"] = "multicast";
+    EXPECT_EQ(multicastFlows(ring, std::nullopt), 0);
+    // Forward and backward gathers: one tree per rank each.
+    EXPECT_EQ(multicastFlows(multicast, std::nullopt), 8);
+    EXPECT_EQ(multicastFlows(ring, Algorithm::Multicast), 8); // FSDP_ALLGATHER=multicast
+}
+
 } // namespace
 } // namespace ws
