@@ -8,8 +8,11 @@
 #include "report/step_report.h"
 #include "sim/fluid_simulator.h"
 #include "step/training_step.h"
+#include "tcme/tcme_engine.h"
 #include "units/quantity.h"
 
+#include <charconv>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -31,6 +34,11 @@ Commands:
                                  default; --json: the full report on stdout; --trace: Chrome
                                  trace events (open in Perfetto); --csv: link loads;
                                  --fail-on-oom: exit 1 when a die runs out of memory
+  optimize FILE [--max-iter N] [--json] [-o TUNED.json]
+                                 run the TCME optimizer (find the most congested link,
+                                 merge duplicate transfers into multicast trees, reroute
+                                 hot flows) and report every iteration; -o writes the
+                                 scenario with the tuned routes pinned
   --help                         this text
   --version                      the version
 
@@ -96,6 +104,8 @@ struct SimulateOptions {
     std::optional<std::string> tracePath;
     std::optional<std::string> csvPath;
     bool failOnOutOfMemory = false;
+    std::optional<int> maxIter;            // optimize
+    std::optional<std::string> outputPath; // optimize -o
 };
 
 // Options may come before or after FILE: "simulate --json FILE" and "simulate FILE --json".
@@ -116,7 +126,18 @@ SimulateOptions parseSimulateOptions(const std::vector<std::string>& args, std::
             options.csvPath = value();
         else if (arg == "--fail-on-oom")
             options.failOnOutOfMemory = true;
-        else if (arg.starts_with("--"))
+        else if (arg == "--max-iter") {
+            const std::string text = value();
+            int parsed = 0;
+            const auto [end, error] =
+                std::from_chars(text.data(), text.data() + text.size(), parsed);
+            if (error != std::errc() || end != text.data() + text.size() || parsed < 1 ||
+                parsed > 1000)
+                throw UsageError{"--max-iter takes an integer from 1 to 1000, not '" + text + "'"};
+            options.maxIter = parsed;
+        } else if (arg == "-o")
+            options.outputPath = value();
+        else if (arg.starts_with("-"))
             throw UsageError{"unknown option '" + arg + "' for " + args[0]};
         else if (file.empty())
             file = arg;
@@ -175,6 +196,124 @@ int simulateCommand(const std::string& file, const SimulateOptions& options, std
     return kExitOk;
 }
 
+nlohmann::json snapshotToJson(const TcmeSnapshot& snapshot) {
+    return {{"makespan_s", snapshot.makespanS},
+            {"max_link_bytes", snapshot.maxLinkBytes},
+            {"max_utilization", snapshot.maxUtilization}};
+}
+
+const char* actionKind(TcmeAction::Kind kind) {
+    switch (kind) {
+    case TcmeAction::Kind::Reroute:
+        return "reroute";
+    case TcmeAction::Kind::Multicast:
+        return "multicast";
+    case TcmeAction::Kind::Hierarchical:
+        return "hierarchical";
+    }
+    return "unknown";
+}
+
+std::string pathText(const std::vector<DieId>& path) {
+    std::string text;
+    for (DieId die : path)
+        text += (text.empty() ? "" : "-") + std::to_string(die);
+    return text;
+}
+
+int optimizeCommand(const std::string& file, const SimulateOptions& options, std::ostream& out) {
+    Scenario scenario = loadScenario(file);
+    const EnvironmentOverrides overrides = readEnvironmentOverrides();
+    applyEnvironmentOverrides(overrides, scenario);
+    std::vector<std::string> warnings = overrides.notes;
+    if (options.maxIter) {
+        if (!scenario.tcme)
+            scenario.tcme = TcmeSpec{};
+        scenario.tcme->maxIter = *options.maxIter;
+        warnings.push_back("--max-iter " + std::to_string(*options.maxIter) +
+                           " overrides tcme.max_iter");
+    }
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    const TcmeOptions tcmeOptions = tcmeOptionsFrom(scenario);
+    TcmeEngine engine(scenario, topology, std::filesystem::path(file).parent_path(), tcmeOptions);
+    const TcmeStopReason reason = engine.run();
+
+    if (options.outputPath)
+        saveScenario(engine.tunedScenario(), *options.outputPath);
+
+    if (options.json) {
+        nlohmann::json iterations = nlohmann::json::array();
+        for (const TcmeIteration& iteration : engine.iterations()) {
+            nlohmann::json actions = nlohmann::json::array();
+            for (const TcmeAction& action : iteration.actions)
+                actions.push_back({{"kind", actionKind(action.kind)},
+                                   {"flow", action.flow},
+                                   {"old_path", action.oldPath},
+                                   {"new_path", action.newPath},
+                                   {"detail", action.detail}});
+            iterations.push_back(
+                {{"index", iteration.index},
+                 {"max_link", {{"from", iteration.mclFrom}, {"to", iteration.mclTo}}},
+                 {"max_link_bytes", iteration.mclBytes},
+                 {"max_utilization", iteration.mclUtilization},
+                 {"makespan_s", iteration.after.makespanS},
+                 {"queueing_delay_s", iteration.queueingDelayS},
+                 {"conflict_flows", iteration.conflictFlows},
+                 {"conflict_groups", iteration.conflictGroups},
+                 {"hot_flows", iteration.hotFlows},
+                 {"actions", std::move(actions)},
+                 {"before", snapshotToJson(iteration.before)},
+                 {"after", snapshotToJson(iteration.after)}});
+        }
+        out << nlohmann::json{{"iterations", std::move(iterations)},
+                              {"stop_reason", toString(reason)},
+                              {"before", snapshotToJson(engine.initial())},
+                              {"after", snapshotToJson(engine.current())},
+                              {"warnings", warnings}}
+                   .dump(2)
+            << '\n';
+        return kExitOk;
+    }
+
+    if (!scenario.name.empty())
+        out << scenario.name << '\n';
+    for (const TcmeIteration& iteration : engine.iterations()) {
+        char line[240];
+        std::snprintf(line, sizeof line,
+                      "iteration %d: hottest link %d->%d carries %s (%.1f%%), %d flows from %d "
+                      "groups, queueing %s\n",
+                      iteration.index, iteration.mclFrom, iteration.mclTo,
+                      formatBytes(iteration.mclBytes).c_str(), iteration.mclUtilization * 100,
+                      iteration.conflictFlows, iteration.conflictGroups,
+                      formatSeconds(iteration.queueingDelayS).c_str());
+        out << line;
+        for (const TcmeAction& action : iteration.actions) {
+            out << "  " << actionKind(action.kind) << ' ' << action.flow;
+            if (!action.oldPath.empty())
+                out << ": " << pathText(action.oldPath) << " -> " << pathText(action.newPath);
+            else if (!action.detail.empty())
+                out << ": " << action.detail;
+            out << '\n';
+        }
+        if (iteration.actions.empty())
+            out << "  no change improves the objective\n";
+        out << "  makespan " << formatSeconds(iteration.before.makespanS) << " -> "
+            << formatSeconds(iteration.after.makespanS) << ", hottest link "
+            << formatBytes(iteration.before.maxLinkBytes) << " -> "
+            << formatBytes(iteration.after.maxLinkBytes) << '\n';
+    }
+    out << "stopped:   " << toString(reason) << '\n';
+    out << "before:    makespan " << formatSeconds(engine.initial().makespanS) << ", hottest link "
+        << formatBytes(engine.initial().maxLinkBytes) << '\n';
+    out << "after:     makespan " << formatSeconds(engine.current().makespanS) << ", hottest link "
+        << formatBytes(engine.current().maxLinkBytes) << '\n';
+    for (const std::string& warning : warnings)
+        out << "warning:   " << warning << '\n';
+    if (options.outputPath)
+        out << "tuned scenario written to " << *options.outputPath << '\n';
+    return kExitOk;
+}
+
 } // namespace
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -191,7 +330,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         out << "waferscope-cli 0.1.0\n";
         return kExitOk;
     }
-    if (command != "validate" && command != "simulate") {
+    if (command != "validate" && command != "simulate" && command != "optimize") {
         err << "waferscope-cli: unknown command '" << command << "'\n\n" << kUsage;
         return kExitBadInput;
     }
@@ -199,10 +338,18 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     try {
         const SimulateOptions options = parseSimulateOptions(args, file);
         if (command == "validate") {
-            if (options.json || options.tracePath || options.csvPath || options.failOnOutOfMemory)
+            if (options.json || options.tracePath || options.csvPath || options.failOnOutOfMemory ||
+                options.maxIter || options.outputPath)
                 throw UsageError{"validate takes no options"};
             return validate(file, out);
         }
+        if (command == "optimize") {
+            if (options.tracePath || options.csvPath || options.failOnOutOfMemory)
+                throw UsageError{"optimize takes --max-iter N, --json and -o FILE"};
+            return optimizeCommand(file, options, out);
+        }
+        if (options.maxIter || options.outputPath)
+            throw UsageError{"--max-iter and -o belong to optimize"};
         return simulateCommand(file, options, out, err);
     } catch (const UsageError& error) {
         err << "waferscope-cli: " << error.message << "\n\n" << kUsage;

@@ -225,4 +225,54 @@ TEST(Cli, InfeasibleStrategyExitsTwo) {
     EXPECT_NE(run.err.find(file.string() + ": strategy.tp: "), std::string::npos) << run.err;
 }
 
+// TCME through the CLI: the JSON of SPEC.md section 3, and a tuned scenario that simulates to
+// exactly the reported `after`.
+TEST(Cli, OptimizeWritesATunedScenarioThatReproducesAfter) {
+    for (const char* name : {"contention_fsdp_tatp_4x4.json", "allgather_p2p_collision_4x4.json"}) {
+        const fs::path tuned = scratchDir() / (std::string("tuned_") + name);
+        const CliRun run = runCli("optimize --json " + quote((kScenarios / name).string()) +
+                                  " -o " + quote(tuned.string()));
+        ASSERT_EQ(run.status, 0) << run.err;
+        const auto report = nlohmann::json::parse(run.out);
+        const auto& before = report.at("before");
+        const auto& after = report.at("after");
+        EXPECT_LT(after.at("makespan_s").get<double>(), before.at("makespan_s").get<double>())
+            << name;
+        EXPECT_LT(after.at("max_link_bytes").get<double>(),
+                  before.at("max_link_bytes").get<double>())
+            << name;
+        ASSERT_FALSE(report.at("iterations").empty());
+        const auto& first = report.at("iterations").at(0);
+        for (const char* key :
+             {"index", "max_link", "max_link_bytes", "max_utilization", "makespan_s", "actions"})
+            EXPECT_TRUE(first.contains(key)) << key;
+        EXPECT_FALSE(first.at("actions").empty());
+        const std::string reason = report.at("stop_reason");
+        EXPECT_TRUE(reason == "max_iter" || reason == "no_gain" || reason == "below_target" ||
+                    reason == "no_candidate")
+            << reason;
+
+        const CliRun again = runCli("simulate --json " + quote(tuned.string()));
+        ASSERT_EQ(again.status, 0) << again.err;
+        const auto simulated = nlohmann::json::parse(again.out);
+        EXPECT_DOUBLE_EQ(simulated.at("makespan_s").get<double>(),
+                         after.at("makespan_s").get<double>())
+            << name;
+        double hottest = 0.0;
+        for (const auto& link : simulated.at("links"))
+            hottest = std::max(hottest, link.at("bytes").get<double>());
+        EXPECT_DOUBLE_EQ(hottest, after.at("max_link_bytes").get<double>()) << name;
+    }
+}
+
+TEST(Cli, OptimizeMaxIterCapsTheRun) {
+    const CliRun run = runCli("optimize --json --max-iter 1 " +
+                              quote((kScenarios / "contention_fsdp_tatp_4x4.json").string()));
+    ASSERT_EQ(run.status, 0) << run.err;
+    const auto report = nlohmann::json::parse(run.out);
+    EXPECT_EQ(report.at("iterations").size(), 1u);
+    EXPECT_EQ(report.at("stop_reason"), "max_iter");
+    EXPECT_EQ(runCli("optimize --max-iter zero x.json").status, 2);
+}
+
 } // namespace

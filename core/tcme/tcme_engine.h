@@ -1,0 +1,121 @@
+#pragma once
+
+#include "io/scenario.h"
+#include "tcme/scenario_evaluation.h"
+#include "topology/wafer_topology.h"
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// One change TCME made to the scenario.
+struct TcmeAction {
+    enum class Kind { Reroute, Multicast, Hierarchical };
+    Kind kind = Kind::Reroute;
+    std::string flow;                    // the flow id (reroute) or the op id (merges)
+    std::vector<DieId> oldPath, newPath; // reroute only; empty for merges
+    std::string detail;                  // human-readable: what changed
+};
+
+// The figures TCME watches, from one evaluation of a scenario.
+struct TcmeSnapshot {
+    double makespanS = 0;      // seconds
+    double maxLinkBytes = 0;   // bytes on the most loaded link
+    double maxUtilization = 0; // max over links of bytes / (bandwidth * makespan), in [0, 1]
+    LinkId maxLink = -1;       // -1 when no link carries bytes
+};
+
+// One pass of DOMAIN.md stages 2-4: the hot link found, what crossed it, what was changed.
+struct TcmeIteration {
+    int index = 0; // 0-based
+    LinkId mcl = -1;
+    DieId mclFrom = 0, mclTo = 0;
+    double mclBytes = 0;       // bytes
+    double mclUtilization = 0; // mclBytes / (bandwidth * makespan)
+    // Over the flows crossing mcl: sum of (lastByte - start - bytes / bandwidth(mcl)), each term
+    // clamped at 0: the seconds those flows lost to sharing links.
+    double queueingDelayS = 0;
+    int conflictFlows = 0;             // flows crossing mcl
+    int conflictGroups = 0;            // distinct groups (ops / collectives) among them
+    std::vector<std::string> hotFlows; // ids of the flows crossing mcl, in evaluation order
+    std::vector<TcmeAction> actions;   // what this iteration changed; empty if nothing improved
+    std::vector<double> linkBytesBefore, linkBytesAfter; // by LinkId
+    TcmeSnapshot before, after;
+};
+
+enum class TcmeStopReason { MaxIter, NoGain, BelowTarget, NoCandidate };
+std::string toString(TcmeStopReason reason); // "max_iter", "no_gain", "below_target", ...
+
+struct TcmeOptions {
+    TcmeSpec spec;
+    bool multicastAllGather = true;        // candidates (a): all-gather / broadcast -> multicast
+    bool hierarchicalReduceScatter = true; // candidates (b): ring reduce-scatter -> hierarchical
+    bool rerouteFlows = true;              // candidates (c): hot unicast flows -> bypass paths
+    int maxCandidatesPerIteration = 8;     // hot unicast flows tried for rerouting per iteration
+};
+
+// The options a scenario asks for: its `tcme` spec (defaults when absent), every stage on.
+TcmeOptions tcmeOptionsFrom(const Scenario& scenario);
+
+// The traffic-conscious mapping engine (DOMAIN.md section 3). It edits a copy of the scenario
+// (pinned routes in routing.paths, op algorithms, strategy.fsdp_allgather) and judges every edit
+// by simulating it with evaluateScenario, so the tuned scenario is an ordinary scenario whose
+// evaluation reproduces current() exactly.
+//
+// Each step(): evaluate, find the most congested link (mcl), build candidates (merge duplicate
+// all-gather / broadcast unicasts into multicast trees; hierarchical reduce-scatter on a
+// rectangle; reroute the largest hot unicast flows on a load-weighted shortest path avoiding mcl;
+// all those reroutes together), simulate each, and keep the best (makespan, then max link bytes,
+// then fewer actions, then candidate order) if it strictly beats the current scenario.
+// Invariants: current() is never worse than initial(); the same input gives the same iterations.
+class TcmeEngine {
+public:
+    // Evaluates the scenario once (throws ScenarioError if it does not simulate). Finished at
+    // once (BelowTarget) when every link is already below the target utilisation, or (MaxIter)
+    // when max_iter <= 0.
+    TcmeEngine(Scenario scenario, const WaferTopology& topology,
+               std::filesystem::path scenarioDirectory, TcmeOptions options);
+
+    bool finished() const { return m_stopReason.has_value(); }
+    std::optional<TcmeStopReason> stopReason() const { return m_stopReason; }
+
+    // One iteration; throws std::logic_error when finished.
+    const TcmeIteration& step();
+    // Steps until finished. `cancel` is asked before every step: when it returns true the engine
+    // stops early but stays resumable (not finished), and run returns MaxIter (a cap the caller
+    // imposed). `progress` is called after every step.
+    TcmeStopReason run(const std::function<bool()>& cancel = {},
+                       const std::function<void(const TcmeIteration&)>& progress = {});
+
+    const std::vector<TcmeIteration>& iterations() const { return m_iterations; }
+    const TcmeSnapshot& initial() const { return m_initial; }
+    const TcmeSnapshot& current() const { return m_current; }
+    const ScenarioEvaluation& currentEvaluation() const { return m_evaluation; }
+    const Scenario& tunedScenario() const { return m_scenario; }
+
+private:
+    struct Candidate {
+        Scenario scenario;
+        std::vector<TcmeAction> actions;
+    };
+
+    std::vector<Candidate> candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const;
+    void checkStopRules(const TcmeIteration& iteration, bool improved);
+
+    Scenario m_scenario;
+    const WaferTopology& m_topology;
+    std::filesystem::path m_directory;
+    TcmeOptions m_options;
+    ScenarioEvaluation m_evaluation; // of m_scenario
+    TcmeSnapshot m_initial;
+    TcmeSnapshot m_current;
+    std::vector<TcmeIteration> m_iterations;
+    int m_lowGainStreak = 0; // consecutive iterations whose relative gain was below min_gain
+    std::optional<TcmeStopReason> m_stopReason;
+};
+
+} // namespace ws

@@ -1,0 +1,428 @@
+#include "io/scenario_io.h"
+#include "tcme/bypass_path.h"
+#include "tcme/scenario_evaluation.h"
+#include "tcme/tcme_engine.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace ws {
+namespace {
+
+constexpr double kMB = 1e6;
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kBandwidth = 1e12; // bytes/s: 1 MB crosses a free link in 1 us
+
+// A mesh with 1 TB/s links and no latency, so simulated times are bytes / bandwidth exactly.
+Scenario mesh(int rows, int cols) {
+    Scenario scenario;
+    scenario.name = "tcme test";
+    scenario.wafer.rows = rows;
+    scenario.wafer.cols = cols;
+    scenario.wafer.linkBandwidth = Quantity{kBandwidth, "1 TB/s"};
+    scenario.wafer.linkLatency = Quantity{0.0, "0 s"};
+    return scenario;
+}
+
+TrafficOp p2p(const std::string& id, DieId src, DieId dst, double bytes) {
+    TrafficOp op;
+    op.id = id;
+    op.kind = OpKind::P2P;
+    op.src = src;
+    op.dst = dst;
+    op.bytes = Quantity{bytes, std::to_string(bytes)};
+    return op;
+}
+
+TrafficOp collective(const std::string& id, OpKind kind, std::vector<DieId> group, double bytes,
+                     std::optional<Algorithm> algorithm) {
+    TrafficOp op;
+    op.id = id;
+    op.kind = kind;
+    op.group = std::move(group);
+    op.bytes = Quantity{bytes, std::to_string(bytes)};
+    op.algorithm = algorithm;
+    return op;
+}
+
+// 2x2 mesh, links 0: 0->1, 1: 0->2, 2: 1->0, 3: 1->3, 4: 2->3, 5: 2->0, 6: 3->2, 7: 3->1.
+// Under XY, "a" (0->3) goes 0->1->3 and "b" (1->3) goes 1->3: both cross link 3 (1->3).
+Scenario twoFlowsOnOneLink() {
+    Scenario scenario = mesh(2, 2);
+    scenario.traffic = {p2p("a", 0, 3, kMB), p2p("b", 1, 3, kMB)};
+    return scenario;
+}
+
+TcmeOptions optionsFor(const Scenario& scenario) {
+    return tcmeOptionsFrom(scenario);
+}
+
+TEST(BypassPath, AvoidsTheHotLinkAndPrefersLightLinks) {
+    const WaferTopology topology(mesh(2, 2).wafer.topologySpec());
+    const std::vector<double> loads(8, 0.0);
+    EXPECT_EQ(bypassPath(topology, 0, 3, 3, loads), (std::vector<DieId>{0, 2, 3}));
+    // Without the avoided link, 0->1->3 and 0->2->3 tie; a load on 0->2 makes 0->1->3 cheaper.
+    std::vector<double> loaded(8, 0.0);
+    loaded[1] = 5.0;
+    EXPECT_EQ(bypassPath(topology, 0, 3, -1, loaded), (std::vector<DieId>{0, 1, 3}));
+    // A 1x3 line has no way around 0->1.
+    const WaferTopology line(mesh(1, 3).wafer.topologySpec());
+    EXPECT_FALSE(bypassPath(line, 0, 2, 0, std::vector<double>(4, 0.0)).has_value());
+}
+
+TEST(BypassPath, SkipsDeadLinks) {
+    Scenario scenario = mesh(3, 3);
+    scenario.wafer.deadLinks = {LinkRef{3, 4, false}};
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    const std::vector<double> loads(static_cast<std::size_t>(topology.linkCount()), 0.0);
+    // 0 -> 5 avoiding 0->1, with 3->4 dead: five hops through row 2 are the shortest way left.
+    const auto path = bypassPath(topology, 0, 5, *topology.linkBetween(0, 1), loads);
+    ASSERT_TRUE(path.has_value());
+    EXPECT_EQ(path->size(), 6u);
+    EXPECT_EQ(path->front(), 0);
+    EXPECT_EQ(path->back(), 5);
+    for (std::size_t i = 1; i < path->size(); ++i) {
+        const auto link = topology.linkBetween((*path)[i - 1], (*path)[i]);
+        ASSERT_TRUE(link.has_value());
+        EXPECT_TRUE(topology.link(*link).alive);
+        EXPECT_NE(*link, *topology.linkBetween(0, 1));
+    }
+}
+
+TEST(TcmeEngine, FindsTheMostCongestedLinkAndItsConflicts) {
+    const Scenario scenario = twoFlowsOnOneLink();
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    ASSERT_FALSE(engine.finished());
+    EXPECT_NEAR(engine.initial().makespanS, 2e-6, 1e-18); // two 1 MB flows share 1 TB/s
+    const TcmeIteration& first = engine.step();
+    EXPECT_EQ(first.index, 0);
+    EXPECT_EQ(first.mcl, 3);
+    EXPECT_EQ(first.mclFrom, 1);
+    EXPECT_EQ(first.mclTo, 3);
+    EXPECT_DOUBLE_EQ(first.mclBytes, 2 * kMB);
+    EXPECT_NEAR(first.mclUtilization, 1.0, 1e-12);
+    EXPECT_EQ(first.hotFlows, (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(first.conflictFlows, 2);
+    EXPECT_EQ(first.conflictGroups, 2);
+    // Each flow took 2 us where 1 us alone would do: 1 us lost each.
+    EXPECT_NEAR(first.queueingDelayS, 2e-6, 1e-18);
+    EXPECT_DOUBLE_EQ(first.linkBytesBefore[3], 2 * kMB);
+}
+
+TEST(TcmeEngine, ReroutesAHotP2pFlowAndHalvesTheMakespan) {
+    const Scenario scenario = twoFlowsOnOneLink();
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    const TcmeIteration& first = engine.step();
+    ASSERT_EQ(first.actions.size(), 1u);
+    const TcmeAction& action = first.actions[0];
+    EXPECT_EQ(action.kind, TcmeAction::Kind::Reroute);
+    EXPECT_EQ(action.flow, "a"); // same bytes as "b": the lower id goes first
+    EXPECT_EQ(action.oldPath, (std::vector<DieId>{0, 1, 3}));
+    EXPECT_EQ(action.newPath, (std::vector<DieId>{0, 2, 3}));
+    EXPECT_NEAR(first.after.makespanS, 1e-6, 1e-18);
+    EXPECT_NEAR(first.after.makespanS, first.before.makespanS / 2, 1e-18);
+    EXPECT_DOUBLE_EQ(first.linkBytesAfter[3], kMB);
+    EXPECT_DOUBLE_EQ(first.linkBytesAfter[1], kMB); // 0->2
+    EXPECT_DOUBLE_EQ(first.linkBytesAfter[0], 0.0); // 0->1 is free now
+    ASSERT_TRUE(engine.tunedScenario().routing.has_value());
+    EXPECT_EQ(engine.tunedScenario().routing->paths.at("a").path, (std::vector<DieId>{0, 2, 3}));
+
+    // Nothing beats one flow per link: the next iteration finds no improving candidate.
+    EXPECT_EQ(engine.run(), TcmeStopReason::NoCandidate);
+    ASSERT_EQ(engine.iterations().size(), 2u);
+    EXPECT_TRUE(engine.iterations()[1].actions.empty());
+    EXPECT_NEAR(engine.current().makespanS, 1e-6, 1e-18);
+    EXPECT_THROW(engine.step(), std::logic_error);
+}
+
+// 1x4 line, links 0: 0->1, 1: 1->2, 2: 1->0, 3: 2->3, 4: 2->1, 5: 3->2; a 4 MB all-gather,
+// 1 MB shards. Direct: every XY unicast of the same shard is a separate copy; multicast: one
+// copy per sender per link. Eastward, link 0->1 carries die 0's shard three times (to 1, 2, 3),
+// link 1->2 carries die 0's twice and die 1's twice; merging keeps one copy of each.
+TEST(TcmeEngine, MergesDirectAllGatherDuplicatesIntoTrees) {
+    Scenario scenario = mesh(1, 4);
+    scenario.traffic = {
+        collective("ag", OpKind::AllGather, {0, 1, 2, 3}, 4 * kMB, Algorithm::Direct)};
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    const TcmeIteration& first = engine.step();
+    EXPECT_EQ(first.mcl, 1); // 1->2 and 2->1 carry 4 MB; the lower id wins
+    EXPECT_EQ(first.linkBytesBefore,
+              (std::vector<double>{3 * kMB, 4 * kMB, 3 * kMB, 3 * kMB, 4 * kMB, 3 * kMB}));
+    ASSERT_EQ(first.actions.size(), 1u);
+    EXPECT_EQ(first.actions[0].kind, TcmeAction::Kind::Multicast);
+    EXPECT_EQ(first.actions[0].flow, "ag");
+    EXPECT_TRUE(first.actions[0].oldPath.empty());
+    EXPECT_TRUE(first.actions[0].newPath.empty());
+    EXPECT_EQ(first.linkBytesAfter,
+              (std::vector<double>{1 * kMB, 2 * kMB, 3 * kMB, 3 * kMB, 2 * kMB, 1 * kMB}));
+    // Exactly the duplicates vanish: 0->1 loses die 0's 2 extra copies, 1->2 loses 2, 2->3 none.
+    EXPECT_DOUBLE_EQ(first.linkBytesBefore[0] - first.linkBytesAfter[0], 2 * kMB);
+    EXPECT_DOUBLE_EQ(first.linkBytesBefore[1] - first.linkBytesAfter[1], 2 * kMB);
+    EXPECT_DOUBLE_EQ(first.linkBytesBefore[3] - first.linkBytesAfter[3], 0.0);
+    // Three trees share 2->3 (and 1->0): 3 MB at 1 TB/s.
+    EXPECT_NEAR(first.after.makespanS, 3e-6, 1e-15);
+    EXPECT_LT(first.after.makespanS, first.before.makespanS);
+    EXPECT_EQ(engine.tunedScenario().traffic[0].algorithm, Algorithm::Multicast);
+    EXPECT_EQ(engine.run(), TcmeStopReason::NoCandidate); // trees on a line have no detour
+}
+
+// On a 2x2 mesh a ring all-gather in group order 0,1,2,3 sends 1->2 and 3->0 over two hops:
+// 3 steps of 1 MB on each of 6 links (3 us). Per-sender trees carry at most 2 MB per link and
+// run at once (2 us). The pin on rank 1's ring flow names a flow the trees do not have as a
+// unicast: the merge must drop it, or the merged scenario would not simulate.
+TEST(TcmeEngine, MergesAnUnsetAlgorithmAsRingAndDropsItsPins) {
+    Scenario scenario = mesh(2, 2);
+    scenario.traffic = {collective("ag", OpKind::AllGather, {0, 1, 2, 3}, 4 * kMB, std::nullopt)};
+    scenario.routing = RoutingSpec{};
+    scenario.routing->paths["ag/s0/r1"] = PinnedRoute{{1, 0, 2}, {}};
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeOptions options = optionsFor(scenario);
+    options.rerouteFlows = false;
+    TcmeEngine engine(scenario, topology, {}, options);
+    EXPECT_NEAR(engine.initial().makespanS, 3e-6, 1e-15);
+    EXPECT_DOUBLE_EQ(engine.initial().maxLinkBytes, 3 * kMB);
+    const TcmeIteration& first = engine.step();
+    ASSERT_EQ(first.actions.size(), 1u);
+    EXPECT_EQ(first.actions[0].kind, TcmeAction::Kind::Multicast);
+    EXPECT_EQ(first.actions[0].detail, "allgather 'ag': ring -> multicast");
+    EXPECT_NEAR(first.after.makespanS, 2e-6, 1e-15);
+    EXPECT_DOUBLE_EQ(first.after.maxLinkBytes, 2 * kMB);
+    const Scenario& tuned = engine.tunedScenario();
+    EXPECT_EQ(tuned.traffic[0].algorithm, Algorithm::Multicast);
+    ASSERT_TRUE(tuned.routing.has_value());
+    EXPECT_TRUE(tuned.routing->paths.empty());
+}
+
+// A ring reduce-scatter over a 2x2 rectangle in ring order 0,1,2,3 sends 1->2 and 3->0 over two
+// hops; hierarchical (row rings, then column rings) uses only neighbour links and halves the
+// row traffic: the hottest link drops from 3/4 of the buffer to 1/2.
+TEST(TcmeEngine, MakesARectangleReduceScatterHierarchical) {
+    Scenario scenario = mesh(2, 2);
+    scenario.traffic = {
+        collective("rs", OpKind::ReduceScatter, {0, 1, 2, 3}, 4 * kMB, Algorithm::Ring)};
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    EXPECT_DOUBLE_EQ(engine.initial().maxLinkBytes, 3 * kMB);
+    const TcmeIteration& first = engine.step();
+    ASSERT_EQ(first.actions.size(), 1u);
+    EXPECT_EQ(first.actions[0].kind, TcmeAction::Kind::Hierarchical);
+    EXPECT_EQ(first.actions[0].flow, "rs");
+    EXPECT_DOUBLE_EQ(first.after.maxLinkBytes, 2 * kMB);
+    EXPECT_EQ(engine.tunedScenario().traffic[0].algorithm, Algorithm::Hierarchical);
+}
+
+TEST(TcmeEngine, NonRectangleGroupGetsNoHierarchicalCandidate) {
+    Scenario scenario = mesh(1, 4);
+    // Dies 0, 1, 3 do not fill a rectangle.
+    scenario.traffic = {
+        collective("rs", OpKind::ReduceScatter, {0, 1, 3}, 3 * kMB, Algorithm::Ring)};
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    engine.run();
+    for (const TcmeIteration& iteration : engine.iterations())
+        for (const TcmeAction& action : iteration.actions)
+            EXPECT_NE(action.kind, TcmeAction::Kind::Hierarchical);
+}
+
+TEST(TcmeEngine, StopsAtMaxIter) {
+    Scenario scenario = twoFlowsOnOneLink();
+    scenario.tcme = TcmeSpec{};
+    scenario.tcme->maxIter = 1;
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    EXPECT_EQ(engine.run(), TcmeStopReason::MaxIter);
+    EXPECT_EQ(engine.iterations().size(), 1u);
+    EXPECT_EQ(engine.stopReason(), TcmeStopReason::MaxIter);
+    EXPECT_EQ(toString(*engine.stopReason()), "max_iter");
+}
+
+TEST(TcmeEngine, StopsBelowTargetBeforeAnyIteration) {
+    Scenario scenario = twoFlowsOnOneLink();
+    scenario.tcme = TcmeSpec{};
+    scenario.tcme->targetUtilization = 10.0;
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    EXPECT_TRUE(engine.finished());
+    EXPECT_EQ(engine.stopReason(), TcmeStopReason::BelowTarget);
+    EXPECT_EQ(engine.run(), TcmeStopReason::BelowTarget);
+    EXPECT_TRUE(engine.iterations().empty());
+    EXPECT_EQ(engine.tunedScenario(), scenario);
+    EXPECT_EQ(toString(TcmeStopReason::BelowTarget), "below_target");
+}
+
+TEST(TcmeEngine, StopsOnLowGain) {
+    Scenario scenario = twoFlowsOnOneLink();
+    scenario.tcme = TcmeSpec{};
+    scenario.tcme->minGain = 0.99; // the 50% gain of the first iteration is not enough
+    scenario.tcme->patience = 1;
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    EXPECT_EQ(engine.run(), TcmeStopReason::NoGain);
+    ASSERT_EQ(engine.iterations().size(), 1u);
+    EXPECT_EQ(engine.iterations()[0].actions.size(), 1u); // the gain is still kept
+    EXPECT_NEAR(engine.current().makespanS, 1e-6, 1e-18);
+    EXPECT_EQ(toString(TcmeStopReason::NoGain), "no_gain");
+}
+
+TEST(TcmeEngine, StopsWithNoCandidateForASingleFlowOnALine) {
+    Scenario scenario = mesh(1, 3);
+    scenario.traffic = {p2p("p", 0, 2, kMB)};
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    EXPECT_EQ(engine.run(), TcmeStopReason::NoCandidate);
+    ASSERT_EQ(engine.iterations().size(), 1u);
+    const TcmeIteration& only = engine.iterations()[0];
+    EXPECT_EQ(only.mcl, 0);
+    EXPECT_TRUE(only.actions.empty());
+    EXPECT_EQ(only.before.makespanS, only.after.makespanS);
+    EXPECT_EQ(engine.tunedScenario(), scenario);
+    EXPECT_EQ(toString(TcmeStopReason::NoCandidate), "no_candidate");
+}
+
+TEST(TcmeEngine, CancelLeavesTheEngineResumable) {
+    const Scenario scenario = twoFlowsOnOneLink();
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    int progressCalls = 0;
+    engine.run([&] { return progressCalls >= 1; }, [&](const TcmeIteration&) { ++progressCalls; });
+    EXPECT_EQ(progressCalls, 1);
+    EXPECT_FALSE(engine.finished());
+    EXPECT_EQ(engine.run(), TcmeStopReason::NoCandidate);
+}
+
+// A busier case: several crossing p2p flows and a ring all-gather on a 3x3 mesh.
+Scenario busy3x3() {
+    Scenario scenario = mesh(3, 3);
+    scenario.traffic = {
+        p2p("p0", 0, 8, 2 * kMB),
+        p2p("p1", 1, 7, 2 * kMB),
+        p2p("p2", 3, 5, 1 * kMB),
+        p2p("p3", 0, 2, 1 * kMB),
+        p2p("p4", 6, 2, 3 * kMB),
+        collective("ag", OpKind::AllGather, {0, 1, 2, 5, 4, 3}, 6 * kMB, Algorithm::Ring)};
+    return scenario;
+}
+
+TEST(TcmeEngine, IsNeverWorseAndDeterministic) {
+    const Scenario scenario = busy3x3();
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine first(scenario, topology, {}, optionsFor(scenario));
+    TcmeEngine second(scenario, topology, {}, optionsFor(scenario));
+    first.run();
+    second.run();
+    EXPECT_LE(first.current().makespanS, first.initial().makespanS * (1 + 1e-12));
+    EXPECT_LT(first.current().makespanS, first.initial().makespanS);
+    for (const TcmeIteration& iteration : first.iterations())
+        EXPECT_LE(iteration.after.makespanS, iteration.before.makespanS * (1 + 1e-12));
+    ASSERT_EQ(first.iterations().size(), second.iterations().size());
+    for (std::size_t i = 0; i < first.iterations().size(); ++i) {
+        const TcmeIteration& a = first.iterations()[i];
+        const TcmeIteration& b = second.iterations()[i];
+        EXPECT_EQ(a.mcl, b.mcl);
+        EXPECT_EQ(a.hotFlows, b.hotFlows);
+        EXPECT_EQ(a.linkBytesAfter, b.linkBytesAfter);
+        EXPECT_EQ(a.after.makespanS, b.after.makespanS);
+        ASSERT_EQ(a.actions.size(), b.actions.size());
+        for (std::size_t k = 0; k < a.actions.size(); ++k) {
+            EXPECT_EQ(a.actions[k].flow, b.actions[k].flow);
+            EXPECT_EQ(a.actions[k].newPath, b.actions[k].newPath);
+        }
+    }
+    EXPECT_EQ(first.tunedScenario(), second.tunedScenario());
+    EXPECT_EQ(first.stopReason(), second.stopReason());
+}
+
+TEST(TcmeEngine, TunedScenarioReproducesTheResult) {
+    for (const Scenario& scenario : {twoFlowsOnOneLink(), busy3x3()}) {
+        const WaferTopology topology(scenario.wafer.topologySpec());
+        TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+        engine.run();
+        ASSERT_FALSE(engine.iterations().empty());
+        // Through JSON too: the tuned scenario is an ordinary scenario file.
+        const Scenario reloaded = parseScenario(toJson(engine.tunedScenario()));
+        for (const Scenario& tuned : {engine.tunedScenario(), reloaded}) {
+            const ScenarioEvaluation again = evaluateScenario(tuned, topology);
+            EXPECT_EQ(again.makespanS, engine.current().makespanS);
+            EXPECT_EQ(again.makespanS, engine.iterations().back().after.makespanS);
+            EXPECT_EQ(again.linkBytes, engine.iterations().back().linkBytesAfter);
+        }
+    }
+}
+
+TEST(TcmeEngine, ParsesItsSettingsFromTheScenario) {
+    const Scenario scenario = parseScenario(R"({
+        "format": "waferscope.scenario", "version": 1, "name": "t",
+        "wafer": { "rows": 2, "cols": 2 },
+        "traffic": [ { "id": "a", "op": "p2p", "src": 0, "dst": 3, "bytes": "1 MB" } ],
+        "tcme": { "max_iter": 4, "min_gain": 0.1, "patience": 2, "target_utilization": 0.5 }
+    })");
+    const TcmeOptions options = tcmeOptionsFrom(scenario);
+    EXPECT_EQ(options.spec.maxIter, 4);
+    EXPECT_DOUBLE_EQ(options.spec.minGain, 0.1);
+    EXPECT_EQ(options.spec.patience, 2);
+    EXPECT_DOUBLE_EQ(options.spec.targetUtilization, 0.5);
+    EXPECT_EQ(tcmeOptionsFrom(mesh(2, 2)).spec, TcmeSpec{});
+}
+
+// REFERENCE_VALUES.md: an all-gather of 1 MiB per die over the 64 dies of an 8x8 mesh puts
+// 128 shards on the hottest link as XY unicasts (direct) and 56 as per-source XY trees.
+TEST(TcmeEngine, Yardstick8x8AllGatherReachesMulticastTrees) {
+    Scenario scenario = mesh(8, 8);
+    std::vector<DieId> all(64);
+    for (DieId die = 0; die < 64; ++die)
+        all[static_cast<std::size_t>(die)] = die;
+    scenario.traffic = {collective("ag", OpKind::AllGather, all, 64 * kMiB, Algorithm::Direct)};
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    EXPECT_DOUBLE_EQ(engine.initial().maxLinkBytes, 128 * kMiB);
+    engine.run();
+    // 128 MiB on 1 TB/s: the direct all-gather ends when its hottest link drains.
+    EXPECT_NEAR(engine.initial().makespanS, 128 * kMiB / kBandwidth, 1e-15);
+    EXPECT_EQ(engine.stopReason(), TcmeStopReason::NoCandidate); // trees cannot be rerouted
+    ASSERT_EQ(engine.iterations().size(), 2u);
+    const TcmeIteration& merge = engine.iterations()[0];
+    EXPECT_EQ(merge.mclFrom, 3); // the middle of row 0: 32 sources x 4 destinations each
+    EXPECT_EQ(merge.mclTo, 4);
+    EXPECT_EQ(merge.conflictFlows, 128);
+    EXPECT_EQ(merge.conflictGroups, 1);
+    ASSERT_EQ(merge.actions.size(), 1u);
+    EXPECT_EQ(merge.actions[0].kind, TcmeAction::Kind::Multicast);
+    EXPECT_DOUBLE_EQ(engine.current().maxLinkBytes, 56 * kMiB);
+    EXPECT_NEAR(engine.current().makespanS, 56 * kMiB / kBandwidth, 1e-15);
+}
+
+// A training step: FSDP over 4 dies of a 2x2 mesh with slow (10 GB/s) links, so the weight
+// all-gathers dominate. Their hot ring flows make TCME switch strategy.fsdp_allgather to
+// multicast (the key the strategy parser accepts), and the tuned scenario reproduces the result.
+TEST(TcmeEngine, SwitchesFsdpAllGathersOfATrainingStepToMulticast) {
+    Scenario scenario = mesh(2, 2);
+    scenario.wafer.linkBandwidth = Quantity{10e9, "10 GB/s"};
+    scenario.workload = nlohmann::json{
+        {"kind", "transformer"}, {"model", "gpt3-6.7b"}, {"seq_len", 2048}, {"global_batch", 4}};
+    scenario.strategy = nlohmann::json{{"dp", 4}, {"fsdp", true}};
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeOptions options = optionsFor(scenario);
+    options.spec.targetUtilization = 0.0; // never "below target": let it search
+    TcmeEngine engine(scenario, topology, {}, options);
+    const TcmeIteration& first = engine.step();
+    ASSERT_FALSE(first.hotFlows.empty());
+    EXPECT_EQ(first.hotFlows[0].rfind("fsdp", 0), 0u);
+    ASSERT_EQ(first.actions.size(), 1u);
+    EXPECT_EQ(first.actions[0].kind, TcmeAction::Kind::Multicast);
+    EXPECT_EQ(first.actions[0].flow, "strategy.fsdp_allgather");
+    EXPECT_LT(first.after.makespanS, first.before.makespanS);
+    EXPECT_EQ(engine.tunedScenario().strategy->at("fsdp_allgather"), "multicast");
+    engine.run();
+    EXPECT_LE(engine.current().makespanS, engine.initial().makespanS);
+    const ScenarioEvaluation again = evaluateScenario(engine.tunedScenario(), topology);
+    EXPECT_TRUE(again.trainingStep);
+    EXPECT_EQ(again.makespanS, engine.current().makespanS);
+    EXPECT_EQ(again.linkBytes, engine.iterations().back().linkBytesAfter);
+}
+
+} // namespace
+} // namespace ws
