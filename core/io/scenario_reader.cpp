@@ -7,6 +7,8 @@
 
 #include "io/scenario_io.h"
 
+#include "io/json_text.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -36,52 +38,6 @@ std::string member(const std::string& path, const std::string& key) {
 
 std::string element(const std::string& path, std::size_t index) {
     return path + "[" + std::to_string(index) + "]";
-}
-
-std::string typeName(const json& value) {
-    switch (value.type()) {
-    case json::value_t::null:
-        return "null";
-    case json::value_t::boolean:
-        return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-        return "an integer";
-    case json::value_t::number_float:
-        return "a number";
-    case json::value_t::string:
-        return "a string";
-    case json::value_t::array:
-        return "an array";
-    case json::value_t::object:
-        return "an object";
-    default:
-        return "an unsupported value";
-    }
-}
-
-// 1.5 -> "1.5", 2.0 -> "2", 1e30 -> "1e+30": numbers in messages as a user would write them.
-std::string numberText(double value) {
-    if (std::trunc(value) == value && std::fabs(value) < 1e15)
-        return std::to_string(static_cast<std::int64_t>(value));
-    return json(value).dump();
-}
-
-// Levenshtein distance, for "did you mean" hints.
-std::size_t editDistance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
 }
 
 // "; did you mean 'x'?" for the closest candidate within edit distance 2, else "".
@@ -130,19 +86,19 @@ const json& require(const json& object, const std::string& path, const std::stri
 
 const json& expectObject(const json& value, const std::string& path) {
     if (!value.is_object())
-        fail(path, "expected an object, got " + typeName(value));
+        fail(path, "expected an object, got " + jsonTypeName(value));
     return value;
 }
 
 const json& expectArray(const json& value, const std::string& path) {
     if (!value.is_array())
-        fail(path, "expected an array, got " + typeName(value));
+        fail(path, "expected an array, got " + jsonTypeName(value));
     return value;
 }
 
 std::string readString(const json& value, const std::string& path) {
     if (!value.is_string())
-        fail(path, "expected a string, got " + typeName(value));
+        fail(path, "expected a string, got " + jsonTypeName(value));
     return value.get<std::string>();
 }
 
@@ -166,7 +122,7 @@ std::int64_t readInteger(const json& value, const std::string& path) {
             fail(path, "the integer " + numberText(number) + " is too large");
         return static_cast<std::int64_t>(number);
     }
-    fail(path, "expected an integer, got " + typeName(value));
+    fail(path, "expected an integer, got " + jsonTypeName(value));
 }
 
 int readIntInRange(const json& value, const std::string& path, int low, int high) {
@@ -179,7 +135,7 @@ int readIntInRange(const json& value, const std::string& path, int low, int high
 
 double readNumber(const json& value, const std::string& path) {
     if (!value.is_number())
-        fail(path, "expected a number, got " + typeName(value));
+        fail(path, "expected a number, got " + jsonTypeName(value));
     const double number = value.get<double>();
     if (!std::isfinite(number))
         fail(path, "expected a finite number");
@@ -212,7 +168,7 @@ Quantity readQuantity(const json& value, const std::string& path, Dimension dime
     }
     if (!value.is_string())
         fail(path, "expected " + dimensionName(dimension) + " (a number in " + baseUnit(dimension) +
-                       " or a string with a unit), got " + typeName(value));
+                       " or a string with a unit), got " + jsonTypeName(value));
     Quantity quantity;
     quantity.text = value.get<std::string>();
     try {
@@ -737,7 +693,7 @@ std::vector<std::pair<DieId, DieId>> readTree(const json& value, const std::stri
             fail(at, "expected a [from, to] pair of dies (every entry of a multicast tree is "
                      "one), got " +
                          (pair.is_array() ? "an array of " + std::to_string(pair.size())
-                                          : typeName(pair)));
+                                          : jsonTypeName(pair)));
         const DieId from = dies.alive(pair[0], element(at, 0));
         const DieId to = dies.alive(pair[1], element(at, 1));
         dies.liveLink(from, to, at);
@@ -805,7 +761,7 @@ TcmeSpec readTcme(const json& value, const std::string& path) {
 
 Scenario parseScenario(const nlohmann::json& document) {
     if (!document.is_object())
-        fail("", "expected a JSON object at the top level, got " + typeName(document));
+        fail("", "expected a JSON object at the top level, got " + jsonTypeName(document));
     Scenario scenario;
     scenario.extensions = checkKeys(document, "",
                                     {"format", "version", "name", "description", "wafer",

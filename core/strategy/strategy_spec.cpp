@@ -1,5 +1,7 @@
 #include "strategy/strategy_spec.h"
 
+#include "io/json_text.h"
+
 #include "io/scenario_error.h"
 
 #include <algorithm>
@@ -32,28 +34,6 @@ const std::vector<std::string> kKnownKeys = {"dp",
     throw ScenarioError(path, problem);
 }
 
-std::string typeName(const json& value) {
-    switch (value.type()) {
-    case json::value_t::null:
-        return "null";
-    case json::value_t::boolean:
-        return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-        return "an integer";
-    case json::value_t::number_float:
-        return "a number";
-    case json::value_t::string:
-        return "a string";
-    case json::value_t::array:
-        return "an array";
-    case json::value_t::object:
-        return "an object";
-    default:
-        return "an unsupported value";
-    }
-}
-
 bool isExtensionKey(const std::string& key) {
     return key.rfind("x-", 0) == 0;
 }
@@ -77,7 +57,7 @@ std::int64_t readInteger(const json& value, const std::string& path) {
             fail(path, "the integer " + value.dump() + " is too large");
         return static_cast<std::int64_t>(number);
     }
-    fail(path, "expected an integer, got " + typeName(value));
+    fail(path, "expected an integer, got " + jsonTypeName(value));
 }
 
 int readPositive(const json& value, const std::string& path) {
@@ -92,13 +72,13 @@ int readPositive(const json& value, const std::string& path) {
 
 bool readBool(const json& value, const std::string& path) {
     if (!value.is_boolean())
-        fail(path, "expected true or false, got " + typeName(value));
+        fail(path, "expected true or false, got " + jsonTypeName(value));
     return value.get<bool>();
 }
 
 std::string readString(const json& value, const std::string& path) {
     if (!value.is_string())
-        fail(path, "expected a string, got " + typeName(value));
+        fail(path, "expected a string, got " + jsonTypeName(value));
     return value.get<std::string>();
 }
 
@@ -106,13 +86,13 @@ std::string readString(const json& value, const std::string& path) {
 // integers here; the wafer checks the rest (placeStrategy).
 std::vector<std::vector<DieId>> readGroups(const json& value, const std::string& path) {
     if (!value.is_array())
-        fail(path, "expected an array of groups (arrays of die ids), got " + typeName(value));
+        fail(path, "expected an array of groups (arrays of die ids), got " + jsonTypeName(value));
     std::vector<std::vector<DieId>> groups;
     for (std::size_t i = 0; i < value.size(); ++i) {
         const std::string groupPath = path + "[" + std::to_string(i) + "]";
         const json& group = value[i];
         if (!group.is_array())
-            fail(groupPath, "expected an array of die ids, got " + typeName(group));
+            fail(groupPath, "expected an array of die ids, got " + jsonTypeName(group));
         if (group.empty())
             fail(groupPath, "a group needs at least one die");
         std::vector<DieId> dies;
@@ -156,7 +136,7 @@ const char* toString(TatpSchedule schedule) {
 StrategySpec parseStrategy(const json& strategy) {
     const std::string root = "strategy";
     if (!strategy.is_object())
-        fail(root, "expected an object, got " + typeName(strategy));
+        fail(root, "expected an object, got " + jsonTypeName(strategy));
     StrategySpec spec;
     for (const auto& [key, value] : strategy.items()) {
         if (isExtensionKey(key)) {
@@ -240,7 +220,7 @@ StrategySpec parseStrategy(const json& strategy) {
         const std::string groupsPath = path("groups");
         if (!groups->is_object())
             fail(groupsPath, "expected an object {\"dp\": [[...]], \"tatp\": [[...]]}, got " +
-                                 typeName(*groups));
+                                 jsonTypeName(*groups));
         for (const auto& [key, value] : groups->items()) {
             if (key == "dp")
                 spec.dpGroups = readGroups(value, groupsPath + ".dp");

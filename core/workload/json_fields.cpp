@@ -120,54 +120,7 @@ std::string JsonFields::string(const std::string& key, const std::string& fallba
     return has(key) ? string(key) : fallback;
 }
 
-std::string jsonTypeName(const json& value) {
-    switch (value.type()) {
-    case json::value_t::null:
-        return "null";
-    case json::value_t::boolean:
-        return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-        return "an integer";
-    case json::value_t::number_float:
-        return "a number";
-    case json::value_t::string:
-        return "a string";
-    case json::value_t::array:
-        return "an array";
-    case json::value_t::object:
-        return "an object";
-    default:
-        return "an unsupported value";
-    }
-}
-
-std::string numberText(double value) {
-    if (std::trunc(value) == value && std::fabs(value) < 1e15)
-        return std::to_string(static_cast<long long>(value));
-    return json(value).dump();
-}
-
-namespace {
-
-// Levenshtein distance, for "did you mean" hints.
-std::size_t editDistance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
-} // namespace
+namespace {} // namespace
 
 std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates) {
     std::size_t best = 3;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "io/json_text.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -55,11 +57,9 @@ private:
     bool m_imported;
 };
 
-// "an integer", "a string", "null", ...: a JSON value's type as a message says it.
-std::string jsonTypeName(const nlohmann::json& value);
-
-// 2048 -> "2048", 1e30 -> "1e+30", 12.5 -> "12.5".
-std::string numberText(double value);
+// Shared with every strict reader (io/json_text.h).
+using ws::jsonTypeName;
+using ws::numberText;
 
 // "; did you mean 'x'?" for the candidate closest to `word` within edit distance 2, else "".
 std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates);

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace ws {
+
+// Small pieces of error-message text shared by every strict JSON reader (the scenario file,
+// `workload`, `strategy`), so that all of them word problems the same way.
+
+// "null", "a boolean", "an integer", "a number", "a string", "an array", "an object".
+std::string jsonTypeName(const nlohmann::json& value);
+
+// A number as a user would write it: 1.5 -> "1.5", 2.0 -> "2", 1e30 -> "1e+30".
+std::string numberText(double value);
+
+// Levenshtein distance, for "did you mean" hints on unknown keys.
+std::size_t editDistance(const std::string& a, const std::string& b);
+
+} // namespace ws
