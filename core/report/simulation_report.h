@@ -83,9 +83,9 @@ struct StepMetrics {
     std::vector<std::string> notes;
 };
 
-// Link load of one TATP round: the bytes sent for round r on the busiest link, and that over
-// the round's window (the longest round-r block computation), so > 1 means the transfer cannot
-// hide behind compute.
+// Link load of TATP round r over the simulated window: the bytes sent for round r (every
+// stream's) on the busiest link, against the round's window (the busiest die's compute time in
+// round r, over every stream), so > 1 means round r's transfers cannot hide behind compute.
 struct RoundLoad {
     int round = 0;
     double maxLinkBytes = 0.0;

@@ -143,7 +143,9 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
 
     double executedFlops = 0.0;
     std::vector<double> scaledCompute(static_cast<std::size_t>(topology.dieCount()), 0.0);
-    std::map<int, double> roundWindow; // round -> longest block computation
+    // Round r's window: the compute time a die spends in round r over every stream of the
+    // simulated window (the busiest die's), the time round r's transfers have to hide behind.
+    std::map<std::pair<int, DieId>, double> roundComputeOnDie;
     for (std::size_t task = 0; task < problem.tasks.size(); ++task) {
         const SimTask& simTask = problem.tasks[task];
         if (simTask.kind != SimTask::Kind::Compute)
@@ -157,7 +159,7 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
         scaledCompute[static_cast<std::size_t>(simTask.die)] += simTask.seconds * times;
         executedFlops += info.flops * times;
         if (info.round >= 0 && step.strategy.tatp > 1)
-            roundWindow[info.round] = std::max(roundWindow[info.round], simTask.seconds);
+            roundComputeOnDie[{info.round, simTask.die}] += simTask.seconds;
     }
 
     for (DieId die : step.placement.usedDies()) {
@@ -180,6 +182,9 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
                          });
 
     // Per-round link load: bytes each link carries for round r, against the round's window.
+    std::map<int, double> roundWindow;
+    for (const auto& [key, seconds] : roundComputeOnDie)
+        roundWindow[key.first] = std::max(roundWindow[key.first], seconds);
     if (!roundWindow.empty()) {
         std::map<int, std::vector<double>> bytesPerRound;
         for (const Flow& flow : graph.flows()) {
