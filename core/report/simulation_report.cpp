@@ -45,15 +45,10 @@ std::string toString(DieEvent::Kind kind) {
     return "unknown";
 }
 
-SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopology& topology,
-                                       const TrafficPlan& plan, const SimResult& result,
-                                       std::vector<std::string> warnings) {
-    SimulationReport report;
-    report.scenarioName = scenario.name;
-    report.makespanS = result.makespanS;
-    report.warnings = std::move(warnings);
-
-    report.links.reserve(static_cast<std::size_t>(topology.linkCount()));
+std::vector<LinkReport> linkReports(const WaferTopology& topology, const SimResult& result,
+                                    const std::vector<double>& linkBandwidth) {
+    std::vector<LinkReport> links;
+    links.reserve(static_cast<std::size_t>(topology.linkCount()));
     for (const LinkProperties& props : topology.links()) {
         const auto index = static_cast<std::size_t>(props.id);
         LinkReport link;
@@ -63,12 +58,24 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
         link.alive = props.alive;
         link.bytes = index < result.linkBytes.size() ? result.linkBytes[index] : 0.0;
         link.busyS = index < result.linkBusyS.size() ? result.linkBusyS[index] : 0.0;
-        const double bandwidth = plan.problem.linkBandwidth[index];
+        const double bandwidth = linkBandwidth[index];
         link.utilization = result.makespanS > 0 && bandwidth > 0
                                ? link.bytes / (bandwidth * result.makespanS)
                                : 0.0;
-        report.links.push_back(link);
+        links.push_back(link);
     }
+    return links;
+}
+
+SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopology& topology,
+                                       const TrafficPlan& plan, const SimResult& result,
+                                       std::vector<std::string> warnings) {
+    SimulationReport report;
+    report.scenarioName = scenario.name;
+    report.makespanS = result.makespanS;
+    report.warnings = std::move(warnings);
+
+    report.links = linkReports(topology, result, plan.problem.linkBandwidth);
 
     report.dies.resize(static_cast<std::size_t>(topology.dieCount()));
     for (DieId die = 0; die < topology.dieCount(); ++die) {

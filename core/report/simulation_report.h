@@ -112,6 +112,11 @@ struct SimulationReport {
     std::vector<LinkReport> hottestLinks(std::size_t count) const;
 };
 
+// Every link of the wafer with the bytes it carried in `result`, its busy time and its
+// utilisation over the result's makespan.
+std::vector<LinkReport> linkReports(const WaferTopology& topology, const SimResult& result,
+                                    const std::vector<double>& linkBandwidth);
+
 SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopology& topology,
                                        const TrafficPlan& plan, const SimResult& result,
                                        std::vector<std::string> warnings);

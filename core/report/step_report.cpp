@@ -93,19 +93,7 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     report.makespanS = result.makespanS;
     report.warnings = std::move(warnings);
 
-    for (const LinkProperties& props : topology.links()) {
-        const auto index = static_cast<std::size_t>(props.id);
-        LinkReport link;
-        link.id = props.id;
-        link.from = props.from;
-        link.to = props.to;
-        link.alive = props.alive;
-        link.bytes = result.linkBytes[index];
-        link.busyS = result.linkBusyS[index];
-        const double bandwidth = problem.linkBandwidth[index];
-        link.utilization = result.makespanS > 0 ? link.bytes / (bandwidth * result.makespanS) : 0;
-        report.links.push_back(link);
-    }
+    report.links = linkReports(topology, result, problem.linkBandwidth);
 
     report.dies.resize(static_cast<std::size_t>(topology.dieCount()));
     for (DieId die = 0; die < topology.dieCount(); ++die) {
