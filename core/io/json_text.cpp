@@ -51,4 +51,17 @@ std::size_t editDistance(const std::string& a, const std::string& b) {
     return row[b.size()];
 }
 
+std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates) {
+    std::size_t best = 3;
+    std::string bestName;
+    for (const std::string& candidate : candidates) {
+        const std::size_t distance = editDistance(word, candidate);
+        if (distance < best) {
+            best = distance;
+            bestName = candidate;
+        }
+    }
+    return bestName.empty() ? "" : "; did you mean '" + bestName + "'?";
+}
+
 } // namespace ws

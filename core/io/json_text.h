@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace ws {
 
@@ -18,5 +19,8 @@ std::string numberText(double value);
 
 // Levenshtein distance, for "did you mean" hints on unknown keys.
 std::size_t editDistance(const std::string& a, const std::string& b);
+
+// "; did you mean 'x'?" for the closest candidate within edit distance 2, else "".
+std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates);
 
 } // namespace ws

@@ -40,20 +40,6 @@ std::string element(const std::string& path, std::size_t index) {
     return path + "[" + std::to_string(index) + "]";
 }
 
-// "; did you mean 'x'?" for the closest candidate within edit distance 2, else "".
-std::string suggestion(const std::string& word, const std::vector<std::string>& candidates) {
-    std::size_t best = 3;
-    std::string bestName;
-    for (const std::string& candidate : candidates) {
-        const std::size_t distance = editDistance(word, candidate);
-        if (distance < best) {
-            best = distance;
-            bestName = candidate;
-        }
-    }
-    return bestName.empty() ? "" : "; did you mean '" + bestName + "'?";
-}
-
 bool isExtensionKey(const std::string& key) {
     return key.rfind("x-", 0) == 0;
 }
@@ -67,7 +53,7 @@ json checkKeys(const json& object, const std::string& path, const std::vector<st
             continue;
         }
         if (std::find(known.begin(), known.end(), key) == known.end())
-            fail(member(path, key), "unknown key '" + key + "'" + suggestion(key, known));
+            fail(member(path, key), "unknown key '" + key + "'" + didYouMean(key, known));
     }
     return extensions;
 }
@@ -217,7 +203,7 @@ Enum readEnum(const json& value, const std::string& path, const std::string& wha
     const std::optional<Enum> parsed = fromString(text);
     if (!parsed)
         fail(path, "unknown " + what + " '" + text + "'; expected one of " + joined(names) +
-                       suggestion(text, names));
+                       didYouMean(text, names));
     return *parsed;
 }
 
@@ -607,7 +593,7 @@ void checkDependencies(const std::vector<TrafficOp>& traffic, const std::string&
                 std::vector<std::string> ids;
                 for (const auto& entry : indexById)
                     ids.push_back(entry.first);
-                fail(at, "unknown op id '" + id + "'" + suggestion(id, ids));
+                fail(at, "unknown op id '" + id + "'" + didYouMean(id, ids));
             }
             if (const auto it = seen.find(id); it != seen.end())
                 fail(at, "op '" + id + "' is listed twice (also at " +

@@ -122,17 +122,4 @@ std::string JsonFields::string(const std::string& key, const std::string& fallba
 
 namespace {} // namespace
 
-std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates) {
-    std::size_t best = 3;
-    std::string bestName;
-    for (const std::string& candidate : candidates) {
-        const std::size_t distance = editDistance(word, candidate);
-        if (distance < best) {
-            best = distance;
-            bestName = candidate;
-        }
-    }
-    return bestName.empty() ? "" : "; did you mean '" + bestName + "'?";
-}
-
 } // namespace ws::workload_detail

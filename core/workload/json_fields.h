@@ -58,10 +58,8 @@ private:
 };
 
 // Shared with every strict reader (io/json_text.h).
+using ws::didYouMean;
 using ws::jsonTypeName;
 using ws::numberText;
-
-// "; did you mean 'x'?" for the candidate closest to `word` within edit distance 2, else "".
-std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates);
 
 } // namespace ws::workload_detail
