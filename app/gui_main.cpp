@@ -1,0 +1,96 @@
+// waferscope [FILE] [--screenshot OUT.png] [--view NAME] [--tcme-steps N] (SPEC.md section 3).
+// With --screenshot the main window is rendered (offscreen works) after N optimizer steps,
+// saved as a PNG, and the app exits: 0 on success, 1 if the run failed, 2 for bad usage.
+#include "builtin_scenarios.h"
+#include "main_window.h"
+#include "tcme_panel.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTextStream>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    QApplication application(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("WaferScope"));
+    QApplication::setOrganizationName(QStringLiteral("WaferScope"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "WaferScope: link heatmaps, group editing and the TCME optimizer for hybrid-parallel "
+        "training on wafer-scale chips."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+                                 QStringLiteral("Scenario to open (default: the FSDP/TATP contention example)."));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render the main window to OUT.png and exit."),
+                                        QStringLiteral("OUT.png"));
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QStringLiteral("View to bring forward: %1.")
+                                      .arg(ws::MainWindow::viewNames().join(QStringLiteral(", "))),
+                                  QStringLiteral("NAME"), QStringLiteral("mesh"));
+    const QCommandLineOption tcmeSteps(QStringLiteral("tcme-steps"),
+                                       QStringLiteral("Run N TCME iterations first."), QStringLiteral("N"),
+                                       QStringLiteral("0"));
+    parser.addOptions({screenshot, view, tcmeSteps});
+    parser.process(application);
+
+    QTextStream err(stderr);
+    bool stepsOk = false;
+    const int steps = parser.value(tcmeSteps).toInt(&stepsOk);
+    if (!stepsOk || steps < 0 || steps > 1000) {
+        err << "waferscope: --tcme-steps takes an integer from 0 to 1000, not '" << parser.value(tcmeSteps)
+            << "'\n";
+        return 2;
+    }
+    if (parser.positionalArguments().size() > 1) {
+        err << "waferscope: at most one FILE\n";
+        return 2;
+    }
+    if (!ws::MainWindow::viewNames().contains(parser.value(view))) {
+        err << "waferscope: unknown view '" << parser.value(view) << "'; expected one of "
+            << ws::MainWindow::viewNames().join(QStringLiteral(", ")) << "\n";
+        return 2;
+    }
+
+    ws::MainWindow window;
+    const QString file = parser.positionalArguments().value(0, ws::defaultScenarioResource());
+    QString error;
+    const bool batch = parser.isSet(screenshot);
+    if (!window.openScenario(file, &error, batch)) {
+        err << error << "\n";
+        if (batch)
+            return 2;
+    }
+    window.show();
+    window.showView(parser.value(view));
+    if (!batch) {
+        if (steps > 0) {
+            window.waitForIdle();
+            window.tcmePanel()->stepBlocking(steps);
+        }
+        return QApplication::exec();
+    }
+
+    if (!window.waitForIdle()) {
+        err << "waferscope: the simulation did not finish in time\n";
+        return 1;
+    }
+    if (steps > 0) {
+        const int ran = window.tcmePanel()->stepBlocking(steps);
+        if (ran < steps)
+            err << "waferscope: TCME stopped after " << ran << " of " << steps << " steps\n";
+    }
+    window.waitForIdle();
+    QApplication::processEvents();
+    const QString out = parser.value(screenshot);
+    if (!window.grab().save(out)) {
+        err << "waferscope: cannot write " << out << "\n";
+        return 1;
+    }
+    err << "waferscope: wrote " << out << "\n";
+    return 0;
+}

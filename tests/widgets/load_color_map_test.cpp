@@ -1,0 +1,56 @@
+#include "load_color_map.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace ws {
+namespace {
+
+// Relative luminance (sRGB, Rec. 709 weights on linearised channels).
+double luminance(QColor color) {
+    auto linear = [](int channel) {
+        const double c = channel / 255.0;
+        return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * linear(color.red()) + 0.7152 * linear(color.green()) + 0.0722 * linear(color.blue());
+}
+
+TEST(LoadColorMap, EndsAreViridisEnds) {
+    EXPECT_EQ(loadColor(0.0), QColor(68, 1, 84));
+    EXPECT_EQ(loadColor(1.0), QColor(253, 231, 37));
+    EXPECT_EQ(loadColor(0.5), QColor(33, 144, 141)); // a sample point: exact
+}
+
+TEST(LoadColorMap, OutOfRangeAndNanAreClamped) {
+    EXPECT_EQ(loadColor(-3.0), loadColor(0.0));
+    EXPECT_EQ(loadColor(7.0), loadColor(1.0));
+    EXPECT_EQ(loadColor(std::numeric_limits<double>::quiet_NaN()), loadColor(0.0));
+}
+
+TEST(LoadColorMap, LuminanceRisesMonotonically) {
+    // Perceptual ordering: more load is always lighter, so the map reads in grey too.
+    double previous = -1;
+    for (int i = 0; i <= 100; ++i) {
+        const double current = luminance(loadColor(i / 100.0));
+        EXPECT_GT(current, previous) << "at " << i << "%";
+        previous = current;
+    }
+}
+
+TEST(LoadColorMap, BucketsCoverTheRangeAndUseTheMidpointColour) {
+    EXPECT_EQ(loadBucket(0.0), 0);
+    EXPECT_EQ(loadBucket(1.0), kLoadBuckets - 1);
+    EXPECT_EQ(loadBucket(0.5), kLoadBuckets / 2);
+    EXPECT_EQ(loadBucket(0.999), kLoadBuckets - 1);
+    EXPECT_EQ(bucketColor(kLoadBuckets - 1), loadColor((kLoadBuckets - 0.5) / kLoadBuckets));
+}
+
+TEST(LoadColorMap, IdleIsNotOnTheMap) {
+    for (int i = 0; i <= 10; ++i)
+        EXPECT_NE(idleLinkColor(), loadColor(i / 10.0));
+}
+
+} // namespace
+} // namespace ws

@@ -1,0 +1,74 @@
+#include "evaluation_runner.h"
+#include "main_window.h"
+#include "mesh_view.h"
+#include "scenario_document.h"
+#include "widget_test_support.h"
+
+#include <QTest>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+namespace ws {
+namespace {
+
+QPoint centreOf(const MeshView& view, DieId die) {
+    return view.geometry().dieRect(view.analysis()->topology->coord(die)).center().toPoint();
+}
+
+TEST(MainWindow, OpensTheTeachingExampleAndShowsItsSimulation) {
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(":/scenarios/contention_fsdp_tatp_4x4.json", nullptr, true));
+    window.show();
+    ASSERT_TRUE(window.waitForIdle());
+    ASSERT_TRUE(window.meshView()->analysis());
+    EXPECT_EQ(window.meshView()->analysis()->topology->dieCount(), 16);
+    EXPECT_TRUE(window.windowTitle().startsWith("contention_fsdp_tatp_4x4.json"));
+}
+
+TEST(MainWindow, ADragPushesOneUndoCommandAndChangesTheGroups) {
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(":/scenarios/contention_fsdp_tatp_4x4.json", nullptr, true));
+    window.show();
+    ASSERT_TRUE(window.waitForIdle());
+    MeshView& mesh = *window.meshView();
+    ASSERT_EQ(mesh.analysis()->groups.dpOfDie[5], -1);
+    QTest::mousePress(&mesh, Qt::LeftButton, {}, centreOf(mesh, 1));
+    QTest::mouseMove(&mesh, centreOf(mesh, 1) + QPoint(15, 15));
+    QTest::mouseMove(&mesh, centreOf(mesh, 5));
+    QTest::mouseRelease(&mesh, Qt::LeftButton, {}, centreOf(mesh, 5));
+    EXPECT_EQ(window.document()->undoStack()->count(), 1);
+    EXPECT_EQ(window.document()->undoStack()->undoText(), "Swap die 1 with die 5");
+    ASSERT_TRUE(window.waitForIdle());
+    EXPECT_EQ(mesh.analysis()->groups.dpOfDie[5], 1); // die 5 took die 1's place in D1
+    EXPECT_EQ(mesh.analysis()->groups.dpOfDie[1], -1);
+    EXPECT_TRUE(window.isWindowModified());
+
+    window.document()->undoStack()->undo();
+    ASSERT_TRUE(window.waitForIdle());
+    EXPECT_EQ(mesh.analysis()->groups.dpOfDie[1], 1);
+    EXPECT_FALSE(window.isWindowModified());
+}
+
+TEST(MainWindow, ARefusedDropChangesNothing) {
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(":/scenarios/contention_fsdp_tatp_4x4.json", nullptr, true));
+    window.show();
+    ASSERT_TRUE(window.waitForIdle());
+    MeshView& mesh = *window.meshView();
+    // Dies 12 and 13 carry no traffic: swapping them means nothing, and core says so.
+    QTest::mousePress(&mesh, Qt::LeftButton, {}, centreOf(mesh, 12));
+    QTest::mouseMove(&mesh, centreOf(mesh, 12) + QPoint(15, 0));
+    QTest::mouseMove(&mesh, centreOf(mesh, 13));
+    QTest::mouseRelease(&mesh, Qt::LeftButton, {}, centreOf(mesh, 13));
+    EXPECT_EQ(window.document()->undoStack()->count(), 0);
+}
+
+TEST(MainWindow, UnknownViewsAreRefused) {
+    MainWindow window;
+    EXPECT_TRUE(window.showView("tcme"));
+    EXPECT_FALSE(window.showView("nonsense"));
+}
+
+} // namespace
+} // namespace ws

@@ -1,0 +1,163 @@
+#include "mesh_view.h"
+#include "widget_test_support.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+namespace ws {
+namespace {
+
+QPoint centreOf(const MeshView& view, DieId die) {
+    const WaferTopology& topology = *view.analysis()->topology;
+    return view.geometry().dieRect(topology.coord(die)).center().toPoint();
+}
+
+QColor pixelAt(const QImage& image, QPointF point) {
+    return image.pixelColor(point.toPoint());
+}
+
+TEST(MeshView, ALoadedLinkIsPaintedInTheLegendsColourForItsLoad) {
+    MeshView view;
+    view.resize(900, 600);
+    const auto analysis = test::teachingAnalysis();
+    view.setAnalysis(analysis);
+    const QImage image = view.grab().toImage();
+    const WaferTopology& topology = *analysis->topology;
+
+    // The hottest link is at the top of the scale; a link at half its load in the middle.
+    const LinkReport hottest = analysis->report.hottestLinks(1).front();
+    EXPECT_DOUBLE_EQ(view.linkFraction(hottest.id), 1.0);
+    const QRectF hotBar = view.geometry().linkRect(topology, topology.link(hottest.id));
+    EXPECT_EQ(pixelAt(image, hotBar.center()), bucketColor(kLoadBuckets - 1));
+    for (const LinkReport& link : analysis->report.links) {
+        const QRectF bar = view.geometry().linkRect(topology, topology.link(link.id));
+        const QColor expected = link.bytes > 0 ? bucketColor(loadBucket(link.bytes / hottest.bytes))
+                                               : idleLinkColor();
+        EXPECT_EQ(pixelAt(image, bar.center()), expected) << "link " << link.id;
+    }
+    // The legend's scale shows the same colour at its top: the legend is right of the mesh.
+    bool legendHasTop = false;
+    for (int x = image.width() - MeshView::kLegendWidth; x < image.width(); ++x)
+        for (int y = 0; y < 120; ++y)
+            legendHasTop = legendHasTop || image.pixelColor(x, y) == bucketColor(kLoadBuckets - 1);
+    EXPECT_TRUE(legendHasTop);
+}
+
+TEST(MeshView, ConflictMetricColoursByFlowsSharingALink) {
+    MeshView view;
+    view.resize(900, 600);
+    const auto analysis = test::teachingAnalysis();
+    view.setAnalysis(analysis);
+    view.setMetric(LinkMetric::Conflicts);
+    int most = 0;
+    for (const LinkReport& link : analysis->report.links)
+        most = std::max(most, link.flowCount);
+    ASSERT_GT(most, 1);
+    for (const LinkReport& link : analysis->report.links)
+        EXPECT_DOUBLE_EQ(view.linkFraction(link.id), static_cast<double>(link.flowCount) / most);
+}
+
+TEST(MeshView, AnOverrideRecoloursTheLinks) {
+    MeshView view;
+    view.resize(900, 600);
+    const auto analysis = test::teachingAnalysis();
+    view.setAnalysis(analysis);
+    MeshView::LinkLoadOverride loads;
+    loads.bytes.assign(analysis->report.links.size(), 0.0);
+    loads.bytes[7] = 1e6;
+    loads.makespanS = 1e-6;
+    loads.caption = "test";
+    view.setLinkLoadOverride(loads);
+    EXPECT_DOUBLE_EQ(view.linkFraction(7), 1.0);
+    EXPECT_DOUBLE_EQ(view.linkFraction(0), 0.0);
+}
+
+TEST(MeshView, DraggingADieOntoAnotherAsksForOneSwap) {
+    MeshView view;
+    view.resize(900, 600);
+    view.setAnalysis(test::teachingAnalysis());
+    view.show();
+    QSignalSpy swaps(&view, &MeshView::dieSwapRequested);
+    QTest::mousePress(&view, Qt::LeftButton, {}, centreOf(view, 1));
+    QTest::mouseMove(&view, centreOf(view, 1) + QPoint(20, 20));
+    QTest::mouseMove(&view, centreOf(view, 5));
+    QTest::mouseRelease(&view, Qt::LeftButton, {}, centreOf(view, 5));
+    ASSERT_EQ(swaps.count(), 1);
+    const auto pairs = swaps.at(0).at(0).value<Swaps>();
+    EXPECT_EQ(pairs, (Swaps{{1, 5}}));
+    EXPECT_EQ(swaps.at(0).at(1).toString(), "Swap die 1 with die 5");
+}
+
+TEST(MeshView, DraggingASelectionTranslatesItEvenOntoItself) {
+    MeshView view;
+    view.resize(900, 600);
+    view.setAnalysis(test::teachingAnalysis());
+    view.show();
+    QSignalSpy swaps(&view, &MeshView::dieSwapRequested);
+    QTest::mouseClick(&view, Qt::LeftButton, {}, centreOf(view, 0));
+    QTest::mouseClick(&view, Qt::LeftButton, Qt::ControlModifier, centreOf(view, 1));
+    ASSERT_EQ(view.selectedDies(), (QList<int>{0, 1}));
+    QTest::mousePress(&view, Qt::LeftButton, {}, centreOf(view, 0));
+    QTest::mouseMove(&view, centreOf(view, 0) + QPoint(20, 0));
+    QTest::mouseMove(&view, centreOf(view, 1));
+    QTest::mouseRelease(&view, Qt::LeftButton, {}, centreOf(view, 1));
+    ASSERT_EQ(swaps.count(), 1);
+    // Far end first: 1 <-> 2, then 0 <-> 1: die 0's role lands on 1, 1's on 2, 2's on 0.
+    EXPECT_EQ(swaps.at(0).at(0).value<Swaps>(), (Swaps{{1, 2}, {0, 1}}));
+}
+
+TEST(MeshView, ClickingALinkSelectsIt) {
+    MeshView view;
+    view.resize(900, 600);
+    const auto analysis = test::teachingAnalysis();
+    view.setAnalysis(analysis);
+    view.show();
+    QSignalSpy selected(&view, &MeshView::linkSelected);
+    const LinkProperties& link = analysis->topology->link(3);
+    QTest::mouseClick(&view, Qt::LeftButton, {},
+                      view.geometry().linkRect(*analysis->topology, link).center().toPoint());
+    ASSERT_EQ(selected.count(), 1);
+    EXPECT_EQ(selected.at(0).at(0).toInt(), 3);
+    EXPECT_EQ(view.selectedLink(), std::optional<LinkId>(3));
+}
+
+TEST(MeshView, WheelZoomKeepsThePointUnderTheCursor) {
+    MeshView view;
+    view.resize(900, 600);
+    view.setAnalysis(test::teachingAnalysis());
+    const QPointF anchor = centreOf(view, 5);
+    const QPointF unitsBefore = view.geometry().toUnits(anchor);
+    const double scaleBefore = view.geometry().scale;
+    view.zoomBy(2.0, anchor);
+    EXPECT_DOUBLE_EQ(view.geometry().scale, scaleBefore * 2);
+    const QPointF unitsAfter = view.geometry().toUnits(anchor);
+    EXPECT_NEAR(unitsAfter.x(), unitsBefore.x(), 1e-9);
+    EXPECT_NEAR(unitsAfter.y(), unitsBefore.y(), 1e-9);
+}
+
+TEST(MeshGeometry, HitTestsFindTheDieAndTheLinkThatWereDrawn) {
+    const WaferTopology topology(TopologySpec{3, 5, TopologyKind::Mesh, {}, {}});
+    const MeshGeometry geometry = MeshGeometry::fitted(3, 5, QRectF(0, 0, 800, 500));
+    for (DieId die = 0; die < topology.dieCount(); ++die)
+        EXPECT_EQ(geometry.dieAt(topology, geometry.dieRect(topology.coord(die)).center()), die);
+    for (const LinkProperties& link : topology.links())
+        EXPECT_EQ(geometry.linkAt(topology, geometry.linkRect(topology, link).center()), link.id);
+    // The middle of a gap between two dies' bars is neither.
+    const QPointF gap(1.0 + MeshGeometry::kGap / 2, 0.5);
+    EXPECT_EQ(geometry.dieAt(topology, geometry.toPixels(gap)), std::nullopt);
+}
+
+TEST(MeshGeometry, BothDirectionsOfALinkAreSideBySide) {
+    const WaferTopology topology(TopologySpec{1, 2, TopologyKind::Mesh, {}, {}});
+    const MeshGeometry geometry = MeshGeometry::fitted(1, 2, QRectF(0, 0, 400, 200));
+    const QRectF east = geometry.linkRect(topology, topology.link(0)); // 0 -> 1
+    const QRectF west = geometry.linkRect(topology, topology.link(1)); // 1 -> 0
+    EXPECT_FALSE(east.intersects(west));
+    EXPECT_LT(east.center().y(), west.center().y()); // eastward above, westward below
+    EXPECT_DOUBLE_EQ(east.left(), west.left());
+}
+
+} // namespace
+} // namespace ws

@@ -1,0 +1,107 @@
+#include "scenario_document.h"
+#include "widget_test_support.h"
+
+#include "strategy/die_groups.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace ws {
+namespace {
+
+TEST(ScenarioDocument, AnEditIsOneUndoCommandAndUndoRestores) {
+    ScenarioDocument document;
+    const Scenario original = test::exampleScenario("contention_fsdp_tatp_4x4.json");
+    document.load(original, {});
+    QSignalSpy changed(&document, &ScenarioDocument::scenarioChanged);
+    Scenario edited = original;
+    edited.name = "renamed";
+    document.edit("Rename", edited);
+    EXPECT_EQ(document.undoStack()->count(), 1);
+    EXPECT_EQ(document.undoStack()->undoText(), "Rename");
+    EXPECT_EQ(document.scenario().name, "renamed");
+    EXPECT_TRUE(document.isModified());
+    document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+    EXPECT_FALSE(document.isModified());
+    EXPECT_EQ(changed.count(), 2);
+}
+
+TEST(ScenarioDocument, AnEditThatChangesNothingPushesNothing) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    document.edit("Nothing", document.scenario());
+    EXPECT_EQ(document.undoStack()->count(), 0);
+}
+
+TEST(ScenarioDocument, SwapsAreOneCommandOrARefusalWithAReason) {
+    ScenarioDocument document;
+    document.load(test::smallStrategyScenario(), {});
+    QString reason;
+    ASSERT_TRUE(document.swapDies({{1, 5}, {3, 7}}, "Move 2 dies", &reason)) << reason.toStdString();
+    EXPECT_EQ(document.undoStack()->count(), 1);
+    const DieGroups groups = dieGroups(document.scenario(), WaferTopology(document.scenario().wafer.topologySpec()));
+    EXPECT_EQ(groups.tatp, (std::vector<std::vector<DieId>>{{0, 5}, {2, 7}}));
+
+    EXPECT_FALSE(document.swapDies({{0, 0}}, "Nothing", &reason));
+    EXPECT_EQ(reason, "die 0 dropped on itself: nothing to change");
+    EXPECT_EQ(document.undoStack()->count(), 1);
+}
+
+TEST(ScenarioDocument, ConsecutiveEditsWithAMergeIdMerge) {
+    ScenarioDocument document;
+    document.load(test::smallStrategyScenario(), {});
+    for (int dp : {1, 2, 4}) {
+        Scenario edited = document.scenario();
+        (*edited.strategy)["dp"] = dp;
+        document.edit(QString("Set DP to %1").arg(dp), edited, 100);
+    }
+    EXPECT_EQ(document.undoStack()->count(), 1);
+    EXPECT_EQ(document.undoStack()->undoText(), "Set DP to 4");
+    document.undoStack()->undo();
+    EXPECT_EQ((*document.scenario().strategy)["dp"], 2);
+}
+
+TEST(ScenarioDocument, SavesAtomicallyAndReadsBackTheSameScenario) {
+    QTemporaryDir directory;
+    const QString path = directory.filePath("saved.json");
+    ScenarioDocument document;
+    document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    QString error;
+    ASSERT_TRUE(document.saveAs(path, &error)) << error.toStdString();
+    EXPECT_EQ(document.filePath(), path);
+    EXPECT_EQ(document.displayName(), "saved.json");
+    ScenarioDocument reopened;
+    ASSERT_TRUE(reopened.openFile(path, &error)) << error.toStdString();
+    EXPECT_EQ(reopened.scenario(), document.scenario());
+}
+
+TEST(ScenarioDocument, ABadFileNamesTheFileAndTheKeyAndChangesNothing) {
+    QTemporaryDir directory;
+    const QString path = directory.filePath("bad.json");
+    std::ofstream(path.toStdString()) << R"({"format": "waferscope.scenario", "version": 1,
+        "wafer": {"rows": 4, "cols": 4, "link_bandwidth": "fast"}})";
+    ScenarioDocument document;
+    const Scenario original = test::exampleScenario("contention_fsdp_tatp_4x4.json");
+    document.load(original, {});
+    QString error;
+    EXPECT_FALSE(document.openFile(path, &error));
+    EXPECT_TRUE(error.startsWith(path + ": wafer.link_bandwidth: ")) << error.toStdString();
+    EXPECT_EQ(document.scenario(), original);
+}
+
+TEST(ScenarioDocument, BuiltInExamplesOpenFromResources) {
+    ScenarioDocument document;
+    QString error;
+    ASSERT_TRUE(document.openFile(":/scenarios/contention_fsdp_tatp_4x4.json", &error)) << error.toStdString();
+    EXPECT_TRUE(document.filePath().isEmpty()); // Save must ask where
+    EXPECT_EQ(document.displayName(), "contention_fsdp_tatp_4x4.json");
+}
+
+} // namespace
+} // namespace ws

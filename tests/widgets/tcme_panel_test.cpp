@@ -1,0 +1,82 @@
+#include "scenario_document.h"
+#include "tcme_panel.h"
+#include "widget_test_support.h"
+
+#include <QSignalSpy>
+#include <QUndoStack>
+
+#include <qcustomplot.h>
+
+#include <gtest/gtest.h>
+
+namespace ws {
+namespace {
+
+TEST(TcmePanel, StepAdvancesTheIterationAndTheChart) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    TcmePanel panel(&document);
+    QSignalSpy overlays(&panel, &TcmePanel::overlayChanged);
+    EXPECT_EQ(panel.iterationCount(), 0);
+    EXPECT_EQ(panel.chart()->graph(0)->dataCount(), 0);
+
+    panel.step();
+    ASSERT_TRUE(panel.waitForIdle());
+    EXPECT_EQ(panel.iterationCount(), 1);
+    EXPECT_EQ(panel.chart()->graph(0)->dataCount(), 2); // the start, then iteration 0
+    EXPECT_EQ(panel.chart()->graph(1)->dataCount(), 2);
+    ASSERT_GE(overlays.count(), 1);
+    const auto overlay = overlays.last().at(0).value<std::optional<MeshView::TcmeOverlay>>();
+    ASSERT_TRUE(overlay.has_value());
+    EXPECT_GE(overlay->hotLink, 0);
+
+    panel.step();
+    ASSERT_TRUE(panel.waitForIdle());
+    EXPECT_EQ(panel.iterationCount(), 2);
+    EXPECT_EQ(panel.chart()->graph(1)->dataCount(), 3);
+    // The makespan on the chart never rises (TCME keeps only improvements).
+    const auto* makespans = panel.chart()->graph(1)->data().data();
+    EXPECT_LE(makespans->at(2)->value, makespans->at(0)->value);
+}
+
+TEST(TcmePanel, ApplyIsOneUndoCommandAndUndoRestoresTheScenario) {
+    ScenarioDocument document;
+    const Scenario original = test::exampleScenario("contention_fsdp_tatp_4x4.json");
+    document.load(original, {});
+    TcmePanel panel(&document);
+    EXPECT_EQ(panel.stepBlocking(3), 3);
+    panel.apply();
+    EXPECT_EQ(document.undoStack()->count(), 1);
+    EXPECT_TRUE(document.undoStack()->undoText().startsWith("Apply TCME (3 iterations)"))
+        << document.undoStack()->undoText().toStdString();
+    ASSERT_TRUE(document.scenario().routing.has_value());
+    EXPECT_FALSE(document.scenario().routing->paths.empty()); // the tuned routes, pinned
+    EXPECT_EQ(panel.iterationCount(), 0);                      // starts over from the tuned scenario
+    document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+}
+
+TEST(TcmePanel, RunStopsWithAReason) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    TcmePanel panel(&document);
+    panel.run();
+    ASSERT_TRUE(panel.waitForIdle());
+    EXPECT_TRUE(panel.isFinished());
+    EXPECT_GE(panel.iterationCount(), 1);
+}
+
+TEST(TcmePanel, AnEditOfTheDocumentResetsTheEngine) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    TcmePanel panel(&document);
+    panel.stepBlocking(1);
+    ASSERT_EQ(panel.iterationCount(), 1);
+    Scenario edited = document.scenario();
+    edited.name = "edited";
+    document.edit("Rename", edited);
+    EXPECT_EQ(panel.iterationCount(), 0);
+}
+
+} // namespace
+} // namespace ws

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "scenario_analysis.h"
+
+#include "io/scenario_io.h"
+
+#include <QColor>
+#include <QImage>
+#include <QList>
+#include <QPair>
+
+#include <memory>
+#include <string>
+
+namespace ws::test {
+
+inline std::string scenarioPath(const std::string& name) {
+    return std::string(WAFERSCOPE_SCENARIO_DIR) + "/" + name;
+}
+
+inline Scenario exampleScenario(const std::string& name) {
+    return loadScenario(scenarioPath(name));
+}
+
+// The FSDP/TATP contention teaching example, simulated.
+inline std::shared_ptr<const ScenarioAnalysis> teachingAnalysis() {
+    return analyseScenario(exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+}
+
+// A strategy scenario on a 4x4 wafer: dp 2 x tatp 2 of a small gemm, placed sequentially.
+inline Scenario smallStrategyScenario() {
+    Scenario scenario;
+    scenario.name = "small strategy";
+    scenario.wafer.rows = 4;
+    scenario.wafer.cols = 4;
+    scenario.workload = nlohmann::json{{"kind", "gemm"}, {"m", 1024}, {"k", 1024}, {"n", 1024}};
+    scenario.strategy = nlohmann::json{{"dp", 2}, {"tatp", 2}, {"fsdp", true}};
+    return scenario;
+}
+
+inline bool sameColor(QColor a, QColor b, int tolerance = 0) {
+    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance &&
+           std::abs(a.blue() - b.blue()) <= tolerance;
+}
+
+} // namespace ws::test
+
+namespace ws {
+using Swaps = QList<QPair<int, int>>; // die pairs a drop asks to swap
+} // namespace ws

@@ -1,0 +1,35 @@
+#include "builtin_scenarios.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace ws {
+
+QVector<BuiltinScenario> builtinScenarios() {
+    QVector<BuiltinScenario> scenarios;
+    const QDir directory(QStringLiteral(":/scenarios"));
+    for (const QString& name : directory.entryList({QStringLiteral("*.json")}, QDir::Files,
+                                                   QDir::Name)) {
+        const QString path = directory.filePath(name);
+        QFile file(path);
+        QString title = name;
+        if (file.open(QIODevice::ReadOnly)) {
+            const QJsonObject object = QJsonDocument::fromJson(file.readAll()).object();
+            title = object.value(QStringLiteral("name")).toString(name);
+        }
+        scenarios.push_back({path, title});
+    }
+    // The teaching example first: it is what a new user should see.
+    std::stable_partition(scenarios.begin(), scenarios.end(), [](const BuiltinScenario& s) {
+        return s.resourcePath == defaultScenarioResource();
+    });
+    return scenarios;
+}
+
+QString defaultScenarioResource() {
+    return QStringLiteral(":/scenarios/contention_fsdp_tatp_4x4.json");
+}
+
+} // namespace ws

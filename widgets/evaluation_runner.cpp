@@ -1,0 +1,54 @@
+#include "evaluation_runner.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QThread>
+#include <QtConcurrent>
+
+namespace ws {
+
+EvaluationRunner::EvaluationRunner(QObject* parent) : QObject(parent) {}
+
+EvaluationRunner::~EvaluationRunner() {
+    m_lastRun.waitForFinished(); // the job holds no pointer to this, but finish before exit
+}
+
+void EvaluationRunner::evaluate(const Scenario& scenario, const std::filesystem::path& directory) {
+    const quint64 generation = ++m_generation;
+    if (m_pending++ == 0)
+        emit busyChanged(true);
+    m_lastRun =
+        QtConcurrent::run([scenario, directory]() -> Outcome {
+            try {
+                return {analyseScenario(scenario, directory), {}};
+            } catch (const std::exception& error) {
+                return {nullptr, QString::fromStdString(error.what())};
+            }
+        }).then(this, [this, generation](const Outcome& outcome) {
+            const bool newest = generation == m_generation;
+            if (newest) {
+                if (outcome.analysis) {
+                    m_latest = outcome.analysis;
+                    emit analysisReady(m_latest);
+                } else {
+                    emit analysisFailed(outcome.error);
+                }
+            }
+            if (--m_pending == 0)
+                emit busyChanged(false);
+        });
+}
+
+bool EvaluationRunner::waitForIdle(int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    while (m_pending > 0) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QThread::yieldCurrentThread();
+    }
+    return true;
+}
+
+} // namespace ws

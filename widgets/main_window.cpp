@@ -1,0 +1,523 @@
+#include "main_window.h"
+
+#include "builtin_scenarios.h"
+#include "die_inspector.h"
+#include "evaluation_runner.h"
+#include "group_panel.h"
+#include "link_flows_model.h"
+#include "mesh_view.h"
+#include "scenario_document.h"
+#include "strategy_panel.h"
+#include "tcme_panel.h"
+
+#include "report/report_formats.h"
+#include "units/quantity.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QProgressBar>
+#include <QSaveFile>
+#include <QSortFilterProxyModel>
+#include <QStatusBar>
+#include <QSvgGenerator>
+#include <QTabWidget>
+#include <QTableView>
+#include <QThread>
+#include <QTimer>
+#include <QUndoStack>
+#include <QUndoView>
+
+namespace ws {
+
+namespace {
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+constexpr int kAutosaveIntervalMs = 60'000;
+constexpr int kBusyIndicatorDelayMs = 150; // quick re-simulations should not flash a banner
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_document(new ScenarioDocument(this)), m_runner(new EvaluationRunner(this)),
+      m_mesh(new MeshView) {
+    setCentralWidget(m_mesh);
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    createDocks();
+    createMenus();
+
+    m_summary = new QLabel;
+    m_busy = new QProgressBar;
+    m_busy->setRange(0, 0); // indeterminate: the simulator reports no fraction
+    m_busy->setMaximumWidth(120);
+    m_busy->setFormat(tr("simulating"));
+    m_busy->hide();
+    statusBar()->addPermanentWidget(m_summary);
+    statusBar()->addPermanentWidget(m_busy);
+    m_busyDelay = new QTimer(this);
+    m_busyDelay->setSingleShot(true);
+    m_busyDelay->setInterval(kBusyIndicatorDelayMs);
+    connect(m_busyDelay, &QTimer::timeout, this, [this] {
+        m_busy->show();
+        m_mesh->setBanner(tr("Simulating…"));
+    });
+    connect(m_runner, &EvaluationRunner::busyChanged, this, [this](bool busy) {
+        if (busy) {
+            m_busyDelay->start();
+        } else {
+            m_busyDelay->stop();
+            m_busy->hide();
+        }
+    });
+    connect(m_runner, &EvaluationRunner::analysisReady, this, &MainWindow::onAnalysisReady);
+    connect(m_runner, &EvaluationRunner::analysisFailed, this, &MainWindow::onAnalysisFailed);
+
+    connect(m_document, &ScenarioDocument::scenarioChanged, this,
+            [this] { m_runner->evaluate(m_document->scenario(), m_document->directory()); });
+    connect(m_document, &ScenarioDocument::documentReplaced, this, [this] {
+        m_mesh->setTcmeOverlay(std::nullopt);
+        m_mesh->setLinkLoadOverride(std::nullopt);
+        updateTitle();
+    });
+    connect(m_document, &ScenarioDocument::modifiedChanged, this, [this] { updateTitle(); });
+    connect(m_document, &ScenarioDocument::filePathChanged, this, [this] { updateTitle(); });
+
+    connect(m_mesh, &MeshView::dieSwapRequested, this, &MainWindow::requestSwap);
+    connect(m_mesh, &MeshView::statusMessage, this, &MainWindow::showStatus);
+    connect(m_mesh, &MeshView::dieSelected, this, [this](int die) {
+        m_dieInspector->showDie(die);
+        if (die >= 0)
+            m_inspectorTabs->setCurrentWidget(m_dieInspector);
+    });
+    connect(m_mesh, &MeshView::linkSelected, this, [this](int link) {
+        m_linkFlows->setLink(m_mesh->analysis(), link);
+        if (link >= 0) {
+            m_inspectorTabs->setCurrentWidget(m_linkFlowsView);
+            m_linkFlowsView->resizeColumnsToContents();
+        }
+    });
+
+    m_autosaveTimer = new QTimer(this);
+    m_autosaveTimer->setInterval(kAutosaveIntervalMs);
+    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosave);
+    m_autosaveTimer->start();
+
+    resize(1440, 900);
+    restoreGeometry(m_settings.windowGeometry());
+    restoreState(m_settings.windowState());
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks() {
+    auto dock = [this](const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name); // for saveState
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_strategy = new StrategyPanel(m_document);
+    connect(m_strategy, &StrategyPanel::statusMessage, this, &MainWindow::showStatus);
+    m_strategyDock = dock(tr("Strategy"), QStringLiteral("strategyDock"), m_strategy, Qt::LeftDockWidgetArea);
+
+    m_groups = new GroupPanel;
+    connect(m_groups, &GroupPanel::dieSwapRequested, this, &MainWindow::requestSwap);
+    connect(m_groups, &GroupPanel::statusMessage, this, &MainWindow::showStatus);
+    m_groupsDock = dock(tr("Groups"), QStringLiteral("groupsDock"), m_groups, Qt::LeftDockWidgetArea);
+    tabifyDockWidget(m_strategyDock, m_groupsDock);
+    m_strategyDock->raise();
+
+    m_tcme = new TcmePanel(m_document);
+    connect(m_tcme, &TcmePanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_tcme, &TcmePanel::overlayChanged, this,
+            [this](const std::optional<MeshView::TcmeOverlay>& overlay,
+                   const std::optional<MeshView::LinkLoadOverride>& loads) {
+                m_mesh->setTcmeOverlay(overlay);
+                m_mesh->setLinkLoadOverride(loads);
+            });
+    m_tcmeDock = dock(tr("TCME optimizer"), QStringLiteral("tcmeDock"), m_tcme, Qt::RightDockWidgetArea);
+
+    m_inspectorTabs = new QTabWidget;
+    m_dieInspector = new DieInspector;
+    m_linkFlows = new LinkFlowsModel(this);
+    m_linkFlowsSorted = new QSortFilterProxyModel(this);
+    m_linkFlowsSorted->setSourceModel(m_linkFlows);
+    m_linkFlowsSorted->setSortRole(LinkFlowsModel::SortRole);
+    m_linkFlowsView = new QTableView;
+    m_linkFlowsView->setModel(m_linkFlowsSorted);
+    m_linkFlowsView->setSortingEnabled(true);
+    m_linkFlowsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_linkFlowsView->verticalHeader()->hide();
+    m_linkFlowsView->horizontalHeader()->setStretchLastSection(true);
+    connect(m_linkFlowsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                m_mesh->highlightFlow(current.isValid() ? current.data(LinkFlowsModel::FlowIndexRole).toInt() : -1);
+            });
+    m_inspectorTabs->addTab(m_dieInspector, tr("Die"));
+    m_inspectorTabs->addTab(m_linkFlowsView, tr("Link flows"));
+    m_inspectorDock = dock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspectorTabs, Qt::RightDockWidgetArea);
+
+    auto* history = new QUndoView(m_document->undoStack());
+    history->setEmptyLabel(tr("<opened>"));
+    m_historyDock = dock(tr("Undo history"), QStringLiteral("historyDock"), history, Qt::RightDockWidgetArea);
+    tabifyDockWidget(m_inspectorDock, m_historyDock);
+    m_inspectorDock->raise();
+    resizeDocks({m_strategyDock, m_tcmeDock}, {290, 420}, Qt::Horizontal);
+    resizeDocks({m_tcmeDock, m_inspectorDock}, {520, 300}, Qt::Vertical);
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* examples = file->addMenu(tr("&New from example"));
+    for (const BuiltinScenario& example : builtinScenarios()) {
+        QAction* action = examples->addAction(example.title);
+        connect(action, &QAction::triggered, this, [this, path = example.resourcePath] {
+            if (maybeSave())
+                openScenario(path);
+        });
+    }
+    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openDialog);
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    updateRecentFilesMenu();
+    file->addSeparator();
+    QAction* saveAction = file->addAction(tr("&Save"), this, [this] { save(); });
+    saveAction->setShortcut(QKeySequence::Save);
+    QAction* saveAsAction = file->addAction(tr("Save &as…"), this, [this] { saveAs(); });
+    saveAsAction->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    QMenu* exports = file->addMenu(tr("&Export"));
+    exports->addAction(tr("Mesh view as PNG, SVG or PDF…"), this, &MainWindow::exportMeshImage);
+    exports->addAction(tr("Timeline as Chrome trace (Perfetto)…"), this, [this] { exportReport("trace"); });
+    exports->addAction(tr("Link loads as CSV…"), this, [this] { exportReport("csv"); });
+    exports->addAction(tr("Simulation report as JSON…"), this, [this] { exportReport("json"); });
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    m_metricGroup = new QActionGroup(this);
+    const std::pair<LinkMetric, QString> metrics[] = {{LinkMetric::Bytes, tr("Ctrl+1")},
+                                                      {LinkMetric::Utilization, tr("Ctrl+2")},
+                                                      {LinkMetric::Conflicts, tr("Ctrl+3")}};
+    for (const auto& [metric, shortcut] : metrics) {
+        QAction* action = view->addAction(tr("Colour links by %1").arg(toDisplayString(metric).toLower()));
+        action->setCheckable(true);
+        action->setChecked(metric == m_mesh->metric());
+        action->setShortcut(QKeySequence(shortcut));
+        m_metricGroup->addAction(action);
+        connect(action, &QAction::triggered, this, [this, metric = metric] { m_mesh->setMetric(metric); });
+    }
+    view->addSeparator();
+    QAction* fit = view->addAction(tr("Zoom to &fit"), m_mesh, &MeshView::zoomToFit);
+    fit->setShortcut(QKeySequence(tr("Ctrl+0")));
+    view->addSeparator();
+    for (QDockWidget* dock : {m_strategyDock, m_groupsDock, m_tcmeDock, m_inspectorDock, m_historyDock})
+        view->addAction(dock->toggleViewAction());
+
+    QMenu* optimize = menuBar()->addMenu(tr("&Optimize"));
+    QAction* step = optimize->addAction(tr("TCME &step"), m_tcme, &TcmePanel::step);
+    step->setShortcut(QKeySequence(Qt::Key_F10));
+    QAction* run = optimize->addAction(tr("TCME &run / stop"), m_tcme, &TcmePanel::run);
+    run->setShortcut(QKeySequence(Qt::Key_F5));
+    optimize->addAction(tr("&Reset"), m_tcme, &TcmePanel::reset);
+    optimize->addAction(tr("&Apply tuned routes"), m_tcme, &TcmePanel::apply);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About WaferScope"), this, [this] {
+        QMessageBox::about(this, tr("About WaferScope"),
+                           tr("<b>WaferScope</b> %1<br>Hybrid-parallel training on wafer-scale chips: "
+                              "link heatmaps, group editing, the TCME optimizer and a max-min fair "
+                              "fluid network simulator.")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+bool MainWindow::openScenario(const QString& path, QString* error, bool quiet) {
+    QString problem;
+    if (!m_document->openFile(path, &problem)) {
+        if (error)
+            *error = problem;
+        if (!quiet)
+            QMessageBox::warning(this, tr("Cannot open scenario"), problem);
+        showStatus(problem);
+        if (!path.startsWith(QLatin1Char(':')))
+            m_settings.removeRecentFile(QFileInfo(path).absoluteFilePath());
+        updateRecentFilesMenu();
+        return false;
+    }
+    if (!path.startsWith(QLatin1Char(':'))) {
+        m_settings.addRecentFile(QFileInfo(path).absoluteFilePath());
+        m_settings.setLastDirectory(QFileInfo(path).absolutePath());
+        updateRecentFilesMenu();
+    }
+    showStatus(tr("Opened %1").arg(m_document->displayName()));
+    return true;
+}
+
+QStringList MainWindow::viewNames() {
+    return {QStringLiteral("mesh"), QStringLiteral("strategy"), QStringLiteral("groups"),
+            QStringLiteral("tcme"), QStringLiteral("inspector"), QStringLiteral("history")};
+}
+
+bool MainWindow::showView(const QString& name) {
+    if (name == QLatin1String("mesh")) {
+        m_mesh->setFocus();
+        return true;
+    }
+    const std::pair<const char*, QDockWidget*> docks[] = {{"strategy", m_strategyDock},
+                                                          {"groups", m_groupsDock},
+                                                          {"tcme", m_tcmeDock},
+                                                          {"inspector", m_inspectorDock},
+                                                          {"history", m_historyDock}};
+    for (const auto& [dockName, dock] : docks)
+        if (name == QLatin1String(dockName)) {
+            dock->show();
+            dock->raise();
+            return true;
+        }
+    return false;
+}
+
+bool MainWindow::waitForIdle(int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    // The runner can be asked again while TCME applies: wait for both to settle.
+    while (m_runner->isBusy() || m_tcme->isBusy()) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QThread::yieldCurrentThread();
+    }
+    QCoreApplication::processEvents();
+    return true;
+}
+
+void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& analysis) {
+    m_mesh->setBanner(analysis->groupsError.empty() ? QString() : qs(analysis->groupsError), true);
+    m_mesh->setAnalysis(analysis);
+    m_groups->setAnalysis(analysis);
+    m_dieInspector->setAnalysis(analysis);
+    m_linkFlows->setLink(analysis, m_mesh->selectedLink().value_or(-1));
+    const SimulationReport& report = analysis->report;
+    QString summary = tr("makespan %1").arg(qs(formatSeconds(report.makespanS)));
+    if (report.step)
+        summary = tr("step %1 · %2 tokens/s · MFU %3%")
+                      .arg(qs(formatSeconds(report.step->stepS)))
+                      .arg(report.step->tokensPerSecond, 0, 'g', 3)
+                      .arg(report.step->mfu * 100, 0, 'f', 1) +
+                  tr(" · window %1").arg(qs(formatSeconds(report.makespanS)));
+    const auto hottest = report.hottestLinks(1);
+    if (!hottest.empty())
+        summary += tr(" · hottest link %1→%2 %3")
+                       .arg(hottest[0].from)
+                       .arg(hottest[0].to)
+                       .arg(qs(formatBytes(hottest[0].bytes)));
+    m_summary->setText(summary);
+}
+
+void MainWindow::onAnalysisFailed(const QString& message) {
+    m_mesh->setBanner(tr("Cannot simulate: %1").arg(message), true);
+    showStatus(message);
+}
+
+void MainWindow::requestSwap(const QList<QPair<int, int>>& swaps, const QString& text) {
+    std::vector<std::pair<DieId, DieId>> pairs;
+    for (const auto& [a, b] : swaps)
+        pairs.emplace_back(a, b);
+    QString reason;
+    if (m_document->swapDies(pairs, text, &reason))
+        showStatus(text);
+    else
+        showStatus(tr("Cannot move: %1").arg(reason));
+}
+
+void MainWindow::showStatus(const QString& text) {
+    statusBar()->showMessage(text, 8000);
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(tr("%1[*] — WaferScope").arg(m_document->displayName()));
+    setWindowModified(m_document->isModified());
+}
+
+void MainWindow::updateRecentFilesMenu() {
+    m_recentMenu->clear();
+    const QStringList files = m_settings.recentFiles();
+    for (const QString& path : files) {
+        QAction* action = m_recentMenu->addAction(QFileInfo(path).fileName());
+        action->setToolTip(path);
+        connect(action, &QAction::triggered, this, [this, path] {
+            if (maybeSave())
+                openScenario(path);
+        });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::openDialog() {
+    if (!maybeSave())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), m_settings.lastDirectory(),
+                                                      tr("Scenarios (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openScenario(path);
+}
+
+bool MainWindow::save() {
+    if (m_document->filePath().isEmpty())
+        return saveAs();
+    QString error;
+    if (!m_document->saveAs(m_document->filePath(), &error)) {
+        QMessageBox::warning(this, tr("Cannot save"), error);
+        return false;
+    }
+    showStatus(tr("Saved %1").arg(m_document->filePath()));
+    return true;
+}
+
+bool MainWindow::saveAs() {
+    QString suggestion = m_document->filePath();
+    if (suggestion.isEmpty())
+        suggestion = m_settings.lastDirectory() + QLatin1Char('/') + m_document->displayName();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), suggestion,
+                                                      tr("Scenarios (*.json)"));
+    if (path.isEmpty())
+        return false;
+    QString error;
+    if (!m_document->saveAs(path, &error)) {
+        QMessageBox::warning(this, tr("Cannot save"), error);
+        return false;
+    }
+    m_settings.addRecentFile(m_document->filePath());
+    m_settings.setLastDirectory(QFileInfo(path).absolutePath());
+    updateRecentFilesMenu();
+    showStatus(tr("Saved %1").arg(path));
+    return true;
+}
+
+bool MainWindow::maybeSave() {
+    if (!m_document->isModified())
+        return true;
+    const auto answer = QMessageBox::warning(
+        this, tr("Unsaved changes"), tr("%1 has unsaved changes. Save them?").arg(m_document->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::autosave() {
+    if (!m_document->isModified())
+        return;
+    QString error;
+    if (m_document->writeCopy(AppSettings::autosavePath(), &error))
+        showStatus(tr("Autosaved unsaved edits to %1").arg(AppSettings::autosavePath()));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    m_settings.setWindowGeometry(saveGeometry());
+    m_settings.setWindowState(saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.front().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    if (maybeSave())
+        openScenario(urls.front().toLocalFile());
+}
+
+void MainWindow::exportMeshImage() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export mesh view"), m_settings.lastDirectory(),
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    const QRect area = m_mesh->rect();
+    bool ok = true;
+    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(area.size());
+        svg.setViewBox(area);
+        svg.setTitle(m_document->displayName());
+        QPainter painter(&svg);
+        m_mesh->render(painter, area);
+    } else if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
+        QPdfWriter pdf(path);
+        pdf.setPageSize(QPageSize(area.size(), QPageSize::Point));
+        pdf.setResolution(72);
+        QPainter painter(&pdf);
+        m_mesh->render(painter, area);
+    } else {
+        QImage image(area.size(), QImage::Format_ARGB32);
+        QPainter painter(&image);
+        m_mesh->render(painter, area);
+        painter.end();
+        ok = image.save(path);
+    }
+    showStatus(ok ? tr("Exported %1").arg(path) : tr("Could not write %1").arg(path));
+}
+
+void MainWindow::exportReport(const QString& kind) {
+    const auto analysis = m_mesh->analysis();
+    if (!analysis)
+        return;
+    const QString filter = kind == QLatin1String("csv")     ? tr("CSV (*.csv)")
+                           : kind == QLatin1String("trace") ? tr("Chrome trace (*.json)")
+                                                            : tr("JSON (*.json)");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), m_settings.lastDirectory(), filter);
+    if (path.isEmpty())
+        return;
+    std::string text;
+    if (kind == QLatin1String("csv"))
+        text = linkLoadsCsv(analysis->report);
+    else if (kind == QLatin1String("trace"))
+        text = chromeTrace(analysis->report).dump() + "\n";
+    else
+        text = reportToJson(analysis->report).dump(2) + "\n";
+    QSaveFile file(path);
+    const bool ok = file.open(QIODevice::WriteOnly) &&
+                    file.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) &&
+                    file.commit();
+    showStatus(ok ? tr("Exported %1").arg(path) : tr("Could not write %1").arg(path));
+}
+
+} // namespace ws

@@ -1,0 +1,102 @@
+#pragma once
+
+#include "app_settings.h"
+#include "scenario_analysis.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QActionGroup;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+class QTimer;
+
+namespace ws {
+
+class DieInspector;
+class EvaluationRunner;
+class GroupPanel;
+class LinkFlowsModel;
+class MeshView;
+class ScenarioDocument;
+class StrategyPanel;
+class TcmePanel;
+
+// Wires the document, the background simulation, the central mesh view and the docks, and
+// owns the menus (STYLE.md item 3: each dock is its own class; this only connects them).
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a file or a ":/scenarios/..." example; errors go to a message box unless `quiet`,
+    // and are returned in `error`.
+    bool openScenario(const QString& path, QString* error = nullptr, bool quiet = false);
+    // Brings a named view to the front, for --view: mesh, strategy, groups, tcme, inspector,
+    // history. False for an unknown name.
+    bool showView(const QString& name);
+    static QStringList viewNames();
+    // Waits until the simulation and TCME are idle (screenshots, tests).
+    bool waitForIdle(int timeoutMs = 60000);
+
+    ScenarioDocument* document() const { return m_document; }
+    EvaluationRunner* runner() const { return m_runner; }
+    MeshView* meshView() const { return m_mesh; }
+    TcmePanel* tcmePanel() const { return m_tcme; }
+    GroupPanel* groupPanel() const { return m_groups; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createDocks();
+    void createMenus();
+    void updateTitle();
+    void updateRecentFilesMenu();
+    void onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& analysis);
+    void onAnalysisFailed(const QString& message);
+    void requestSwap(const QList<QPair<int, int>>& swaps, const QString& text);
+    void showStatus(const QString& text);
+    bool maybeSave(); // false: the user cancelled
+    bool save();
+    bool saveAs();
+    void openDialog();
+    void exportMeshImage();
+    void exportReport(const QString& kind);
+    void autosave();
+
+    AppSettings m_settings;
+    ScenarioDocument* m_document;
+    EvaluationRunner* m_runner;
+    MeshView* m_mesh;
+    StrategyPanel* m_strategy = nullptr;
+    GroupPanel* m_groups = nullptr;
+    TcmePanel* m_tcme = nullptr;
+    DieInspector* m_dieInspector = nullptr;
+    LinkFlowsModel* m_linkFlows = nullptr;
+    QSortFilterProxyModel* m_linkFlowsSorted = nullptr;
+    QTableView* m_linkFlowsView = nullptr;
+    QTabWidget* m_inspectorTabs = nullptr;
+    QDockWidget* m_strategyDock = nullptr;
+    QDockWidget* m_groupsDock = nullptr;
+    QDockWidget* m_tcmeDock = nullptr;
+    QDockWidget* m_inspectorDock = nullptr;
+    QDockWidget* m_historyDock = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QActionGroup* m_metricGroup = nullptr;
+    QLabel* m_summary = nullptr;
+    QProgressBar* m_busy = nullptr;
+    QTimer* m_busyDelay = nullptr;
+    QTimer* m_autosaveTimer = nullptr;
+};
+
+} // namespace ws

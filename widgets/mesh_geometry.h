@@ -1,0 +1,57 @@
+#pragma once
+
+#include "topology/wafer_topology.h"
+
+#include <QPointF>
+#include <QRectF>
+
+#include <optional>
+
+namespace ws {
+
+// Where the mesh view draws each die and link, in widget pixels, for a zoom and pan. Pure and
+// cheap to copy, so hit tests and painting agree by construction.
+//
+// Layout (in "tile units", then scaled by `scale` pixels per unit and shifted by `offset`):
+// die (r, c) is the unit square at (c * kPitch, r * kPitch); the kGap between tiles holds the
+// links. A link is a bar in that gap: eastward bars sit above the row's centre line and westward
+// bars below it; southward bars right of the column's centre and northward bars left of it, so
+// both directions of a link are visible side by side. Torus wrap-around links are drawn as
+// stubs beyond the outer tiles.
+struct MeshGeometry {
+    static constexpr double kGap = 0.56;   // tile units between tiles
+    static constexpr double kPitch = 1.0 + kGap;
+    static constexpr double kBarOffset = 0.17; // tile units from the centre line to a bar's axis
+    static constexpr double kBarWidth = 0.18;  // tile units across a bar
+
+    int rows = 1;
+    int cols = 1;
+    double scale = 60.0;     // pixels per tile unit
+    QPointF offset{20, 20};  // pixel position of tile unit (0, 0)
+
+    // The whole mesh in tile units (tiles plus a half gap of margin for wrap stubs).
+    QRectF contentUnits() const;
+    // Scale and offset that fit the mesh into `viewport` (pixels), centred.
+    static MeshGeometry fitted(int rows, int cols, const QRectF& viewport);
+
+    QRectF dieRect(DieCoord coord) const;
+    // The bar of a directed link between neighbours, by direction from `from`.
+    QRectF linkRect(DieCoord from, Direction direction, bool wraps) const;
+    QRectF linkRect(const WaferTopology& topology, const LinkProperties& link) const;
+
+    std::optional<DieId> dieAt(const WaferTopology& topology, QPointF point) const;
+    std::optional<LinkId> linkAt(const WaferTopology& topology, QPointF point) const;
+
+    double tilePixels() const { return scale; }
+    QPointF toPixels(QPointF units) const { return offset + units * scale; }
+    QPointF toUnits(QPointF pixels) const { return (pixels - offset) / scale; }
+};
+
+// The direction from one die to its neighbour, and whether the link wraps around a torus edge.
+struct LinkDirection {
+    Direction direction = Direction::East;
+    bool wraps = false;
+};
+LinkDirection linkDirection(const WaferTopology& topology, const LinkProperties& link);
+
+} // namespace ws

@@ -1,0 +1,789 @@
+#include "mesh_view.h"
+
+#include "die_drag.h"
+
+#include "units/quantity.h"
+
+#include <QApplication>
+#include <QDrag>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMimeData>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace ws {
+
+namespace {
+
+// DP groups fill the tiles with light tints (ColorBrewer Set3), TATP groups colour the borders
+// with saturated ones (ColorBrewer Dark2): two qualitative families that stay distinguishable
+// when combined.
+constexpr std::array<QRgb, 12> kDpFills{0xff8dd3c7, 0xffffffb3, 0xffbebada, 0xfffb8072,
+                                        0xff80b1d3, 0xfffdb462, 0xffb3de69, 0xfffccde5,
+                                        0xffd9d9d9, 0xffbc80bd, 0xffccebc5, 0xffffed6f};
+constexpr std::array<QRgb, 8> kTatpBorders{0xff1b9e77, 0xffd95f02, 0xff7570b3, 0xffe7298a,
+                                           0xff66a61e, 0xffe6ab02, 0xffa6761d, 0xff666666};
+const QColor kUnusedFill(252, 252, 252);
+const QColor kDeadFill(120, 120, 120);
+const QColor kSelection(0, 90, 220);
+const QColor kHotLink(220, 20, 20);
+const QColor kOldPath(110, 110, 110);
+const QColor kNewPath(255, 120, 0);
+const QColor kFlowPath(200, 0, 160, 170);
+
+QColor dpFill(int group) {
+    return group < 0 ? kUnusedFill : QColor(kDpFills[static_cast<std::size_t>(group) % kDpFills.size()]);
+}
+
+QColor tatpBorder(int group) {
+    return QColor(kTatpBorders[static_cast<std::size_t>(group) % kTatpBorders.size()]);
+}
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+} // namespace
+
+MeshView::MeshView(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(360, 260);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void MeshView::setAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis) {
+    const bool sameWafer = m_analysis && analysis &&
+                           m_analysis->topology->rows() == analysis->topology->rows() &&
+                           m_analysis->topology->cols() == analysis->topology->cols();
+    m_analysis = std::move(analysis);
+    m_highlightedFlow = -1;
+    recomputeScale();
+    if (!sameWafer) {
+        m_userNavigated = false;
+        m_selectedLink.reset();
+        m_selectedDies.clear();
+        zoomToFit();
+    }
+    update();
+}
+
+void MeshView::setMetric(LinkMetric metric) {
+    m_metric = metric;
+    recomputeScale();
+    update();
+}
+
+void MeshView::setLinkLoadOverride(std::optional<LinkLoadOverride> loads) {
+    m_override = std::move(loads);
+    recomputeScale();
+    update();
+}
+
+void MeshView::setTcmeOverlay(std::optional<TcmeOverlay> overlay) {
+    m_tcme = std::move(overlay);
+    update();
+}
+
+void MeshView::setBanner(const QString& text, bool isError) {
+    m_banner = text;
+    m_bannerIsError = isError;
+    update();
+}
+
+void MeshView::selectLink(std::optional<LinkId> link) {
+    m_selectedLink = link;
+    update();
+    emit linkSelected(link.value_or(-1));
+}
+
+void MeshView::selectDie(std::optional<DieId> die) {
+    m_selectedDies.clear();
+    if (die)
+        m_selectedDies.append(*die);
+    update();
+    emit dieSelected(die.value_or(-1));
+}
+
+void MeshView::highlightFlow(int flowIndex) {
+    m_highlightedFlow = flowIndex;
+    update();
+}
+
+QRectF MeshView::meshArea() const {
+    return QRectF(0, 0, std::max(1, width() - kLegendWidth), height());
+}
+
+void MeshView::zoomToFit() {
+    if (!m_analysis)
+        return;
+    m_geometry = MeshGeometry::fitted(m_analysis->topology->rows(), m_analysis->topology->cols(),
+                                      meshArea().adjusted(8, 8, -8, -8));
+    m_userNavigated = false;
+    update();
+}
+
+void MeshView::zoomBy(double factor, QPointF anchor) {
+    const double scale = std::clamp(m_geometry.scale * factor, 2.0, 600.0);
+    const QPointF units = m_geometry.toUnits(anchor);
+    m_geometry.scale = scale;
+    m_geometry.offset = anchor - units * scale; // the point under the cursor stays put
+    m_userNavigated = true;
+    update();
+}
+
+double MeshView::linkValue(LinkId link) const {
+    const auto index = static_cast<std::size_t>(link);
+    const SimulationReport& report = m_analysis->report;
+    const double bytes = m_override ? m_override->bytes[index] : report.links[index].bytes;
+    switch (m_metric) {
+    case LinkMetric::Bytes:
+        return bytes;
+    case LinkMetric::Utilization: {
+        const double makespan = m_override ? m_override->makespanS : report.makespanS;
+        const double busy = report.links[index].bytes > 0
+                                ? report.links[index].busyS / report.links[index].bytes
+                                : 1.0 / m_analysis->scenario.wafer.linkBandwidth.value;
+        return makespan > 0 ? bytes * busy / makespan : 0.0; // busy: seconds per byte
+    }
+    case LinkMetric::Conflicts:
+        return report.links[index].flowCount;
+    }
+    return 0;
+}
+
+double MeshView::maxLinkValue() const {
+    double best = 0;
+    if (!m_analysis)
+        return best;
+    for (LinkId link = 0; link < m_analysis->topology->linkCount(); ++link)
+        best = std::max(best, linkValue(link));
+    return best;
+}
+
+void MeshView::recomputeScale() {
+    m_maxValue = maxLinkValue();
+}
+
+double MeshView::linkFraction(LinkId link) const {
+    return m_maxValue > 0 ? linkValue(link) / m_maxValue : 0.0;
+}
+
+QString MeshView::formatValue(double value) const {
+    switch (m_metric) {
+    case LinkMetric::Bytes:
+        return qs(formatBytes(value));
+    case LinkMetric::Utilization:
+        return QString::number(value * 100, 'f', value < 0.1 ? 1 : 0) + QLatin1Char('%');
+    case LinkMetric::Conflicts:
+        return QString::number(std::lround(value));
+    }
+    return {};
+}
+
+// ---- painting ----
+
+void MeshView::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    render(painter, rect());
+}
+
+void MeshView::render(QPainter& painter, const QRect& area) const {
+    painter.fillRect(area, Qt::white);
+    if (!m_analysis) {
+        painter.setPen(Qt::darkGray);
+        painter.drawText(area, Qt::AlignCenter, m_banner.isEmpty() ? tr("No scenario") : m_banner);
+        return;
+    }
+    const QRectF mesh(area.left(), area.top(), std::max(1, area.width() - kLegendWidth),
+                      area.height());
+    painter.save();
+    painter.setClipRect(mesh);
+    painter.setRenderHint(QPainter::Antialiasing, false); // boxes: crisp and fast
+    paintTiles(painter, mesh);
+    paintLinks(painter, mesh);
+    paintLabels(painter, mesh);
+    paintOverlays(painter);
+    painter.restore();
+
+    paintLegend(painter, QRect(area.right() - kLegendWidth + 1, area.top(), kLegendWidth,
+                               area.height()));
+    if (!m_banner.isEmpty()) {
+        QFont font = painter.font();
+        font.setBold(true);
+        painter.setFont(font);
+        const QRectF box(mesh.left() + 8, mesh.top() + 8, mesh.width() - 16, 26);
+        painter.fillRect(box, m_bannerIsError ? QColor(255, 225, 225, 235) : QColor(255, 250, 210, 235));
+        painter.setPen(m_bannerIsError ? QColor(160, 0, 0) : QColor(90, 70, 0));
+        painter.drawText(box.adjusted(8, 0, -8, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                         painter.fontMetrics().elidedText(m_banner, Qt::ElideRight,
+                                                          static_cast<int>(box.width()) - 16));
+    }
+}
+
+void MeshView::paintTiles(QPainter& painter, const QRectF& visible) const {
+    const WaferTopology& topology = *m_analysis->topology;
+    const DieGroups& groups = m_analysis->groups;
+    const double tile = m_geometry.tilePixels();
+    const bool detailed = tile >= 14; // borders and group colours
+    // Batch by fill colour: one drawRects per colour.
+    std::vector<std::pair<QRgb, std::vector<QRectF>>> fills;
+    std::vector<QRectF> dead;
+    std::vector<std::pair<int, std::vector<QRectF>>> borders; // by TATP group
+    for (DieId die = 0; die < topology.dieCount(); ++die) {
+        const QRectF box = m_geometry.dieRect(topology.coord(die));
+        if (!box.intersects(visible))
+            continue;
+        if (!topology.isAlive(die)) {
+            dead.push_back(box);
+            continue;
+        }
+        const int dp = groups.dpOfDie[static_cast<std::size_t>(die)];
+        const QRgb fill = (detailed ? dpFill(dp) : (dp >= 0 ? dpFill(dp) : kUnusedFill)).rgb();
+        auto bucket = std::find_if(fills.begin(), fills.end(),
+                                   [&](const auto& entry) { return entry.first == fill; });
+        if (bucket == fills.end())
+            bucket = fills.insert(fills.end(), {fill, {}});
+        bucket->second.push_back(box);
+        const int tatp = groups.tatpOfDie[static_cast<std::size_t>(die)];
+        if (detailed) {
+            auto border = std::find_if(borders.begin(), borders.end(),
+                                       [&](const auto& entry) { return entry.first == tatp; });
+            if (border == borders.end())
+                border = borders.insert(borders.end(), {tatp, {}});
+            border->second.push_back(box);
+        }
+    }
+    painter.setPen(Qt::NoPen);
+    for (const auto& [fill, boxes] : fills) {
+        painter.setBrush(QColor(fill));
+        painter.drawRects(boxes.data(), static_cast<int>(boxes.size()));
+    }
+    if (!dead.empty()) {
+        painter.setBrush(QColor(200, 200, 200));
+        painter.drawRects(dead.data(), static_cast<int>(dead.size()));
+        painter.setBrush(QBrush(kDeadFill, Qt::BDiagPattern));
+        painter.drawRects(dead.data(), static_cast<int>(dead.size()));
+    }
+    painter.setBrush(Qt::NoBrush);
+    for (auto& [tatp, boxes] : borders) {
+        if (tatp < 0) {
+            painter.setPen(QPen(QColor(150, 150, 150), 1));
+        } else {
+            const double width = std::clamp(tile * 0.07, 2.0, 6.0);
+            painter.setPen(QPen(tatpBorder(tatp), width, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+            for (QRectF& box : boxes) // keep the thick border inside the tile
+                box.adjust(width / 2, width / 2, -width / 2, -width / 2);
+        }
+        painter.drawRects(boxes.data(), static_cast<int>(boxes.size()));
+    }
+}
+
+void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
+    const WaferTopology& topology = *m_analysis->topology;
+    const double tile = m_geometry.tilePixels();
+    std::array<std::vector<QRectF>, kLoadBuckets> buckets;
+    std::vector<QRectF> idle;
+    std::vector<QRectF> dead;
+    const bool arrows = tile >= 44;
+    std::array<QPainterPath, kLoadBuckets> arrowHeads;
+    QPainterPath idleHeads;
+    for (const LinkProperties& link : topology.links()) {
+        const QRectF bar = m_geometry.linkRect(topology, link);
+        if (!bar.intersects(visible))
+            continue;
+        if (!link.alive) {
+            dead.push_back(bar);
+            continue;
+        }
+        const double value = linkValue(link.id);
+        const int bucket = loadBucket(m_maxValue > 0 ? value / m_maxValue : 0.0);
+        if (value <= 0)
+            idle.push_back(bar);
+        else
+            buckets[static_cast<std::size_t>(bucket)].push_back(bar);
+        if (arrows) {
+            // A small arrowhead past the bar's end shows the direction.
+            const Direction direction = linkDirection(topology, link).direction;
+            const double head = bar.width() < bar.height() ? bar.width() : bar.height();
+            QPolygonF triangle;
+            switch (direction) {
+            case Direction::East:
+                triangle << bar.topRight() << QPointF(bar.right() + head * 0.7, bar.center().y())
+                         << bar.bottomRight();
+                break;
+            case Direction::West:
+                triangle << bar.topLeft() << QPointF(bar.left() - head * 0.7, bar.center().y())
+                         << bar.bottomLeft();
+                break;
+            case Direction::South:
+                triangle << bar.bottomLeft() << QPointF(bar.center().x(), bar.bottom() + head * 0.7)
+                         << bar.bottomRight();
+                break;
+            case Direction::North:
+                triangle << bar.topLeft() << QPointF(bar.center().x(), bar.top() - head * 0.7)
+                         << bar.topRight();
+                break;
+            }
+            (value <= 0 ? idleHeads : arrowHeads[static_cast<std::size_t>(bucket)]).addPolygon(triangle);
+        }
+    }
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(idleLinkColor());
+    painter.drawRects(idle.data(), static_cast<int>(idle.size()));
+    painter.drawPath(idleHeads);
+    for (int bucket = 0; bucket < kLoadBuckets; ++bucket) {
+        const auto& bars = buckets[static_cast<std::size_t>(bucket)];
+        if (bars.empty())
+            continue;
+        painter.setBrush(bucketColor(bucket));
+        painter.drawRects(bars.data(), static_cast<int>(bars.size()));
+        painter.drawPath(arrowHeads[static_cast<std::size_t>(bucket)]);
+    }
+    if (!dead.empty()) {
+        painter.setBrush(QBrush(QColor(60, 60, 60), Qt::DiagCrossPattern));
+        painter.setPen(QPen(QColor(60, 60, 60), 1));
+        painter.drawRects(dead.data(), static_cast<int>(dead.size()));
+    }
+}
+
+void MeshView::paintLabels(QPainter& painter, const QRectF& visible) const {
+    const double tile = m_geometry.tilePixels();
+    if (tile < 26)
+        return;
+    const WaferTopology& topology = *m_analysis->topology;
+    const DieGroups& groups = m_analysis->groups;
+    QFont font = painter.font();
+    font.setPixelSize(static_cast<int>(std::clamp(tile * 0.2, 9.0, 15.0)));
+    painter.setFont(font);
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    const bool badges = tile >= 60;
+    for (DieId die = 0; die < topology.dieCount(); ++die) {
+        const QRectF box = m_geometry.dieRect(topology.coord(die));
+        if (!box.intersects(visible))
+            continue;
+        const QRectF inner = box.adjusted(tile * 0.1, tile * 0.08, -tile * 0.1, -tile * 0.08);
+        painter.setPen(topology.isAlive(die) ? QColor(20, 20, 20) : QColor(245, 245, 245));
+        painter.drawText(inner, Qt::AlignLeft | Qt::AlignTop, QString::number(die));
+        if (!badges || !topology.isAlive(die))
+            continue;
+        QStringList badge;
+        const int dp = groups.dpOfDie[static_cast<std::size_t>(die)];
+        const int tatp = groups.tatpOfDie[static_cast<std::size_t>(die)];
+        if (dp >= 0)
+            badge << QStringLiteral("D%1").arg(dp);
+        if (tatp >= 0) {
+            const auto& members = groups.tatp[static_cast<std::size_t>(tatp)];
+            const auto position = std::find(members.begin(), members.end(), die) - members.begin();
+            badge << QStringLiteral("T%1.%2").arg(tatp).arg(position);
+        }
+        if (!badge.isEmpty()) {
+            painter.setPen(QColor(50, 50, 50));
+            painter.drawText(inner, Qt::AlignHCenter | Qt::AlignBottom, badge.join(QLatin1Char(' ')));
+        }
+    }
+}
+
+void MeshView::paintPath(QPainter& painter, const std::vector<DieId>& path) const {
+    const WaferTopology& topology = *m_analysis->topology;
+    QPolygonF line;
+    for (DieId die : path)
+        line << m_geometry.dieRect(topology.coord(die)).center();
+    painter.drawPolyline(line);
+}
+
+void MeshView::paintOverlays(QPainter& painter) const {
+    const WaferTopology& topology = *m_analysis->topology;
+    const SimulationReport& report = m_analysis->report;
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setBrush(Qt::NoBrush);
+    const double width = std::clamp(m_geometry.tilePixels() * 0.06, 2.0, 5.0);
+    auto flowPath = [&](const FlowReport& flow) {
+        if (!flow.route.path.empty()) {
+            paintPath(painter, flow.route.path);
+        } else {
+            for (const auto& [from, to] : flow.route.edges)
+                paintPath(painter, {from, to});
+        }
+    };
+    if (m_selectedLink) {
+        painter.setPen(QPen(kFlowPath, width, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        for (int flow : m_analysis->flowsOnLink[static_cast<std::size_t>(*m_selectedLink)])
+            flowPath(report.flows[static_cast<std::size_t>(flow)]);
+    }
+    if (m_highlightedFlow >= 0 && m_highlightedFlow < static_cast<int>(report.flows.size())) {
+        painter.setPen(QPen(kSelection, width * 1.4, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        flowPath(report.flows[static_cast<std::size_t>(m_highlightedFlow)]);
+    }
+    if (m_tcme) {
+        painter.setPen(QPen(kOldPath, width, Qt::DashLine, Qt::RoundCap, Qt::RoundJoin));
+        for (const auto& path : m_tcme->oldPaths)
+            paintPath(painter, path);
+        painter.setPen(QPen(kNewPath, width * 1.2, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        for (const auto& path : m_tcme->newPaths)
+            paintPath(painter, path);
+        if (m_tcme->hotLink >= 0 && m_tcme->hotLink < topology.linkCount()) {
+            painter.setPen(QPen(kHotLink, width, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+            painter.drawRect(m_geometry.linkRect(topology, topology.link(m_tcme->hotLink))
+                                 .adjusted(-width, -width, width, width));
+        }
+    }
+    if (m_selectedLink) {
+        painter.setPen(QPen(Qt::black, 2));
+        painter.drawRect(m_geometry.linkRect(topology, topology.link(*m_selectedLink)).adjusted(-2, -2, 2, 2));
+    }
+    painter.setPen(QPen(kSelection, 3));
+    for (int die : m_selectedDies)
+        painter.drawRect(m_geometry.dieRect(topology.coord(die)).adjusted(-3, -3, 3, 3));
+    if (m_gesture == Gesture::DraggingDies && m_dropTarget) {
+        painter.setPen(QPen(kSelection, 3, Qt::DashLine));
+        painter.setBrush(QColor(0, 90, 220, 40));
+        painter.drawRect(m_geometry.dieRect(topology.coord(*m_dropTarget)).adjusted(-4, -4, 4, 4));
+    }
+}
+
+void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.fillRect(area, QColor(248, 248, 248));
+    painter.setPen(QColor(210, 210, 210));
+    painter.drawLine(area.topLeft(), area.bottomLeft());
+    QFont font = painter.font();
+    font.setPixelSize(12);
+    painter.setFont(font);
+    const QFontMetrics metrics(font);
+    const int left = area.left() + 12;
+    const int line = metrics.height() + 3;
+    int y = area.top() + 10;
+    auto heading = [&](const QString& text) {
+        QFont bold = font;
+        bold.setBold(true);
+        painter.setFont(bold);
+        painter.setPen(QColor(30, 30, 30));
+        painter.drawText(QRect(left, y, area.width() - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         QFontMetrics(bold).elidedText(text, Qt::ElideRight, area.width() - 20));
+        painter.setFont(font);
+        y += line;
+    };
+    auto swatch = [&](const QBrush& brush, const QPen& pen, const QString& text) {
+        painter.setPen(pen);
+        painter.setBrush(brush);
+        painter.drawRect(QRect(left, y + 2, 22, line - 6));
+        painter.setPen(QColor(40, 40, 40));
+        painter.drawText(QRect(left + 30, y, area.width() - 44, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(text, Qt::ElideRight, area.width() - 44));
+        y += line;
+    };
+
+    heading(tr("Link %1").arg(toDisplayString(m_metric).toLower()));
+    if (m_override) {
+        painter.setPen(QColor(90, 90, 90));
+        painter.drawText(QRect(left, y, area.width() - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(m_override->caption, Qt::ElideRight, area.width() - 20));
+        y += line;
+    }
+    // The scale: kLoadBuckets steps, top = max, exactly the colours the links are drawn in.
+    const int barHeight = 150;
+    const int step = barHeight / kLoadBuckets;
+    for (int bucket = 0; bucket < kLoadBuckets; ++bucket)
+        painter.fillRect(QRect(left, y + (kLoadBuckets - 1 - bucket) * step, 22, step), bucketColor(bucket));
+    painter.setPen(QColor(40, 40, 40));
+    painter.drawText(QRect(left + 30, y - 2, area.width() - 44, line), Qt::AlignLeft | Qt::AlignTop,
+                     formatValue(m_maxValue) + tr(" (max)"));
+    painter.drawText(QRect(left + 30, y + kLoadBuckets * step - line + 2, area.width() - 44, line),
+                     Qt::AlignLeft | Qt::AlignBottom, formatValue(0));
+    y += kLoadBuckets * step + 8;
+    swatch(idleLinkColor(), Qt::NoPen, tr("no traffic"));
+    swatch(QBrush(QColor(60, 60, 60), Qt::DiagCrossPattern), QPen(QColor(60, 60, 60)), tr("dead link"));
+    swatch(QBrush(kDeadFill, Qt::BDiagPattern), QPen(QColor(120, 120, 120)), tr("dead die"));
+    y += 6;
+
+    const DieGroups& groups = m_analysis->groups;
+    constexpr int kShown = 6;
+    if (!groups.dp.empty()) {
+        heading(tr("Fill: DP group"));
+        for (int g = 0; g < std::min<int>(kShown, static_cast<int>(groups.dp.size())); ++g)
+            swatch(dpFill(g), QPen(QColor(150, 150, 150)), tr("D%1").arg(g));
+        if (groups.dp.size() > kShown)
+            swatch(Qt::NoBrush, Qt::NoPen, tr("+%1 more").arg(groups.dp.size() - kShown));
+    }
+    if (!groups.tatp.empty()) {
+        heading(tr("Border: TATP group"));
+        painter.setPen(QColor(90, 90, 90));
+        painter.drawText(QRect(left, y, area.width() - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         tr("badge Tg.i: group g, position i"));
+        y += line;
+        for (int g = 0; g < std::min<int>(kShown, static_cast<int>(groups.tatp.size())); ++g)
+            swatch(Qt::white, QPen(tatpBorder(g), 3), tr("T%1").arg(g));
+        if (groups.tatp.size() > kShown)
+            swatch(Qt::NoBrush, Qt::NoPen, tr("+%1 more").arg(groups.tatp.size() - kShown));
+    }
+    swatch(kUnusedFill, QPen(QColor(150, 150, 150)), tr("unused die"));
+    if (m_tcme || m_selectedLink) {
+        y += 6;
+        heading(tr("Overlays"));
+        if (m_tcme) {
+            swatch(Qt::NoBrush, QPen(kHotLink, 3), tr("hottest link"));
+            swatch(kOldPath, Qt::NoPen, tr("path before TCME"));
+            swatch(kNewPath, Qt::NoPen, tr("path after TCME"));
+        }
+        if (m_selectedLink)
+            swatch(kFlowPath, Qt::NoPen, tr("flows on selected link"));
+    }
+    painter.restore();
+}
+
+// ---- interaction ----
+
+void MeshView::resizeEvent(QResizeEvent*) {
+    if (!m_userNavigated)
+        zoomToFit(); // the wafer stays fitted as the window changes until the user zooms or pans
+}
+
+void MeshView::wheelEvent(QWheelEvent* event) {
+    const double steps = event->angleDelta().y() / 120.0;
+    zoomBy(std::pow(1.2, steps), event->position());
+    event->accept();
+}
+
+void MeshView::keyPressEvent(QKeyEvent* event) {
+    const QPointF centre = meshArea().center();
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(1.25, centre);
+        break;
+    case Qt::Key_Minus:
+        zoomBy(0.8, centre);
+        break;
+    case Qt::Key_0:
+        zoomToFit();
+        break;
+    case Qt::Key_Escape:
+        selectLink(std::nullopt);
+        selectDie(std::nullopt);
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+    }
+}
+
+void MeshView::mousePressEvent(QMouseEvent* event) {
+    setFocus();
+    m_pressPosition = event->position().toPoint();
+    m_panStartOffset = m_geometry.offset;
+    m_pressedDie.reset();
+    if (!m_analysis)
+        return;
+    if (event->button() == Qt::MiddleButton || event->button() == Qt::RightButton) {
+        m_gesture = Gesture::Panning;
+        setCursor(Qt::ClosedHandCursor);
+        return;
+    }
+    m_gesture = Gesture::Pressed;
+    m_pressedDie = m_geometry.dieAt(*m_analysis->topology, event->position());
+}
+
+void MeshView::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint position = event->position().toPoint();
+    if (m_gesture == Gesture::Pressed &&
+        (position - m_pressPosition).manhattanLength() >= QApplication::startDragDistance()) {
+        if (m_pressedDie && m_analysis->topology->isAlive(*m_pressedDie)) {
+            if (!m_selectedDies.contains(*m_pressedDie)) {
+                m_selectedDies = {*m_pressedDie};
+                emit dieSelected(*m_pressedDie);
+            }
+            m_gesture = Gesture::DraggingDies;
+            setCursor(Qt::DragMoveCursor);
+        } else {
+            m_gesture = Gesture::Panning;
+            setCursor(Qt::ClosedHandCursor);
+        }
+    }
+    if (m_gesture == Gesture::Panning) {
+        m_geometry.offset = m_panStartOffset + (position - m_pressPosition);
+        m_userNavigated = true;
+        update();
+    } else if (m_gesture == Gesture::DraggingDies) {
+        if (!rect().contains(position)) {
+            startExternalDrag(); // onto the group panel
+            return;
+        }
+        const auto target = m_geometry.dieAt(*m_analysis->topology, event->position());
+        // Valid targets: a live die outside the dragged selection.
+        const bool valid = target && m_analysis->topology->isAlive(*target) &&
+                           !m_selectedDies.contains(*target);
+        const std::optional<DieId> next = valid ? target : std::nullopt;
+        if (next != m_dropTarget) {
+            m_dropTarget = next;
+            update();
+        }
+    }
+}
+
+void MeshView::mouseReleaseEvent(QMouseEvent* event) {
+    const Gesture gesture = m_gesture;
+    m_gesture = Gesture::None;
+    unsetCursor();
+    if (!m_analysis)
+        return;
+    if (gesture == Gesture::DraggingDies) {
+        const auto target = m_geometry.dieAt(*m_analysis->topology, event->position());
+        m_dropTarget.reset();
+        update();
+        if (!target) {
+            emit statusMessage(tr("Drop the dies on another die to swap them"));
+            return;
+        }
+        QString text;
+        const QList<QPair<int, int>> swaps = swapsForDrop(*target, &text);
+        if (swaps.isEmpty()) {
+            emit statusMessage(text);
+            return;
+        }
+        emit dieSwapRequested(swaps, text);
+        return;
+    }
+    if (gesture != Gesture::Pressed)
+        return;
+    // A click: a link first (bars are small, so they win), else a die, else clear.
+    if (const auto link = m_geometry.linkAt(*m_analysis->topology, event->position())) {
+        selectLink(link);
+        return;
+    }
+    if (m_pressedDie) {
+        if (event->modifiers() & Qt::ControlModifier) {
+            if (!m_selectedDies.removeOne(*m_pressedDie))
+                m_selectedDies.append(*m_pressedDie);
+            update();
+            emit dieSelected(*m_pressedDie);
+        } else {
+            selectDie(*m_pressedDie);
+        }
+        return;
+    }
+    selectLink(std::nullopt);
+    selectDie(std::nullopt);
+}
+
+QList<QPair<int, int>> MeshView::swapsForDrop(DieId target, QString* text) const {
+    const WaferTopology& topology = *m_analysis->topology;
+    QList<QPair<int, int>> swaps;
+    const DieId anchor = m_pressedDie.value_or(m_selectedDies.value(0, target));
+    const DieCoord from = topology.coord(anchor);
+    const DieCoord to = topology.coord(target);
+    const int dr = to.row - from.row;
+    const int dc = to.col - from.col;
+    if (dr == 0 && dc == 0) {
+        *text = tr("Dropped where it started: nothing to change");
+        return swaps;
+    }
+    // Each selected die trades places with the die at the same offset. Doing the swaps from
+    // the far end of the move backwards makes a chain of swaps a translation even when the
+    // selection overlaps its destination (die i takes i+1's place, i+1 takes i+2's, ...).
+    QList<int> ordered = m_selectedDies;
+    std::sort(ordered.begin(), ordered.end(), [&](int a, int b) {
+        const DieCoord ca = topology.coord(a);
+        const DieCoord cb = topology.coord(b);
+        return ca.row * dr + ca.col * dc > cb.row * dr + cb.col * dc;
+    });
+    for (int die : ordered) {
+        const DieCoord c = topology.coord(die);
+        const DieCoord moved{c.row + dr, c.col + dc};
+        if (moved.row < 0 || moved.col < 0 || moved.row >= topology.rows() ||
+            moved.col >= topology.cols()) {
+            *text = tr("Die %1 would move off the wafer").arg(die);
+            return {};
+        }
+        swaps.append({die, topology.dieAt(moved)});
+    }
+    *text = swaps.size() == 1
+                ? tr("Swap die %1 with die %2").arg(swaps[0].first).arg(swaps[0].second)
+                : tr("Move %1 dies by (%2, %3)").arg(swaps.size()).arg(dr).arg(dc);
+    return swaps;
+}
+
+void MeshView::startExternalDrag() {
+    m_gesture = Gesture::None;
+    m_dropTarget.reset();
+    unsetCursor();
+    update();
+    auto* mime = new QMimeData;
+    mime->setData(kDieMimeType, encodeDies(m_selectedDies));
+    mime->setText(tr("dies %1").arg(QString::fromLatin1(encodeDies(m_selectedDies))));
+    auto* drag = new QDrag(this);
+    drag->setMimeData(mime);
+    drag->exec(Qt::MoveAction);
+}
+
+bool MeshView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip && m_analysis) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        QString text;
+        if (const auto link = m_geometry.linkAt(*m_analysis->topology, help->pos()))
+            text = linkToolTip(*link);
+        else if (const auto die = m_geometry.dieAt(*m_analysis->topology, help->pos()))
+            text = dieToolTip(*die);
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+QString MeshView::linkToolTip(LinkId link) const {
+    const LinkReport& report = m_analysis->report.links[static_cast<std::size_t>(link)];
+    QString text = tr("<b>Link %1: die %2 → die %3</b>").arg(link).arg(report.from).arg(report.to);
+    if (!report.alive)
+        return text + tr("<br>dead link");
+    text += tr("<br>%1 carried, busy %2, utilisation %3%")
+                .arg(qs(formatBytes(report.bytes)), qs(formatSeconds(report.busyS)))
+                .arg(report.utilization * 100, 0, 'f', 1);
+    if (m_override)
+        text += tr("<br>%1: %2").arg(m_override->caption,
+                                      qs(formatBytes(m_override->bytes[static_cast<std::size_t>(link)])));
+    const auto& flows = m_analysis->flowsOnLink[static_cast<std::size_t>(link)];
+    text += flows.size() == 1 ? tr("<br>1 flow:") : tr("<br>%1 flows:").arg(flows.size());
+    constexpr int kListed = 8;
+    for (int i = 0; i < std::min<int>(kListed, static_cast<int>(flows.size())); ++i) {
+        const FlowReport& flow = m_analysis->report.flows[static_cast<std::size_t>(flows[static_cast<std::size_t>(i)])];
+        text += QStringLiteral("<br>&nbsp;&nbsp;%1 (%2, %3)")
+                    .arg(qs(flow.id).toHtmlEscaped(), qs(flow.opKind), qs(formatBytes(flow.bytes)));
+    }
+    if (flows.size() > kListed)
+        text += tr("<br>&nbsp;&nbsp;… and %1 more (click the link to list them)").arg(flows.size() - kListed);
+    return text;
+}
+
+QString MeshView::dieToolTip(DieId die) const {
+    const WaferTopology& topology = *m_analysis->topology;
+    const DieCoord coord = topology.coord(die);
+    QString text = tr("<b>Die %1</b> (row %2, column %3)").arg(die).arg(coord.row).arg(coord.col);
+    if (!topology.isAlive(die))
+        return text + tr("<br>dead");
+    const DieGroups& groups = m_analysis->groups;
+    const int dp = groups.dpOfDie[static_cast<std::size_t>(die)];
+    const int tatp = groups.tatpOfDie[static_cast<std::size_t>(die)];
+    if (dp >= 0)
+        text += tr("<br>DP group D%1").arg(dp);
+    if (tatp >= 0)
+        text += tr("<br>TATP group T%1").arg(tatp);
+    const DieReport& report = m_analysis->report.dies[static_cast<std::size_t>(die)];
+    if (report.computeS > 0)
+        text += tr("<br>compute %1 (%2% of the window)")
+                    .arg(qs(formatSeconds(report.computeS)))
+                    .arg(report.utilization * 100, 0, 'f', 1);
+    return text + tr("<br><i>Drag onto another die to swap them</i>");
+}
+
+} // namespace ws

@@ -1,0 +1,137 @@
+#pragma once
+
+#include "load_color_map.h"
+#include "mesh_geometry.h"
+#include "scenario_analysis.h"
+
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ws {
+
+// The die mesh with a heatmap of every directed link (ISSUE 5, STYLE.md item 9).
+//
+// Dies are tiles with their id; the fill colour is the die's DP group and the border colour its
+// TATP group, both listed in the legend; dead dies and links are hatched. Every directed link is
+// its own bar, coloured by load on the viridis map (bytes, utilisation or flows sharing it),
+// with a scale in the legend. Painting is by level of detail, as in Qt's Chip example: tiny
+// tiles get fills only, then borders and group colours, then labels and link arrows; links are
+// drawn with one drawRects call per colour bucket, so a 32x32 wafer stays smooth.
+//
+// Interaction: wheel zooms about the cursor, dragging empty space (or with the middle or right
+// button) pans; hovering a link shows its id, bytes, utilisation and flows; clicking a link
+// selects it and highlights the paths through it; clicking a die selects it (Ctrl adds to the
+// selection). Dragging selected dies onto another die asks for a swap (dieSwapRequested):
+// the dies trade places with those at the same offset from the drop target; the view itself
+// never edits the scenario. Zoom and pan are navigation, not document edits.
+class MeshView : public QWidget {
+    Q_OBJECT
+public:
+    // Link loads to colour by instead of the analysis's own: TCME's before or after, one round.
+    struct LinkLoadOverride {
+        std::vector<double> bytes; // by LinkId
+        double makespanS = 0;      // for utilisation
+        QString caption;           // shown in the legend title, e.g. "TCME: after iteration 2"
+    };
+    // What the TCME panel wants shown: the iteration's hottest link and the rerouted paths.
+    struct TcmeOverlay {
+        LinkId hotLink = -1;
+        std::vector<std::vector<DieId>> oldPaths;
+        std::vector<std::vector<DieId>> newPaths;
+    };
+
+    static constexpr int kLegendWidth = 200; // pixels, on the right, not zoomed
+
+    explicit MeshView(QWidget* parent = nullptr);
+
+    void setAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis);
+    std::shared_ptr<const ScenarioAnalysis> analysis() const { return m_analysis; }
+
+    void setMetric(LinkMetric metric);
+    LinkMetric metric() const { return m_metric; }
+    void setLinkLoadOverride(std::optional<LinkLoadOverride> loads);
+    void setTcmeOverlay(std::optional<TcmeOverlay> overlay);
+    // A banner over the mesh: "Simulating..." while a re-simulation runs, or an error.
+    void setBanner(const QString& text, bool isError = false);
+
+    std::optional<LinkId> selectedLink() const { return m_selectedLink; }
+    const QList<int>& selectedDies() const { return m_selectedDies; }
+    void selectLink(std::optional<LinkId> link);
+    void selectDie(std::optional<DieId> die);
+    // Draws one flow's route emphasised (from the timeline or the flows table); -1 clears.
+    void highlightFlow(int flowIndex);
+
+    void zoomToFit();
+    void zoomBy(double factor, QPointF anchor);
+    const MeshGeometry& geometry() const { return m_geometry; }
+    // The fraction of the scale a link's load reaches (what its colour encodes), for tests.
+    double linkFraction(LinkId link) const;
+    // Paints mesh and legend into any device (the widget, an image, an SVG or PDF export).
+    void render(QPainter& painter, const QRect& area) const;
+
+signals:
+    void linkSelected(int link); // -1: none
+    void dieSelected(int die);   // -1: none
+    // Die pairs to swap, in order, as one edit described by `text`.
+    void dieSwapRequested(const QList<QPair<int, int>>& swaps, const QString& text);
+    void statusMessage(const QString& text);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override; // tooltips
+
+private:
+    enum class Gesture { None, Pressed, Panning, DraggingDies };
+
+    QRectF meshArea() const; // the widget minus the legend
+    double linkValue(LinkId link) const;
+    double maxLinkValue() const;
+    QString linkToolTip(LinkId link) const;
+    QString dieToolTip(DieId die) const;
+    QString formatValue(double value) const;
+    QList<QPair<int, int>> swapsForDrop(DieId target, QString* text) const;
+    void startExternalDrag();
+    void recomputeScale();
+
+    void paintTiles(QPainter& painter, const QRectF& visible) const;
+    void paintLinks(QPainter& painter, const QRectF& visible) const;
+    void paintLabels(QPainter& painter, const QRectF& visible) const;
+    void paintOverlays(QPainter& painter) const;
+    void paintPath(QPainter& painter, const std::vector<DieId>& path) const;
+    void paintLegend(QPainter& painter, const QRect& area) const;
+
+    std::shared_ptr<const ScenarioAnalysis> m_analysis;
+    LinkMetric m_metric = LinkMetric::Bytes;
+    std::optional<LinkLoadOverride> m_override;
+    std::optional<TcmeOverlay> m_tcme;
+    QString m_banner;
+    bool m_bannerIsError = false;
+    double m_maxValue = 0; // the top of the colour scale for the current metric
+
+    MeshGeometry m_geometry;
+    bool m_userNavigated = false; // until the user zooms or pans, the wafer is kept fitted
+
+    std::optional<LinkId> m_selectedLink;
+    QList<int> m_selectedDies;
+    int m_highlightedFlow = -1;
+
+    Gesture m_gesture = Gesture::None;
+    QPoint m_pressPosition;
+    QPointF m_panStartOffset;
+    std::optional<DieId> m_pressedDie;
+    std::optional<DieId> m_dropTarget;
+};
+
+} // namespace ws

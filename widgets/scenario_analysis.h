@@ -1,0 +1,31 @@
+#pragma once
+
+#include "io/scenario.h"
+#include "report/simulation_report.h"
+#include "strategy/die_groups.h"
+#include "topology/wafer_topology.h"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// One scenario simulated, as every view draws it. Immutable once built: the views hold it as
+// std::shared_ptr<const ScenarioAnalysis> and redraw from it (STYLE.md item 2).
+struct ScenarioAnalysis {
+    Scenario scenario;
+    std::shared_ptr<const WaferTopology> topology;
+    SimulationReport report;
+    DieGroups groups;
+    std::string groupsError;                    // why the groups could not be read, if so
+    std::vector<std::vector<int>> flowsOnLink;  // by LinkId: indices into report.flows
+};
+
+// Simulates `scenario` (simulateScenarioReport) and gathers what the views need. Synchronous:
+// EvaluationRunner calls it off the GUI thread. Throws ScenarioError for bad input.
+std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario,
+                                                        const std::filesystem::path& directory);
+
+} // namespace ws

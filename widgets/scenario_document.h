@@ -1,0 +1,69 @@
+#pragma once
+
+#include "io/scenario.h"
+
+#include <QObject>
+#include <QString>
+
+#include <filesystem>
+#include <utility>
+#include <vector>
+
+class QUndoStack;
+
+namespace ws {
+
+// Owns the scenario being edited, its undo stack, its file path and its modified state
+// (STYLE.md item 3). Views never change the scenario themselves: they call an edit method,
+// which pushes exactly one ScenarioEditCommand.
+class ScenarioDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit ScenarioDocument(QObject* parent = nullptr);
+    ~ScenarioDocument() override;
+
+    const Scenario& scenario() const { return m_scenario; }
+    QUndoStack* undoStack() const { return m_undoStack; }
+    // Empty for a scenario never saved (a new one or a built-in example).
+    QString filePath() const { return m_filePath; }
+    // "contention_fsdp_tatp_4x4.json", or the example's name for an unsaved one.
+    QString displayName() const;
+    // Where relative paths in the scenario (a Hugging Face config) are resolved.
+    std::filesystem::path directory() const;
+    bool isModified() const;
+
+    // Replaces the whole document (a new file or example): clears the undo history.
+    // `origin` names where it came from, for the title, when filePath is empty.
+    void load(Scenario scenario, const QString& filePath, const QString& origin = {});
+    // Reads and validates a file (or a ":/scenarios/..." resource). On failure returns false
+    // and sets `error` to "FILE: key.path: problem"; the document is unchanged.
+    bool openFile(const QString& path, QString* error);
+    // Atomic (QSaveFile): a failed save leaves the old file intact.
+    bool saveAs(const QString& path, QString* error);
+    // Writes the scenario to `path` without making it the document's file (autosave).
+    bool writeCopy(const QString& path, QString* error) const;
+
+    // Pushes one undoable edit that replaces the scenario with `after`.
+    void edit(const QString& text, Scenario after, int mergeId = -1);
+    // Drops die a onto die b for each pair in turn (core: swapDieRoles), as one undo command.
+    // Returns false with the reason when any swap is refused; nothing is changed then.
+    bool swapDies(const std::vector<std::pair<DieId, DieId>>& swaps, const QString& text,
+                  QString* reason);
+
+    // For ScenarioEditCommand only: sets the scenario and announces it.
+    void replaceScenario(const Scenario& scenario);
+
+signals:
+    void scenarioChanged();  // any change: an edit, undo, redo or load
+    void documentReplaced(); // a different scenario was loaded (file, example, new)
+    void filePathChanged(const QString& filePath);
+    void modifiedChanged(bool modified);
+
+private:
+    Scenario m_scenario;
+    QUndoStack* m_undoStack;
+    QString m_filePath;
+    QString m_origin;
+};
+
+} // namespace ws

@@ -1,0 +1,426 @@
+#include "tcme_panel.h"
+
+#include "scenario_document.h"
+
+#include "units/quantity.h"
+
+#include <QButtonGroup>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QThread>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <qcustomplot.h>
+
+namespace ws {
+
+namespace {
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+QString pathText(const std::vector<DieId>& path) {
+    QStringList dies;
+    for (DieId die : path)
+        dies << QString::number(die);
+    return dies.join(QStringLiteral("→"));
+}
+
+QString actionText(const TcmeAction& action) {
+    switch (action.kind) {
+    case TcmeAction::Kind::Reroute:
+        return QCoreApplication::translate("ws", "reroute %1: %2 ⇒ %3")
+            .arg(qs(action.flow), pathText(action.oldPath), pathText(action.newPath));
+    case TcmeAction::Kind::Multicast:
+        return QCoreApplication::translate("ws", "multicast %1: %2").arg(qs(action.flow), qs(action.detail));
+    case TcmeAction::Kind::Hierarchical:
+        return QCoreApplication::translate("ws", "hierarchical %1: %2").arg(qs(action.flow), qs(action.detail));
+    }
+    return {};
+}
+
+} // namespace
+
+TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document) {
+    auto* layout = new QVBoxLayout(this);
+    auto* buttons = new QHBoxLayout;
+    m_stepButton = new QPushButton(tr("Step"));
+    m_stepButton->setToolTip(tr("One TCME iteration: find the hottest link, try merges and "
+                                "reroutes, keep the best if it helps (F10)"));
+    m_runButton = new QPushButton(tr("Run"));
+    m_runButton->setToolTip(tr("Step until a stop rule fires (F5); press again to stop"));
+    m_resetButton = new QPushButton(tr("Reset"));
+    m_applyButton = new QPushButton(tr("Apply"));
+    m_applyButton->setToolTip(tr("Write the tuned routes and algorithms into the scenario (one undo step)"));
+    for (QPushButton* button : {m_stepButton, m_runButton, m_resetButton, m_applyButton})
+        buttons->addWidget(button);
+    layout->addLayout(buttons);
+
+    auto* toggle = new QHBoxLayout;
+    toggle->addWidget(new QLabel(tr("Heatmap:")));
+    m_beforeButton = new QPushButton(tr("Before"));
+    m_afterButton = new QPushButton(tr("After"));
+    auto* group = new QButtonGroup(this);
+    for (QPushButton* button : {m_beforeButton, m_afterButton}) {
+        button->setCheckable(true);
+        group->addButton(button);
+        toggle->addWidget(button);
+    }
+    m_afterButton->setChecked(true);
+    toggle->addStretch(1);
+    layout->addLayout(toggle);
+
+    m_status = new QLabel;
+    m_status->setWordWrap(true);
+    layout->addWidget(m_status);
+
+    m_iterations = new QTreeWidget;
+    m_iterations->setHeaderHidden(true);
+    m_iterations->setRootIsDecorated(true);
+    m_iterations->setMinimumHeight(120);
+    layout->addWidget(m_iterations, 1);
+
+    m_chart = new QCustomPlot;
+    m_chart->setMinimumHeight(190);
+    m_chart->addGraph(m_chart->xAxis, m_chart->yAxis);
+    m_chart->addGraph(m_chart->xAxis, m_chart->yAxis2);
+    m_chart->graph(0)->setName(tr("hottest link utilisation (%)"));
+    m_chart->graph(0)->setPen(QPen(QColor(220, 20, 20), 2));
+    m_chart->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
+    m_chart->graph(1)->setName(tr("makespan (µs)"));
+    m_chart->graph(1)->setPen(QPen(QColor(30, 90, 200), 2));
+    m_chart->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 6));
+    m_chart->xAxis->setLabel(tr("iteration"));
+    m_chart->yAxis->setLabel(tr("utilisation %"));
+    m_chart->yAxis2->setLabel(tr("makespan µs"));
+    m_chart->yAxis2->setVisible(true);
+    m_chart->yAxis->setLabelColor(QColor(220, 20, 20));
+    m_chart->yAxis2->setLabelColor(QColor(30, 90, 200));
+    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+    ticker->setTickStep(1.0);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    m_chart->xAxis->setTicker(ticker);
+    m_chart->legend->setVisible(true);
+    QFont legendFont = font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
+    m_chart->legend->setFont(legendFont);
+    // Bottom right: both curves sit in the upper part of the plot (ranges start at 0).
+    m_chart->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    layout->addWidget(m_chart, 1);
+
+    connect(m_stepButton, &QPushButton::clicked, this, &TcmePanel::step);
+    connect(m_runButton, &QPushButton::clicked, this, &TcmePanel::run);
+    connect(m_resetButton, &QPushButton::clicked, this, &TcmePanel::reset);
+    connect(m_applyButton, &QPushButton::clicked, this, &TcmePanel::apply);
+    connect(m_beforeButton, &QPushButton::clicked, this, [this] { showAfter(false); });
+    connect(m_afterButton, &QPushButton::clicked, this, [this] { showAfter(true); });
+    connect(m_iterations, &QTreeWidget::currentItemChanged, this, [this] { publishOverlay(); });
+    connect(m_document, &ScenarioDocument::scenarioChanged, this, [this] {
+        if (!m_applying)
+            invalidate();
+    });
+    refreshControls();
+    refreshChart();
+}
+
+TcmePanel::~TcmePanel() {
+    m_running = false;
+    m_job.waitForFinished();
+}
+
+int TcmePanel::iterationCount() const {
+    return m_engine ? static_cast<int>(m_engine->iterations().size()) : 0;
+}
+
+void TcmePanel::invalidate() {
+    m_running = false;
+    m_job.waitForFinished(); // an iteration in flight refers to the engine
+    ++m_generation;          // its result, if still queued, is for the old engine
+    if (m_busy) {
+        m_busy = false;
+        emit busyChanged(false);
+    }
+    m_engine.reset();
+    m_topology.reset();
+    refreshList();
+    refreshChart();
+    refreshControls();
+    emit overlayChanged(std::nullopt, std::nullopt);
+}
+
+void TcmePanel::reset() {
+    invalidate();
+    emit statusMessage(tr("TCME reset"));
+}
+
+void TcmePanel::step() {
+    if (m_busy || isFinished())
+        return;
+    startStep();
+}
+
+void TcmePanel::run() {
+    if (m_running) { // the button reads Stop
+        m_running = false;
+        refreshControls();
+        return;
+    }
+    if (m_busy || isFinished())
+        return;
+    m_running = true;
+    startStep();
+}
+
+void TcmePanel::startStep() {
+    setBusy(true);
+    // The job gets the engine to step, or builds one (its first evaluation can take a while on
+    // a big training step); the GUI thread does not touch the engine while m_busy is set.
+    std::shared_ptr<WaferTopology> topology = m_topology;
+    std::shared_ptr<TcmeEngine> engine = m_engine;
+    Scenario scenario = m_document->scenario();
+    const std::filesystem::path directory = m_document->directory();
+    m_job = QtConcurrent::run([topology, engine, scenario, directory]() mutable -> StepOutcome {
+                StepOutcome outcome;
+                try {
+                    if (!engine) {
+                        topology = std::make_shared<WaferTopology>(scenario.wafer.topologySpec());
+                        engine = std::make_shared<TcmeEngine>(scenario, *topology, directory,
+                                                              tcmeOptionsFrom(scenario));
+                    }
+                    if (!engine->finished())
+                        engine->step();
+                    outcome.topology = topology;
+                    outcome.engine = engine;
+                } catch (const std::exception& error) {
+                    outcome.error = QString::fromStdString(error.what());
+                }
+                return outcome;
+            }).then(this, [this, generation = m_generation](const StepOutcome& outcome) {
+                if (generation == m_generation) // else the document changed meanwhile
+                    finishStep(outcome);
+            });
+}
+
+void TcmePanel::finishStep(const StepOutcome& outcome) {
+    m_topology = outcome.topology;
+    m_engine = outcome.engine;
+    setBusy(false);
+    if (!m_engine) {
+        m_running = false;
+        emit statusMessage(tr("TCME cannot run: %1").arg(outcome.error));
+        refreshControls();
+        m_status->setText(tr("<span style='color:#c00'>%1</span>").arg(outcome.error.toHtmlEscaped()));
+        return;
+    }
+    refreshList();
+    refreshChart();
+    publishOverlay();
+    if (m_running && !m_engine->finished()) {
+        startStep();
+        return;
+    }
+    m_running = false;
+    refreshControls();
+}
+
+int TcmePanel::stepBlocking(int count) {
+    int ran = 0;
+    for (; ran < count && !isFinished(); ++ran) {
+        step();
+        if (!waitForIdle() || !m_engine)
+            break;
+    }
+    return ran;
+}
+
+bool TcmePanel::waitForIdle(int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    while (m_busy) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QThread::yieldCurrentThread();
+    }
+    return true;
+}
+
+void TcmePanel::apply() {
+    if (!m_engine || m_busy || m_engine->iterations().empty())
+        return;
+    const TcmeSnapshot& before = m_engine->initial();
+    const TcmeSnapshot& after = m_engine->current();
+    const Scenario tuned = m_engine->tunedScenario();
+    const int count = static_cast<int>(m_engine->iterations().size());
+    const QString iterations = count == 1 ? tr("1 iteration") : tr("%1 iterations").arg(count);
+    const QString text = tr("Apply TCME (%1): makespan %2 → %3")
+                             .arg(iterations, qs(formatSeconds(before.makespanS)), qs(formatSeconds(after.makespanS)));
+    m_applying = true;
+    m_document->edit(text, tuned);
+    m_applying = false;
+    invalidate(); // the tuned scenario is now the document: start over from it
+    emit statusMessage(text);
+}
+
+void TcmePanel::showAfter(bool after) {
+    m_showAfter = after;
+    m_afterButton->setChecked(after);
+    m_beforeButton->setChecked(!after);
+    publishOverlay();
+}
+
+void TcmePanel::setBusy(bool busy) {
+    if (m_busy == busy)
+        return;
+    m_busy = busy;
+    refreshControls();
+    emit busyChanged(busy);
+}
+
+void TcmePanel::refreshControls() {
+    if (m_busy) { // an iteration is running: leave the engine alone, allow only Stop
+        for (QPushButton* button : {m_stepButton, m_resetButton, m_applyButton})
+            button->setEnabled(false);
+        m_runButton->setEnabled(m_running);
+        m_runButton->setText(m_running ? tr("Stop") : tr("Run"));
+        return;
+    }
+    const bool finished = isFinished();
+    const bool hasIterations = iterationCount() > 0;
+    m_stepButton->setEnabled(!m_busy && !finished);
+    m_runButton->setEnabled(m_running || (!m_busy && !finished));
+    m_runButton->setText(m_running ? tr("Stop") : tr("Run"));
+    m_resetButton->setEnabled(!m_busy && m_engine != nullptr);
+    m_applyButton->setEnabled(!m_busy && hasIterations &&
+                              !(m_engine->tunedScenario() == m_document->scenario()));
+    m_beforeButton->setEnabled(hasIterations);
+    m_afterButton->setEnabled(hasIterations);
+    if (!m_engine) {
+        m_status->setText(tr("Press <b>Step</b> to run one iteration of the optimizer on this scenario."));
+        return;
+    }
+    const TcmeSnapshot& initial = m_engine->initial();
+    const TcmeSnapshot& current = m_engine->current();
+    QString text = tr("Makespan %1 → %2, hottest link %3 → %4.")
+                       .arg(qs(formatSeconds(initial.makespanS)), qs(formatSeconds(current.makespanS)),
+                            qs(formatBytes(initial.maxLinkBytes)), qs(formatBytes(current.maxLinkBytes)));
+    if (const auto reason = m_engine->stopReason()) {
+        QString why;
+        switch (*reason) {
+        case TcmeStopReason::MaxIter:
+            why = tr("the iteration limit (tcme.max_iter) was reached");
+            break;
+        case TcmeStopReason::NoGain:
+            why = tr("the gain stayed under tcme.min_gain for tcme.patience iterations");
+            break;
+        case TcmeStopReason::BelowTarget:
+            why = tr("every link is under the target utilisation (tcme.target_utilization)");
+            break;
+        case TcmeStopReason::NoCandidate:
+            why = tr("no change is left to try");
+            break;
+        }
+        text += tr("<br><b>Stopped</b> (%1): %2.").arg(qs(toString(*reason)), why);
+    }
+    m_status->setText(text);
+}
+
+void TcmePanel::refreshList() {
+    m_iterations->clear();
+    if (!m_engine)
+        return;
+    QTreeWidgetItem* last = nullptr;
+    for (const TcmeIteration& iteration : m_engine->iterations()) {
+        auto* item = new QTreeWidgetItem(m_iterations);
+        item->setText(0, tr("Iteration %1: hottest link %2→%3, %4 (%5%), %6 flows from %7 groups")
+                             .arg(iteration.index)
+                             .arg(iteration.mclFrom)
+                             .arg(iteration.mclTo)
+                             .arg(qs(formatBytes(iteration.mclBytes)))
+                             .arg(iteration.mclUtilization * 100, 0, 'f', 1)
+                             .arg(iteration.conflictFlows)
+                             .arg(iteration.conflictGroups));
+        item->setData(0, Qt::UserRole, iteration.index);
+        item->setToolTip(0, tr("queueing delay of the flows on it: %1").arg(qs(formatSeconds(iteration.queueingDelayS))));
+        for (const TcmeAction& action : iteration.actions)
+            new QTreeWidgetItem(item, {actionText(action)});
+        if (iteration.actions.empty())
+            new QTreeWidgetItem(item, {tr("no change improves the objective")});
+        new QTreeWidgetItem(item, {tr("makespan %1 → %2")
+                                       .arg(qs(formatSeconds(iteration.before.makespanS)),
+                                            qs(formatSeconds(iteration.after.makespanS)))});
+        item->setExpanded(true);
+        last = item;
+    }
+    if (last)
+        m_iterations->setCurrentItem(last);
+}
+
+void TcmePanel::refreshChart() {
+    QVector<double> x, utilisation, makespan;
+    if (m_engine) {
+        auto add = [&](double index, const TcmeSnapshot& snapshot) {
+            x << index;
+            utilisation << snapshot.maxUtilization * 100;
+            makespan << snapshot.makespanS * 1e6;
+        };
+        add(0, m_engine->initial());
+        for (const TcmeIteration& iteration : m_engine->iterations())
+            add(iteration.index + 1, iteration.after);
+    }
+    m_chart->graph(0)->setData(x, utilisation, true);
+    m_chart->graph(1)->setData(x, makespan, true);
+    const double last = x.isEmpty() ? 1 : std::max(1.0, x.back());
+    m_chart->xAxis->setRange(-0.3, last + 0.3);
+    auto fit = [](QCPAxis* axis, const QVector<double>& values) {
+        if (values.isEmpty()) {
+            axis->setRange(0, 1);
+            return;
+        }
+        const double top = *std::max_element(values.begin(), values.end());
+        axis->setRange(0, top > 0 ? top * 1.12 : 1);
+    };
+    fit(m_chart->yAxis, utilisation);
+    fit(m_chart->yAxis2, makespan);
+    m_chart->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int TcmePanel::selectedIteration() const {
+    const QTreeWidgetItem* item = m_iterations->currentItem();
+    while (item && item->parent())
+        item = item->parent();
+    return item ? item->data(0, Qt::UserRole).toInt() : iterationCount() - 1;
+}
+
+void TcmePanel::publishOverlay() {
+    const int index = selectedIteration();
+    if (!m_engine || index < 0 || index >= iterationCount()) {
+        emit overlayChanged(std::nullopt, std::nullopt);
+        return;
+    }
+    const TcmeIteration& iteration = m_engine->iterations()[static_cast<std::size_t>(index)];
+    MeshView::TcmeOverlay overlay;
+    overlay.hotLink = iteration.mcl;
+    // Every reroute up to the selected iteration: the paths that differ from the start.
+    for (int i = 0; i <= index; ++i)
+        for (const TcmeAction& action : m_engine->iterations()[static_cast<std::size_t>(i)].actions)
+            if (action.kind == TcmeAction::Kind::Reroute) {
+                overlay.oldPaths.push_back(action.oldPath);
+                overlay.newPaths.push_back(action.newPath);
+            }
+    MeshView::LinkLoadOverride loads;
+    loads.bytes = m_showAfter ? iteration.linkBytesAfter : iteration.linkBytesBefore;
+    loads.makespanS = m_showAfter ? iteration.after.makespanS : iteration.before.makespanS;
+    loads.caption = (m_showAfter ? tr("TCME: after iteration %1") : tr("TCME: before iteration %1")).arg(index);
+    emit overlayChanged(overlay, loads);
+}
+
+} // namespace ws

@@ -1,0 +1,97 @@
+#pragma once
+
+#include "mesh_view.h"
+
+#include "io/scenario.h"
+#include "tcme/tcme_engine.h"
+
+#include <QFuture>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QCustomPlot;
+class QLabel;
+class QPushButton;
+class QTreeWidget;
+
+namespace ws {
+
+class ScenarioDocument;
+
+// Steps the TCME optimizer on the document's scenario (ISSUE 5 item 6): Step runs one
+// iteration, Run steps until a stop rule fires (and becomes Stop meanwhile), Reset starts
+// over, Apply commits the tuned routes as one undo command. Every iteration is listed with its
+// hottest link and actions, and charted (hottest link's utilisation and the makespan per
+// iteration). Iterations run off the GUI thread, one at a time; the engine is rebuilt whenever
+// the document changes under it.
+class TcmePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TcmePanel(ScenarioDocument* document, QWidget* parent = nullptr);
+    ~TcmePanel() override;
+
+    void step();
+    void run();
+    void reset();
+    void apply();
+    // Runs up to `count` iterations synchronously (the GUI's --tcme-steps, tests); returns
+    // how many ran.
+    int stepBlocking(int count);
+    bool waitForIdle(int timeoutMs = 60000);
+
+    int iterationCount() const;
+    bool isBusy() const { return m_busy; }
+    bool isFinished() const { return m_engine && m_engine->finished(); }
+    QCustomPlot* chart() const { return m_chart; }
+    // The heatmap shows the selected iteration's link loads after (true) or before it.
+    void showAfter(bool after);
+
+signals:
+    // What the mesh should show for the selected iteration; nullopts clear it.
+    void overlayChanged(const std::optional<ws::MeshView::TcmeOverlay>& overlay,
+                        const std::optional<ws::MeshView::LinkLoadOverride>& loads);
+    void statusMessage(const QString& text);
+    void busyChanged(bool busy);
+
+private:
+    struct StepOutcome {
+        std::shared_ptr<WaferTopology> topology; // null when the step failed
+        std::shared_ptr<TcmeEngine> engine;
+        QString error;
+    };
+
+    void startStep();
+    void finishStep(const StepOutcome& outcome);
+    void setBusy(bool busy);
+    void refreshControls();
+    void refreshList();
+    void refreshChart();
+    void publishOverlay();
+    int selectedIteration() const;
+    void invalidate(); // the document changed: the engine no longer matches it
+
+    ScenarioDocument* m_document;
+    // The engine refers to its topology: both live and die together.
+    std::shared_ptr<WaferTopology> m_topology;
+    std::shared_ptr<TcmeEngine> m_engine;
+    bool m_busy = false;
+    quint64 m_generation = 0; // bumped by invalidate(): older jobs' results are dropped
+    bool m_running = false;   // Run pressed and not stopped
+    bool m_showAfter = true;
+    bool m_applying = false;  // our own Apply must not invalidate the engine mid-way
+    QFuture<void> m_job;
+
+    QPushButton* m_stepButton;
+    QPushButton* m_runButton;
+    QPushButton* m_resetButton;
+    QPushButton* m_applyButton;
+    QPushButton* m_beforeButton;
+    QPushButton* m_afterButton;
+    QLabel* m_status;
+    QTreeWidget* m_iterations;
+    QCustomPlot* m_chart;
+};
+
+} // namespace ws
