@@ -1,4 +1,5 @@
 #include "cli_commands.h"
+#include "cli_search.h"
 
 #include "collectives/traffic_plan.h"
 #include "io/environment_overrides.h"
@@ -39,6 +40,12 @@ Commands:
                                  merge duplicate transfers into multicast trees, reroute
                                  hot flows) and report every iteration; -o writes the
                                  scenario with the tuned routes pinned
+  search FILE [--threads N] [--seed S] [--budget N] [--json] [-o BEST.json]
+                                 search for the best parallel strategy (level 1: segments
+                                 by dynamic programming; level 2: a genetic algorithm over
+                                 degrees, FSDP, micro-batches, checkpointing and placement)
+                                 and compare it with the Megatron-1, Megatron-3 and FSDP
+                                 baselines; progress on stderr; -o writes the best scenario
   --help                         this text
   --version                      the version
 
@@ -330,6 +337,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         out << "waferscope-cli 0.1.0\n";
         return kExitOk;
     }
+    if (command == "search")
+        return runSearchCommand(args, out, err);
     if (command != "validate" && command != "simulate" && command != "optimize") {
         err << "waferscope-cli: unknown command '" << command << "'\n\n" << kUsage;
         return kExitBadInput;

@@ -1,0 +1,222 @@
+#include "cli_search.h"
+
+#include "cli_commands.h"
+
+#include "io/environment_overrides.h"
+#include "io/scenario_error.h"
+#include "io/scenario_io.h"
+#include "search/strategy_search.h"
+#include "units/quantity.h"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <ostream>
+
+namespace ws {
+
+namespace {
+
+struct SearchUsageError {
+    std::string message;
+};
+
+struct SearchCommandOptions {
+    std::string file;
+    SearchOptions search;
+    bool json = false;
+    std::optional<std::string> outputPath;
+};
+
+template <class T> T parseNumber(const std::string& option, const std::string& text, T low, T high) {
+    T value{};
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value < low || value > high)
+    {
+        // Appended piece by piece: GCC 12 flags a chain of operator+ here (-Wrestrict, a false
+        // positive).
+        std::string message = option;
+        message.append(" takes an integer from ").append(std::to_string(low));
+        message.append(" to ").append(std::to_string(high));
+        message.append(", not '").append(text).append("'");
+        throw SearchUsageError{message};
+    }
+    return value;
+}
+
+SearchCommandOptions parseOptions(const std::vector<std::string>& args) {
+    SearchCommandOptions options;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= args.size())
+                throw SearchUsageError{arg + " needs a value"};
+            return args[++i];
+        };
+        if (arg == "--json")
+            options.json = true;
+        else if (arg == "--threads")
+            options.search.threads = parseNumber<int>(arg, value(), 1, 256);
+        else if (arg == "--seed")
+            options.search.seed =
+                parseNumber<std::uint64_t>(arg, value(), 0, std::numeric_limits<std::uint64_t>::max());
+        else if (arg == "--budget")
+            options.search.budget = parseNumber<int>(arg, value(), 1, 10'000'000);
+        else if (arg == "-o")
+            options.outputPath = value();
+        else if (arg.starts_with("-"))
+            throw SearchUsageError{"unknown option '" + arg + "' for search"};
+        else if (options.file.empty())
+            options.file = arg;
+        else
+            throw SearchUsageError{"more than one FILE: '" + options.file + "' and '" + arg + "'"};
+    }
+    if (options.file.empty())
+        throw SearchUsageError{"search needs a scenario FILE"};
+    return options;
+}
+
+nlohmann::json scoreToJson(const StrategyScore& score) {
+    return {{"strategy", score.strategy},
+            {"label", score.label},
+            {"analytic_step_s", score.analyticStepS},
+            {"simulated_step_s",
+             score.simulatedStepS ? nlohmann::json(*score.simulatedStepS) : nlohmann::json()},
+            {"tokens_per_second", score.tokensPerSecond},
+            {"memory_per_die_bytes", score.memoryPerDieBytes},
+            {"out_of_memory", score.outOfMemory},
+            {"fits_in_sram", score.fitsInSram}};
+}
+
+nlohmann::json resultToJson(const SearchResult& result, const SearchOptions& options) {
+    nlohmann::json top = nlohmann::json::array();
+    for (const StrategyScore& score : result.top)
+        top.push_back(scoreToJson(score));
+    nlohmann::json candidates = nlohmann::json::array();
+    for (const StrategyScore& score : result.candidates)
+        candidates.push_back(scoreToJson(score));
+    nlohmann::json baselines = nlohmann::json::array();
+    for (const BaselineScore& baseline : result.baselines) {
+        nlohmann::json entry = {{"name", baseline.name},
+                                {"family", baseline.family},
+                                {"score", baseline.score ? scoreToJson(*baseline.score)
+                                                         : nlohmann::json()},
+                                {"why_not", baseline.whyNot}};
+        if (baseline.score && baseline.score->simulatedStepS && result.best.simulatedStepS)
+            entry["speedup_of_best"] = *baseline.score->simulatedStepS / *result.best.simulatedStepS;
+        baselines.push_back(std::move(entry));
+    }
+    return {{"seed", options.seed},
+            {"budget", options.budget},
+            {"evaluations", result.evaluations},
+            {"other_evaluations", result.otherEvaluations},
+            {"simulations", result.simulations},
+            {"cancelled", result.cancelled},
+            {"best", scoreToJson(result.best)},
+            {"tcme_improved", result.tcmeImproved},
+            {"top", std::move(top)},
+            {"baselines", std::move(baselines)},
+            {"segment_plan", result.segmentPlan},
+            {"notes", result.notes},
+            {"candidates", std::move(candidates)}};
+}
+
+std::string scoreLine(const StrategyScore& score) {
+    char line[256];
+    const double stepS = score.simulatedStepS.value_or(score.analyticStepS);
+    std::snprintf(line, sizeof line, "step %s%s, %.4g tokens/s, %s per die%s",
+                  formatSeconds(stepS).c_str(), score.simulatedStepS ? "" : " (analytic)",
+                  score.tokensPerSecond, formatBytes(score.memoryPerDieBytes).c_str(),
+                  score.outOfMemory ? " (OUT OF MEMORY)"
+                  : score.fitsInSram ? " (fits in SRAM)"
+                                     : "");
+    return line;
+}
+
+void printSummary(const Scenario& scenario, const SearchResult& result, std::ostream& out) {
+    if (!scenario.name.empty())
+        out << scenario.name << '\n';
+    out << "searched:  " << result.evaluations << " analytical evaluations by the GA, "
+        << result.otherEvaluations << " by level 1 and the baselines, " << result.simulations
+        << " full simulations\n";
+    out << "level 1:   segments chosen by dynamic programming (best data-parallel degree)\n";
+    for (const std::string& line : result.segmentPlan)
+        out << "           " << line << '\n';
+    out << "best:      " << result.best.label << '\n';
+    out << "           " << scoreLine(result.best) << '\n';
+    out << "top candidates (re-scored by the simulator):\n";
+    for (std::size_t i = 0; i < result.top.size(); ++i) {
+        const StrategyScore& score = result.top[i];
+        out << "  " << i + 1 << ". " << score.label << "\n     analytic "
+            << formatSeconds(score.analyticStepS) << ", " << scoreLine(score) << '\n';
+    }
+    out << "baselines (sequential mapping, each family's best configuration):\n";
+    for (const BaselineScore& baseline : result.baselines) {
+        out << "  " << baseline.name << ": ";
+        if (!baseline.score) {
+            out << baseline.whyNot << '\n';
+            continue;
+        }
+        out << baseline.score->label << "\n     " << scoreLine(*baseline.score);
+        if (baseline.score->simulatedStepS && result.best.simulatedStepS) {
+            char speedup[64];
+            std::snprintf(speedup, sizeof speedup, "; the best found is %.2fx faster",
+                          *baseline.score->simulatedStepS / *result.best.simulatedStepS);
+            out << speedup;
+        }
+        out << '\n';
+    }
+    for (const std::string& note : result.notes)
+        out << "note:      " << note << '\n';
+}
+
+} // namespace
+
+int runSearchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    std::string file;
+    try {
+        const SearchCommandOptions options = parseOptions(args);
+        file = options.file;
+        Scenario scenario = loadScenario(file);
+        const EnvironmentOverrides overrides = readEnvironmentOverrides();
+        applyEnvironmentOverrides(overrides, scenario);
+        const WaferTopology topology(scenario.wafer.topologySpec());
+        const SearchResult result = searchStrategies(
+            scenario, topology, std::filesystem::path(file).parent_path(), options.search, {},
+            [&](const SearchProgress& progress) {
+                char line[200];
+                std::snprintf(line, sizeof line,
+                              "search: %d/%d evaluations, best %s, %.1f s elapsed, ~%.1f s left\n",
+                              progress.evaluations, progress.budget,
+                              progress.bestStepS > 0 ? formatSeconds(progress.bestStepS).c_str()
+                                                     : "none yet",
+                              progress.elapsedS, progress.remainingS);
+                err << line << std::flush;
+            });
+        if (options.outputPath)
+            saveScenario(result.bestScenario, *options.outputPath);
+        if (options.json)
+            out << resultToJson(result, options.search).dump(2) << '\n';
+        else
+            printSummary(scenario, result, out);
+        for (const std::string& note : overrides.notes)
+            err << "environment: " << note << '\n';
+        if (options.outputPath && !options.json)
+            out << "best scenario written to " << *options.outputPath << '\n';
+        return kExitOk;
+    } catch (const SearchUsageError& error) {
+        err << "waferscope-cli: " << error.message << "\n(see waferscope-cli --help)\n";
+        return kExitBadInput;
+    } catch (const ScenarioError& error) {
+        err << file << ": " << error.what() << '\n';
+        return kExitBadInput;
+    } catch (const std::exception& error) {
+        err << file << ": " << error.what() << '\n';
+        return kExitRunFailed;
+    }
+}
+
+} // namespace ws

@@ -1,0 +1,102 @@
+#pragma once
+
+#include "io/scenario.h"
+#include "step/memory_model.h"
+#include "strategy/strategy_spec.h"
+#include "topology/wafer_topology.h"
+#include "workload/workload.h"
+
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// Seconds of one layer's forward + backward for one micro-batch, split by the segments the
+// residual connections cut it into (level 1 of the search), plus what belongs to no segment.
+struct LayerSegments {
+    double attentionS = 0.0; // qkv, attention, output projection, SP K/V gathers, TP all-reduce
+    double mlpS = 0.0;       // MLP (or MoE: router, experts, all-to-alls) and its TP all-reduce
+    double fsdpS = 0.0;      // the exposed FSDP weight gathers
+};
+
+// What the fast analytical model predicts for one strategy (same step formula as the
+// simulator: step = micro_batches * (layers * layer + head) + layers * sync).
+struct AnalyticEstimate {
+    bool feasible = false; // the strategy is valid for the workload and places on the wafer
+    std::string whyNot;    // when not feasible: "strategy.tp: 5 does not divide ..."
+    double layerS = 0.0;
+    double headS = 0.0;
+    double syncS = 0.0;
+    double stepS = 0.0;
+    LayerSegments segments;
+    MemoryBreakdown memory;
+    double tokensPerSecond = 0.0;
+};
+
+// The analytical evaluation of the search's fitness: no task graph and no simulation, only
+// closed forms over the placement's groups.
+//
+// Per phase it adds, in the order the simulator runs them on a die (each die's tasks are
+// sequential, groups run side by side): compute = FLOPs / (peak * efficiency); a TATP stream of
+// n rounds = c + (n - 1) * max(c, t_round) with c one block product and t_round the hottest
+// link's load of one round (every group's neighbour transfers routed at once) over the
+// bandwidth plus a hop latency (without double buffering: n c + (n - 1) t_round); a ring
+// collective = steps * (L * chunk / B + a) where L is the most ring edges of all groups at once
+// that the routing puts on one link; multicast all-gathers count the trees crossing a link;
+// all-to-all sums every pair's route. FSDP's forward weight gather is exposed and shares the
+// links with the backward gather issued at the same time (so it counts twice). Memory is
+// estimateMemory's, with the largest streamed block. Routes are the routing mode's, without
+// load (faults detour as the router does).
+//
+// Thread-safe: evaluate() is const and keeps no state between calls.
+class AnalyticEvaluator {
+public:
+    AnalyticEvaluator(const Workload& workload, const WaferSpec& wafer,
+                      const WaferTopology& topology, RoutingMode routingMode);
+
+    AnalyticEstimate evaluate(const StrategySpec& strategy) const;
+
+    const Workload& workload() const { return m_workload; }
+    const WaferTopology& topology() const { return m_topology; }
+    double linkBandwidth() const { return m_bandwidth; }
+    double linkLatencyS() const { return m_latencyS; }
+
+    // Calls visit(LinkId) for every link of the route src -> dst and returns its hops (0 when
+    // src == dst, -1 when dst cannot be reached).
+    template <class Visit> int visitRoute(DieId src, DieId dst, Visit visit) const;
+
+private:
+    Workload m_workload;
+    const WaferTopology& m_topology;
+    DieSpec m_die;
+    RoutingMode m_mode;
+    double m_bandwidth = 0.0;
+    double m_latencyS = 0.0;
+    double m_flopsPerSecond = 0.0;
+    int routeOnTheFly(DieId src, DieId dst, std::vector<LinkId>& links) const;
+
+    // All-pairs routes for wafers of up to kRouteTableDies dies (65,536 routes at most):
+    // offsets into m_routeLinks. Bigger wafers route on the fly.
+    static constexpr int kRouteTableDies = 256;
+    std::vector<int> m_routeStart; // size dies^2 + 1
+    std::vector<int> m_routeHops;  // -1: unroutable
+    std::vector<LinkId> m_routeLinks;
+};
+
+template <class Visit> int AnalyticEvaluator::visitRoute(DieId src, DieId dst, Visit visit) const {
+    if (src == dst)
+        return 0;
+    if (!m_routeStart.empty()) {
+        const std::size_t pair = static_cast<std::size_t>(src) * m_topology.dieCount() + dst;
+        for (int i = m_routeStart[pair]; i < m_routeStart[pair + 1]; ++i)
+            visit(m_routeLinks[static_cast<std::size_t>(i)]);
+        return m_routeHops[pair];
+    }
+    std::vector<LinkId> links;
+    const int hops = routeOnTheFly(src, dst, links);
+    for (LinkId link : links)
+        visit(link);
+    return hops;
+}
+
+} // namespace ws

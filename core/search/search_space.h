@@ -1,0 +1,144 @@
+#pragma once
+
+#include "strategy/strategy_spec.h"
+#include "topology/wafer_topology.h"
+#include "workload/workload.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// Where a genome's ranks go: the two mapping policies, or explicit groups cut from one
+// boustrophedon walk over every live die of the wafer (row 0 left to right, row 1 right to
+// left, ...): TATP group d is the d-th run of `tatp` consecutive dies of that walk, and DP group
+// a the dies at path position a. Explicit groups need sp = tp = 1.
+enum class PlacementGene { Sequential = 0, Snake = 1, WaferSnake = 2 };
+
+// One point of the search space (level 2): the genes of a hybrid strategy. Normalised
+// (normalize()) so that two genomes that describe the same strategy compare equal: FSDP only
+// with dp > 1, a multicast all-gather only with FSDP, double buffering fixed on without TATP.
+struct Genome {
+    int dp = 1;
+    int sp = 1;
+    int tp = 1;
+    int tatp = 1;
+    bool fsdp = false;
+    bool fsdpMulticast = false;
+    bool doubleBuffering = true;
+    bool checkpointing = false;
+    int microBatches = 1;
+    PlacementGene placement = PlacementGene::Sequential;
+
+    int dieCount() const { return dp * sp * tp * tatp; }
+    void normalize();
+    // A total order used to break ties between equally fast strategies, so that the result
+    // never depends on evaluation order.
+    std::uint64_t key() const;
+    friend bool operator==(const Genome&, const Genome&) = default;
+};
+
+// The values every gene may take for one workload on one wafer: each degree divides what it
+// splits (checkStrategyAgainstWorkload) and fits the live dies. A gemm workload has no
+// micro-batches and no checkpointing.
+class SearchSpace {
+public:
+    SearchSpace(const Workload& workload, const WaferTopology& topology);
+
+    int liveDies() const { return m_liveDies; }
+    const std::vector<int>& dpValues() const { return m_dp; }
+    const std::vector<int>& spValues() const { return m_sp; }
+    const std::vector<int>& tpValues() const { return m_tp; }
+    const std::vector<int>& tatpValues() const { return m_tatp; }
+    bool isTransformer() const { return m_transformer; }
+
+    // micro_batches values allowed with a dp degree (divisors m of the global batch with
+    // dp | global_batch / m); {1} for a gemm.
+    std::vector<int> microBatchValues(int dp) const;
+
+    // A uniformly random feasible-looking genome (degrees in random order, each chosen among the
+    // values that still fit the remaining dies). It may still fail finer checks (TATP rows of a
+    // micro-batch, a snake that does not fit): the evaluator reports those as infeasible.
+    Genome random(std::mt19937_64& rng) const;
+    // Changes one or two genes.
+    Genome mutate(const Genome& parent, std::mt19937_64& rng) const;
+    // Uniform crossover gene by gene, then repaired (degrees shrunk to fit the dies, invalid
+    // micro-batches reset).
+    Genome crossover(const Genome& a, const Genome& b, std::mt19937_64& rng) const;
+    // Every repaired genome one move away: one gene changed to any of its values, or one
+    // degree changed and another resized to fill the dies again. Distinct, without `g`.
+    std::vector<Genome> neighbours(const Genome& g) const;
+    // Makes the genome fit: product of degrees <= live dies, micro_batches valid for dp,
+    // explicit placement only with sp = tp = 1; then normalize().
+    Genome repair(Genome genome) const;
+
+    // Every distinct normalised genome of the space (for exhaustive checks and baselines);
+    // `filter` may restrict it. In a fixed order (degrees, micro-batches, flags, placement).
+    template <class Filter> std::vector<Genome> enumerate(Filter filter) const {
+        std::vector<Genome> all;
+        forEach([&](const Genome& genome) {
+            if (filter(genome))
+                all.push_back(genome);
+        });
+        return all;
+    }
+    std::vector<Genome> enumerate() const {
+        return enumerate([](const Genome&) { return true; });
+    }
+
+    // The strategy a genome stands for, as parseStrategy would read it.
+    StrategySpec toStrategy(const Genome& genome) const;
+
+private:
+    template <class Visit> void forEach(Visit visit) const;
+
+    bool m_transformer = true;
+    long long m_globalBatch = 1;
+    int m_liveDies = 1;
+    std::vector<int> m_dp, m_sp, m_tp, m_tatp;
+    std::vector<DieId> m_waferSnake; // live dies along the wafer's boustrophedon walk
+};
+
+// "dp 6 x tatp 8, fsdp, 4 micro-batches, checkpointing, snake" (the degrees above 1, then the
+// options that are on, then the mapping).
+std::string strategyLabel(const StrategySpec& strategy);
+
+template <class Visit> void SearchSpace::forEach(Visit visit) const {
+    for (int dp : m_dp)
+        for (int sp : m_sp)
+            for (int tp : m_tp)
+                for (int tatp : m_tatp) {
+                    if (static_cast<long long>(dp) * sp * tp * tatp > m_liveDies)
+                        continue;
+                    for (int micro : microBatchValues(dp))
+                        for (int flags = 0; flags < 16; ++flags)
+                            for (int placement = 0; placement < 3; ++placement) {
+                                Genome g{dp,
+                                         sp,
+                                         tp,
+                                         tatp,
+                                         (flags & 1) != 0,
+                                         (flags & 2) != 0,
+                                         (flags & 4) != 0,
+                                         (flags & 8) != 0,
+                                         micro,
+                                         static_cast<PlacementGene>(placement)};
+                                if (!m_transformer && g.checkpointing)
+                                    continue;
+                                if (g.placement == PlacementGene::WaferSnake &&
+                                    (sp != 1 || tp != 1))
+                                    continue;
+                                const Genome normal = [&] {
+                                    Genome copy = g;
+                                    copy.normalize();
+                                    return copy;
+                                }();
+                                if (normal == g) // each strategy once: only its normal form
+                                    visit(g);
+                            }
+                }
+}
+
+} // namespace ws

@@ -1,0 +1,53 @@
+#include "search/strategy_scoring.h"
+
+#include "search/search_space.h"
+#include "sim/fluid_simulator.h"
+#include "step/training_step.h"
+
+namespace ws {
+
+StrategyScore analyticScore(const StrategySpec& strategy, const AnalyticEstimate& estimate,
+                            double tokensPerStep) {
+    StrategyScore score;
+    score.strategy = toJson(strategy);
+    score.label = strategyLabel(strategy);
+    score.analyticStepS = estimate.stepS;
+    score.tokensPerSecond = estimate.stepS > 0.0 ? tokensPerStep / estimate.stepS : 0.0;
+    score.memoryPerDieBytes = estimate.memory.total();
+    score.outOfMemory = estimate.memory.outOfMemory();
+    score.fitsInSram = estimate.memory.fitsInSram();
+    return score;
+}
+
+Scenario withStrategy(const Scenario& scenario, const StrategySpec& strategy) {
+    Scenario copy = scenario;
+    copy.strategy = toJson(strategy);
+    if (!copy.routing)
+        return copy;
+    // Keep only the pins of the explicit traffic: "<op id>" or "<op id>/s<step>/r<rank>".
+    auto pinsExplicitTraffic = [&](const std::string& id) {
+        for (const TrafficOp& op : scenario.traffic)
+            if (id == op.id || id.starts_with(op.id + "/"))
+                return true;
+        return false;
+    };
+    std::erase_if(copy.routing->paths,
+                  [&](const auto& pin) { return !pinsExplicitTraffic(pin.first); });
+    return copy;
+}
+
+SimulatedStep simulateStep(const Scenario& scenario, const WaferTopology& topology,
+                           const std::filesystem::path& scenarioDirectory,
+                           const std::function<bool()>& cancel) {
+    const TrainingStep step = buildTrainingStep(scenario, topology, scenarioDirectory, std::nullopt);
+    const SimResult result = simulate(step.graph.problem(), cancel);
+    SimulatedStep out;
+    out.stepS = stepTiming(step, result).stepS;
+    out.tokensPerSecond = out.stepS > 0.0 ? step.workload.tokensPerStep() / out.stepS : 0.0;
+    out.memoryPerDieBytes = step.memory.total();
+    out.outOfMemory = step.memory.outOfMemory();
+    out.fitsInSram = step.memory.fitsInSram();
+    return out;
+}
+
+} // namespace ws

@@ -1,0 +1,96 @@
+#include "search/analytic_evaluator.h"
+#include "search/rank_correlation.h"
+#include "search/strategy_scoring.h"
+
+#include "io/scenario_io.h"
+#include "step/training_step.h"
+#include "workload/workload.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace ws {
+namespace {
+
+const std::filesystem::path kData = std::filesystem::path(WAFERSCOPE_TEST_DATA_DIR) / "data";
+
+struct Fixture {
+    explicit Fixture(const char* file) : scenario(loadScenario(kData / file)) {}
+    Scenario scenario;
+    WaferTopology topology{scenario.wafer.topologySpec()};
+    Workload workload = parseWorkload(*scenario.workload, kData);
+    AnalyticEvaluator evaluator{workload, scenario.wafer, topology, scenario.routingMode()};
+
+    double simulated(const StrategySpec& strategy) const {
+        return simulateStep(withStrategy(scenario, strategy), topology, kData).stepS;
+    }
+};
+
+TEST(AnalyticEvaluator, OneDieGemmIsItsFlopsOverPeak) {
+    const Fixture f("gemm_4x4.json");
+    const AnalyticEstimate e = f.evaluator.evaluate(StrategySpec{});
+    ASSERT_TRUE(e.feasible);
+    // 2 * 4096^3 FLOPs at 1000 TFLOP/s.
+    EXPECT_NEAR(e.stepS, 137.438'953'472e-6, 1e-15);
+    EXPECT_NEAR(f.simulated(StrategySpec{}), e.stepS, 1e-15);
+}
+
+TEST(AnalyticEvaluator, InvalidStrategiesAreInfeasibleWithTheReason) {
+    const Fixture f("small_transformer_4x4.json");
+    StrategySpec s;
+    s.tp = 3;
+    const AnalyticEstimate e = f.evaluator.evaluate(s);
+    EXPECT_FALSE(e.feasible);
+    EXPECT_NE(e.whyNot.find("strategy.tp"), std::string::npos) << e.whyNot;
+    s.tp = 1;
+    s.dp = 8;
+    s.tatp = 4; // 32 dies on a 16-die wafer
+    EXPECT_FALSE(f.evaluator.evaluate(s).feasible);
+}
+
+TEST(AnalyticEvaluator, StreamsAndCollectivesAgreeWithTheSimulator) {
+    const Fixture f("gemm_4x4.json");
+    for (auto [dp, tp, tatp, fsdp, mapping] :
+         {std::tuple{1, 1, 4, false, StrategySpec::Snake}, std::tuple{1, 1, 16, false, StrategySpec::Snake},
+          std::tuple{4, 1, 4, true, StrategySpec::Sequential},
+          std::tuple{2, 2, 4, true, StrategySpec::Snake}, std::tuple{1, 16, 1, false, StrategySpec::Sequential}}) {
+        StrategySpec s;
+        s.dp = dp;
+        s.tp = tp;
+        s.tatp = tatp;
+        s.fsdp = fsdp;
+        s.mapping = mapping;
+        const AnalyticEstimate e = f.evaluator.evaluate(s);
+        ASSERT_TRUE(e.feasible) << e.whyNot;
+        const double simulated = f.simulated(s);
+        EXPECT_NEAR(e.stepS / simulated, 1.0, 0.05) << dp << " " << tp << " " << tatp;
+    }
+}
+
+TEST(AnalyticEvaluator, MemoryIsTheTrainingStepsMemory) {
+    const Fixture f("small_transformer_4x4.json");
+    StrategySpec s;
+    s.dp = 2;
+    s.tatp = 4;
+    s.tp = 2;
+    s.fsdp = true;
+    s.activationCheckpointing = true;
+    const AnalyticEstimate e = f.evaluator.evaluate(s);
+    const TrainingStep step =
+        buildTrainingStep(withStrategy(f.scenario, s), f.topology, kData, std::nullopt);
+    EXPECT_DOUBLE_EQ(e.memory.total(), step.memory.total());
+    EXPECT_DOUBLE_EQ(e.memory.streamBuffers, step.memory.streamBuffers);
+}
+
+TEST(AnalyticEvaluator, RanksRandomStrategiesLikeTheSimulator) {
+    const Fixture f("small_transformer_4x4.json");
+    const RankAgreement agreement =
+        measureRankAgreement(f.scenario, f.topology, kData, 40, 11, 2);
+    ASSERT_EQ(agreement.analyticS.size(), 40u);
+    EXPECT_GT(agreement.spearman, 0.9);
+    EXPECT_LT(agreement.meanAbsRelativeError, 0.15);
+}
+
+} // namespace
+} // namespace ws

@@ -1,0 +1,89 @@
+// Drives `waferscope-cli search`: the same seed gives the same JSON whatever the thread count,
+// -o writes a scenario that validates, bad options exit 2.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kData = fs::path(WAFERSCOPE_TEST_DATA_DIR) / "data";
+
+struct CliRun {
+    int status = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string readFile(const fs::path& path) {
+    std::ifstream stream(path, std::ios::binary);
+    std::ostringstream text;
+    text << stream.rdbuf();
+    return text.str();
+}
+
+fs::path scratchDir() {
+    const fs::path dir =
+        fs::temp_directory_path() / ("waferscope_search_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir;
+}
+
+CliRun runCli(const std::string& arguments) {
+    const fs::path dir = scratchDir();
+    const std::string command = std::string("'") + WAFERSCOPE_CLI_PATH + "' " + arguments + " >'" +
+                                (dir / "out.txt").string() + "' 2>'" + (dir / "err.txt").string() +
+                                "'";
+    const int raw = std::system(command.c_str());
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, readFile(dir / "out.txt"),
+            readFile(dir / "err.txt")};
+}
+
+TEST(SearchCli, SameSeedSameJsonWithOneOrTwoThreads) {
+    const std::string file = "'" + (kData / "small_transformer_4x4.json").string() + "'";
+    const CliRun one = runCli("search " + file + " --json --seed 4 --budget 150 --threads 1");
+    const CliRun two = runCli("search --threads 2 --budget 150 --seed 4 --json " + file);
+    ASSERT_EQ(one.status, 0) << one.err;
+    ASSERT_EQ(two.status, 0) << two.err;
+    EXPECT_EQ(one.out, two.out);
+    const auto report = nlohmann::json::parse(one.out);
+    EXPECT_EQ(report["seed"], 4);
+    EXPECT_LE(report["evaluations"].get<int>(), 150);
+    EXPECT_GT(report["best"]["simulated_step_s"].get<double>(), 0.0);
+    EXPECT_EQ(report["baselines"].size(), 3u);
+    EXPECT_FALSE(report["candidates"].empty());
+    EXPECT_NE(one.err.find("evaluations"), std::string::npos); // progress on stderr
+}
+
+TEST(SearchCli, WritesTheBestScenario) {
+    const fs::path best = scratchDir() / "best.json";
+    const CliRun run = runCli("search '" + (kData / "gemm_4x4.json").string() +
+                              "' --budget 50 -o '" + best.string() + "'");
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_NE(run.out.find("best:"), std::string::npos);
+    EXPECT_NE(run.out.find("Megatron-1 (TP)"), std::string::npos);
+    const CliRun validate = runCli("validate '" + best.string() + "'");
+    EXPECT_EQ(validate.status, 0) << validate.err;
+}
+
+TEST(SearchCli, BadInputExitsTwo) {
+    const std::string file = "'" + (kData / "gemm_4x4.json").string() + "'";
+    EXPECT_EQ(runCli("search").status, 2);
+    EXPECT_EQ(runCli("search " + file + " --budget 0").status, 2);
+    EXPECT_EQ(runCli("search " + file + " --threads x").status, 2);
+    EXPECT_EQ(runCli("search " + file + " --frobnicate").status, 2);
+    const CliRun missing = runCli("search /nonexistent/scenario.json");
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_NE(missing.err.find("/nonexistent/scenario.json"), std::string::npos);
+}
+
+} // namespace
