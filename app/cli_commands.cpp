@@ -4,13 +4,17 @@
 #include "collectives/traffic_plan.h"
 #include "io/environment_overrides.h"
 #include "io/scenario_io.h"
+#include "report/die_metrics_csv.h"
+#include "report/launch_settings.h"
 #include "report/report_formats.h"
 #include "report/simulation_report.h"
 #include "report/step_report.h"
 #include "sim/fluid_simulator.h"
 #include "step/training_step.h"
+#include "strategy/strategy_spec.h"
 #include "tcme/tcme_engine.h"
 #include "units/quantity.h"
+#include "workload/workload.h"
 
 #include <charconv>
 #include <cstdio>
@@ -29,11 +33,13 @@ constexpr const char* kUsage =
 
 Commands:
   validate FILE                  check a scenario file; exit 0 if it is valid
-  simulate FILE [--json] [--trace OUT.json] [--csv OUT.csv] [--fail-on-oom]
+  simulate FILE [--json] [--trace OUT.json] [--csv OUT.csv] [--die-csv OUT.csv]
+                [--fail-on-oom]
                                  simulate the scenario: its training step when it has a
                                  workload and a strategy, else its traffic. A summary by
                                  default; --json: the full report on stdout; --trace: Chrome
                                  trace events (open in Perfetto); --csv: link loads;
+                                 --die-csv: per-die compute, utilisation and memory;
                                  --fail-on-oom: exit 1 when a die runs out of memory
   optimize FILE [--max-iter N] [--json] [-o TUNED.json]
                                  run the TCME optimizer (find the most congested link,
@@ -46,6 +52,11 @@ Commands:
                                  degrees, FSDP, micro-batches, checkpointing and placement)
                                  and compare it with the Megatron-1, Megatron-3 and FSDP
                                  baselines; progress on stderr; -o writes the best scenario
+  launch FILE [--framework megatron|deepspeed|fsdp|all] [-o OUT]
+                                 launch settings for GPU frameworks from the strategy:
+                                 Megatron-LM arguments, a DeepSpeed config, a PyTorch FSDP
+                                 sketch (default: all), with notes on what has no GPU
+                                 equivalent (TATP, die placement, wafer routing)
   --help                         this text
   --version                      the version
 
@@ -110,9 +121,11 @@ struct SimulateOptions {
     bool json = false;
     std::optional<std::string> tracePath;
     std::optional<std::string> csvPath;
+    std::optional<std::string> dieCsvPath;
     bool failOnOutOfMemory = false;
     std::optional<int> maxIter;            // optimize
-    std::optional<std::string> outputPath; // optimize -o
+    std::optional<std::string> outputPath; // optimize and launch -o
+    std::optional<std::string> framework;  // launch
 };
 
 // Options may come before or after FILE: "simulate --json FILE" and "simulate FILE --json".
@@ -131,6 +144,14 @@ SimulateOptions parseSimulateOptions(const std::vector<std::string>& args, std::
             options.tracePath = value();
         else if (arg == "--csv")
             options.csvPath = value();
+        else if (arg == "--die-csv")
+            options.dieCsvPath = value();
+        else if (arg == "--framework") {
+            options.framework = value();
+            if (!launchFrameworkFromString(*options.framework))
+                throw UsageError{"--framework takes megatron, deepspeed, fsdp or all, not '" +
+                                 *options.framework + "'"};
+        }
         else if (arg == "--fail-on-oom")
             options.failOnOutOfMemory = true;
         else if (arg == "--max-iter") {
@@ -190,6 +211,8 @@ int simulateCommand(const std::string& file, const SimulateOptions& options, std
         writeFileAtomically(*options.tracePath, chromeTrace(report).dump() + "\n");
     if (options.csvPath)
         writeFileAtomically(*options.csvPath, linkLoadsCsv(report));
+    if (options.dieCsvPath)
+        writeFileAtomically(*options.dieCsvPath, dieMetricsCsv(report));
     if (options.json)
         out << reportToJson(report).dump(2) << '\n';
     else
@@ -321,6 +344,36 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
     return kExitOk;
 }
 
+// Exit 2 when the scenario has no strategy: there is nothing to translate.
+int launchCommand(const std::string& file, const SimulateOptions& options, std::ostream& out,
+                  std::ostream& err) {
+    Scenario scenario = loadScenario(file);
+    applyEnvironmentOverrides(readEnvironmentOverrides(), scenario);
+    if (!scenario.strategy) {
+        err << file << ": strategy: the scenario has no strategy to translate into launch "
+                       "settings (add a \"strategy\" object)\n";
+        return kExitBadInput;
+    }
+    const StrategySpec strategy = parseStrategy(*scenario.strategy);
+    std::optional<Workload> workload;
+    if (scenario.workload) {
+        workload = parseWorkload(*scenario.workload, std::filesystem::path(file).parent_path());
+        checkStrategyAgainstWorkload(strategy, *workload);
+    }
+    const LaunchSettings settings =
+        launchSettings(scenario, strategy, workload ? &*workload : nullptr);
+    const LaunchFramework framework =
+        launchFrameworkFromString(options.framework.value_or("all")).value_or(LaunchFramework::All);
+    const std::string text = launchSettingsText(settings, framework);
+    if (options.outputPath) {
+        writeFileAtomically(*options.outputPath, text);
+        out << "launch settings written to " << *options.outputPath << '\n';
+    } else {
+        out << text;
+    }
+    return kExitOk;
+}
+
 } // namespace
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -339,7 +392,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     if (command == "search")
         return runSearchCommand(args, out, err);
-    if (command != "validate" && command != "simulate" && command != "optimize") {
+    if (command != "validate" && command != "simulate" && command != "optimize" &&
+        command != "launch") {
         err << "waferscope-cli: unknown command '" << command << "'\n\n" << kUsage;
         return kExitBadInput;
     }
@@ -348,17 +402,26 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         const SimulateOptions options = parseSimulateOptions(args, file);
         if (command == "validate") {
             if (options.json || options.tracePath || options.csvPath || options.failOnOutOfMemory ||
-                options.maxIter || options.outputPath)
+                options.maxIter || options.outputPath || options.dieCsvPath || options.framework)
                 throw UsageError{"validate takes no options"};
             return validate(file, out);
         }
         if (command == "optimize") {
-            if (options.tracePath || options.csvPath || options.failOnOutOfMemory)
+            if (options.tracePath || options.csvPath || options.failOnOutOfMemory ||
+                options.dieCsvPath || options.framework)
                 throw UsageError{"optimize takes --max-iter N, --json and -o FILE"};
             return optimizeCommand(file, options, out);
         }
+        if (command == "launch") {
+            if (options.json || options.tracePath || options.csvPath || options.dieCsvPath ||
+                options.failOnOutOfMemory || options.maxIter)
+                throw UsageError{"launch takes --framework NAME and -o FILE"};
+            return launchCommand(file, options, out, err);
+        }
         if (options.maxIter || options.outputPath)
-            throw UsageError{"--max-iter and -o belong to optimize"};
+            throw UsageError{"--max-iter and -o belong to optimize and launch"};
+        if (options.framework)
+            throw UsageError{"--framework belongs to launch"};
         return simulateCommand(file, options, out, err);
     } catch (const UsageError& error) {
         err << "waferscope-cli: " << error.message << "\n\n" << kUsage;

@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "builtin_scenarios.h"
+#include "charts_panel.h"
 #include "die_inspector.h"
 #include "evaluation_runner.h"
 #include "group_panel.h"
@@ -9,7 +10,12 @@
 #include "scenario_document.h"
 #include "strategy_panel.h"
 #include "tcme_panel.h"
+#include "timeline_view.h"
+#include "walkthrough_panel.h"
 
+#include "io/scenario_io.h"
+#include "report/die_metrics_csv.h"
+#include "report/launch_settings.h"
 #include "report/report_formats.h"
 #include "units/quantity.h"
 
@@ -30,6 +36,7 @@
 #include <QPdfWriter>
 #include <QProgressBar>
 #include <QSaveFile>
+#include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QSvgGenerator>
@@ -39,6 +46,8 @@
 #include <QTimer>
 #include <QUndoStack>
 #include <QUndoView>
+#include <QVBoxLayout>
+#include <QHBoxLayout>
 
 namespace ws {
 
@@ -107,6 +116,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_mesh, &MeshView::linkSelected, this, [this](int link) {
         m_linkFlows->setLink(m_mesh->analysis(), link);
+        m_timeline->setLinkFilter(link >= 0 ? std::optional<LinkId>(link) : std::nullopt);
         if (link >= 0) {
             m_inspectorTabs->setCurrentWidget(m_linkFlowsView);
             m_linkFlowsView->resizeColumnsToContents();
@@ -180,7 +190,48 @@ void MainWindow::createDocks() {
     m_historyDock = dock(tr("Undo history"), QStringLiteral("historyDock"), history, Qt::RightDockWidgetArea);
     tabifyDockWidget(m_inspectorDock, m_historyDock);
     m_inspectorDock->raise();
+    auto* timelinePage = new QWidget;
+    auto* timelineLayout = new QVBoxLayout(timelinePage);
+    timelineLayout->setContentsMargins(4, 2, 4, 2);
+    auto* roundRow = new QHBoxLayout;
+    roundRow->addWidget(new QLabel(tr("Heatmap of round:")));
+    m_roundSlider = new QSlider(Qt::Horizontal);
+    m_roundSlider->setRange(-1, -1);
+    m_roundSlider->setToolTip(tr("Colour the mesh by the link loads of one round (collective step or "
+                                 "TATP round); leftmost: the whole run"));
+    m_roundLabel = new QLabel(tr("all"));
+    m_roundLabel->setMinimumWidth(60);
+    roundRow->addWidget(m_roundSlider, 1);
+    roundRow->addWidget(m_roundLabel);
+    timelineLayout->addLayout(roundRow);
+    m_timeline = new TimelineView;
+    timelineLayout->addWidget(m_timeline, 1);
+    connect(m_roundSlider, &QSlider::valueChanged, this, &MainWindow::showRound);
+    connect(m_timeline, &TimelineView::flowActivated, this, [this](const QString& flowId) {
+        const auto analysis = m_mesh->analysis();
+        if (!analysis)
+            return;
+        const std::string id = flowId.toStdString();
+        for (std::size_t flow = 0; flow < analysis->report.flows.size(); ++flow)
+            if (analysis->report.flows[flow].id == id) {
+                m_mesh->highlightFlow(static_cast<int>(flow));
+                showStatus(tr("Flow %1: its route is drawn in blue on the mesh").arg(flowId));
+                return;
+            }
+    });
+    connect(m_timeline, &TimelineView::dieActivated, this, [this](int die) { m_mesh->selectDie(die); });
+    m_timelineDock = dock(tr("Timeline"), QStringLiteral("timelineDock"), timelinePage, Qt::BottomDockWidgetArea);
+    m_charts = new ChartsPanel;
+    m_chartsDock = dock(tr("Charts"), QStringLiteral("chartsDock"), m_charts, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(m_timelineDock, m_chartsDock);
+    m_timelineDock->raise();
+
+    m_walkthrough = new WalkthroughPanel(this);
+    m_walkthroughDock = dock(tr("Walkthrough"), QStringLiteral("walkthroughDock"), m_walkthrough, Qt::LeftDockWidgetArea);
+    m_walkthroughDock->hide();
+
     resizeDocks({m_strategyDock, m_tcmeDock}, {290, 420}, Qt::Horizontal);
+    resizeDocks({m_timelineDock}, {260}, Qt::Vertical);
     resizeDocks({m_tcmeDock, m_inspectorDock}, {520, 300}, Qt::Vertical);
 }
 
@@ -209,6 +260,10 @@ void MainWindow::createMenus() {
     exports->addAction(tr("Timeline as Chrome trace (Perfetto)…"), this, [this] { exportReport("trace"); });
     exports->addAction(tr("Link loads as CSV…"), this, [this] { exportReport("csv"); });
     exports->addAction(tr("Simulation report as JSON…"), this, [this] { exportReport("json"); });
+    exports->addAction(tr("Per-die metrics as CSV…"), this, &MainWindow::exportDieMetrics);
+    exports->addAction(tr("Chart as PNG, SVG or PDF…"), this, &MainWindow::exportChartImage);
+    exports->addAction(tr("Launch settings for GPU frameworks…"), this, &MainWindow::exportLaunchSettings);
+    exports->addAction(tr("Tuned scenario…"), this, &MainWindow::exportTunedScenario);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -238,7 +293,8 @@ void MainWindow::createMenus() {
     QAction* fit = view->addAction(tr("Zoom to &fit"), m_mesh, &MeshView::zoomToFit);
     fit->setShortcut(QKeySequence(tr("Ctrl+0")));
     view->addSeparator();
-    for (QDockWidget* dock : {m_strategyDock, m_groupsDock, m_tcmeDock, m_inspectorDock, m_historyDock})
+    for (QDockWidget* dock : {m_strategyDock, m_groupsDock, m_tcmeDock, m_inspectorDock, m_historyDock,
+                              m_timelineDock, m_chartsDock, m_walkthroughDock})
         view->addAction(dock->toggleViewAction());
 
     QMenu* optimize = menuBar()->addMenu(tr("&Optimize"));
@@ -250,6 +306,14 @@ void MainWindow::createMenus() {
     optimize->addAction(tr("&Apply tuned routes"), m_tcme, &TcmePanel::apply);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* walkthrough = help->addAction(tr("&Walkthrough: why FSDP and TATP collide"), this, [this] {
+        if (!maybeSave())
+            return;
+        m_walkthroughDock->show();
+        m_walkthroughDock->raise();
+        m_walkthrough->start();
+    });
+    walkthrough->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About WaferScope"), this, [this] {
         QMessageBox::about(this, tr("About WaferScope"),
                            tr("<b>WaferScope</b> %1<br>Hybrid-parallel training on wafer-scale chips: "
@@ -283,7 +347,8 @@ bool MainWindow::openScenario(const QString& path, QString* error, bool quiet) {
 
 QStringList MainWindow::viewNames() {
     return {QStringLiteral("mesh"), QStringLiteral("strategy"), QStringLiteral("groups"),
-            QStringLiteral("tcme"), QStringLiteral("inspector"), QStringLiteral("history")};
+            QStringLiteral("tcme"), QStringLiteral("inspector"), QStringLiteral("history"),
+            QStringLiteral("timeline"), QStringLiteral("charts"), QStringLiteral("walkthrough")};
 }
 
 bool MainWindow::showView(const QString& name) {
@@ -295,11 +360,16 @@ bool MainWindow::showView(const QString& name) {
                                                           {"groups", m_groupsDock},
                                                           {"tcme", m_tcmeDock},
                                                           {"inspector", m_inspectorDock},
-                                                          {"history", m_historyDock}};
+                                                          {"history", m_historyDock},
+                                                          {"timeline", m_timelineDock},
+                                                          {"charts", m_chartsDock},
+                                                          {"walkthrough", m_walkthroughDock}};
     for (const auto& [dockName, dock] : docks)
         if (name == QLatin1String(dockName)) {
             dock->show();
             dock->raise();
+            if (dock == m_walkthroughDock && m_walkthrough->currentText().isEmpty())
+                m_walkthrough->start();
             return true;
         }
     return false;
@@ -324,7 +394,17 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
     m_mesh->setAnalysis(analysis);
     m_groups->setAnalysis(analysis);
     m_dieInspector->setAnalysis(analysis);
+    m_charts->setAnalysis(analysis);
     m_linkFlows->setLink(analysis, m_mesh->selectedLink().value_or(-1));
+    // The timeline shares the analysis's report (an aliasing pointer keeps the analysis alive).
+    m_timeline->setReport(std::shared_ptr<const SimulationReport>(analysis, &analysis->report));
+    int lastRound = -1;
+    for (const FlowReport& flow : analysis->report.flows)
+        lastRound = std::max(lastRound, flow.step);
+    const QSignalBlocker blocker(m_roundSlider);
+    m_roundSlider->setRange(-1, lastRound);
+    m_roundSlider->setValue(-1);
+    m_roundLabel->setText(tr("all"));
     const SimulationReport& report = analysis->report;
     QString summary = tr("makespan %1").arg(qs(formatSeconds(report.makespanS)));
     if (report.step)
@@ -340,6 +420,32 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
                        .arg(hottest[0].to)
                        .arg(qs(formatBytes(hottest[0].bytes)));
     m_summary->setText(summary);
+}
+
+void MainWindow::showRound(int round) {
+    const auto analysis = m_mesh->analysis();
+    if (!analysis || round < 0) {
+        m_roundLabel->setText(tr("all"));
+        m_mesh->setLinkLoadOverride(std::nullopt);
+        return;
+    }
+    MeshView::LinkLoadOverride loads;
+    loads.bytes.assign(analysis->report.links.size(), 0.0);
+    double first = 0, last = 0;
+    bool any = false;
+    for (const FlowReport& flow : analysis->report.flows) {
+        if (flow.step != round)
+            continue;
+        for (LinkId link : flow.route.links)
+            loads.bytes[static_cast<std::size_t>(link)] += flow.bytes;
+        first = any ? std::min(first, flow.startS) : flow.startS;
+        last = any ? std::max(last, flow.endS) : flow.endS;
+        any = true;
+    }
+    loads.makespanS = last - first; // utilisation over the round's own span
+    loads.caption = tr("round %1 only").arg(round);
+    m_roundLabel->setText(tr("round %1").arg(round));
+    m_mesh->setLinkLoadOverride(loads);
 }
 
 void MainWindow::onAnalysisFailed(const QString& message) {
@@ -518,6 +624,79 @@ void MainWindow::exportReport(const QString& kind) {
                     file.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) &&
                     file.commit();
     showStatus(ok ? tr("Exported %1").arg(path) : tr("Could not write %1").arg(path));
+}
+
+bool MainWindow::writeTextFile(const QString& path, const std::string& text) {
+    QSaveFile file(path);
+    const bool ok = file.open(QIODevice::WriteOnly) &&
+                    file.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) &&
+                    file.commit();
+    showStatus(ok ? tr("Exported %1").arg(path) : tr("Could not write %1").arg(path));
+    return ok;
+}
+
+void MainWindow::exportDieMetrics() {
+    const auto analysis = m_mesh->analysis();
+    if (!analysis)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export per-die metrics"), m_settings.lastDirectory(),
+                                                      tr("CSV (*.csv)"));
+    if (!path.isEmpty())
+        writeTextFile(path, dieMetricsCsv(analysis->report));
+}
+
+void MainWindow::exportChartImage() {
+    const int index = m_charts->currentChart();
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export chart “%1”").arg(m_charts->chartName(index)),
+                                     m_settings.lastDirectory(), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    showStatus(m_charts->exportChart(index, path, &error) ? tr("Exported %1").arg(path) : error);
+}
+
+void MainWindow::exportLaunchSettings() {
+    const Scenario& scenario = m_document->scenario();
+    if (!scenario.strategy) {
+        showStatus(tr("No launch settings: the scenario has no strategy"));
+        return;
+    }
+    std::string text;
+    try {
+        const StrategySpec strategy = parseStrategy(*scenario.strategy);
+        std::optional<Workload> workload;
+        if (scenario.workload)
+            workload = parseWorkload(*scenario.workload, m_document->directory());
+        text = launchSettingsText(launchSettings(scenario, strategy, workload ? &*workload : nullptr),
+                                  LaunchFramework::All);
+    } catch (const std::exception& error) {
+        showStatus(tr("No launch settings: %1").arg(qs(error.what())));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export launch settings"), m_settings.lastDirectory(),
+                                                      tr("Text (*.txt *.sh);;All files (*)"));
+    if (!path.isEmpty())
+        writeTextFile(path, text);
+}
+
+void MainWindow::exportTunedScenario() {
+    const std::optional<Scenario> tuned = m_tcme->tunedScenario();
+    if (!tuned) {
+        showStatus(m_tcme->isBusy() ? tr("TCME is still running: export the tuned scenario when it stops")
+                                    : tr("No tuned scenario: run a TCME step first (Optimize menu)"));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export tuned scenario"), m_settings.lastDirectory(),
+                                                      tr("Scenarios (*.json)"));
+    if (path.isEmpty())
+        return;
+    try {
+        saveScenario(*tuned, path.toStdString());
+        showStatus(tr("Exported %1").arg(path));
+    } catch (const std::exception& error) {
+        showStatus(tr("Could not write %1: %2").arg(path, qs(error.what())));
+    }
 }
 
 } // namespace ws

@@ -12,6 +12,7 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QSlider;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
@@ -19,6 +20,7 @@ class QTimer;
 
 namespace ws {
 
+class ChartsPanel;
 class DieInspector;
 class EvaluationRunner;
 class GroupPanel;
@@ -27,6 +29,8 @@ class MeshView;
 class ScenarioDocument;
 class StrategyPanel;
 class TcmePanel;
+class TimelineView;
+class WalkthroughPanel;
 
 // Wires the document, the background simulation, the central mesh view and the docks, and
 // owns the menus (STYLE.md item 3: each dock is its own class; this only connects them).
@@ -51,6 +55,12 @@ public:
     MeshView* meshView() const { return m_mesh; }
     TcmePanel* tcmePanel() const { return m_tcme; }
     GroupPanel* groupPanel() const { return m_groups; }
+    TimelineView* timelineView() const { return m_timeline; }
+    WalkthroughPanel* walkthrough() const { return m_walkthrough; }
+    ChartsPanel* chartsPanel() const { return m_charts; }
+    // Colours the mesh by one round's link loads (flows of collective step / TATP round
+    // `round`); -1 shows the whole run again.
+    void showRound(int round);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -72,6 +82,11 @@ private:
     void openDialog();
     void exportMeshImage();
     void exportReport(const QString& kind);
+    void exportDieMetrics();
+    void exportChartImage();
+    void exportLaunchSettings();
+    void exportTunedScenario();
+    bool writeTextFile(const QString& path, const std::string& text);
     void autosave();
 
     AppSettings m_settings;
@@ -91,6 +106,14 @@ private:
     QDockWidget* m_tcmeDock = nullptr;
     QDockWidget* m_inspectorDock = nullptr;
     QDockWidget* m_historyDock = nullptr;
+    QDockWidget* m_timelineDock = nullptr;
+    QDockWidget* m_walkthroughDock = nullptr;
+    TimelineView* m_timeline = nullptr;
+    WalkthroughPanel* m_walkthrough = nullptr;
+    ChartsPanel* m_charts = nullptr;
+    QDockWidget* m_chartsDock = nullptr;
+    QSlider* m_roundSlider = nullptr;
+    QLabel* m_roundLabel = nullptr;
     QMenu* m_recentMenu = nullptr;
     QActionGroup* m_metricGroup = nullptr;
     QLabel* m_summary = nullptr;

@@ -140,6 +140,12 @@ int TcmePanel::iterationCount() const {
     return m_engine ? static_cast<int>(m_engine->iterations().size()) : 0;
 }
 
+std::optional<Scenario> TcmePanel::tunedScenario() const {
+    if (m_busy || iterationCount() == 0)
+        return std::nullopt;
+    return m_engine->tunedScenario();
+}
+
 void TcmePanel::invalidate() {
     m_running = false;
     m_job.waitForFinished(); // an iteration in flight refers to the engine

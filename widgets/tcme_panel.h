@@ -45,6 +45,9 @@ public:
     bool isBusy() const { return m_busy; }
     bool isFinished() const { return m_engine && m_engine->finished(); }
     QCustomPlot* chart() const { return m_chart; }
+    // The scenario with the tuned routes pinned, once an iteration has run and none is in
+    // flight (File > Export > Tuned scenario); nullopt otherwise.
+    std::optional<Scenario> tunedScenario() const;
     // The heatmap shows the selected iteration's link loads after (true) or before it.
     void showAfter(bool after);
 

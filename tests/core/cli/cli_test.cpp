@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -273,6 +274,125 @@ TEST(Cli, OptimizeMaxIterCapsTheRun) {
     EXPECT_EQ(report.at("iterations").size(), 1u);
     EXPECT_EQ(report.at("stop_reason"), "max_iter");
     EXPECT_EQ(runCli("optimize --max-iter zero x.json").status, 2);
+}
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> result;
+    std::istringstream stream(text);
+    std::string line;
+    while (std::getline(stream, line))
+        result.push_back(line);
+    return result;
+}
+
+// The exports of a training step parse back: the trace is JSON with complete events on the
+// track of every die that computes or sends, the link CSV has a row per link, the die CSV a
+// row per die with the memory model's figures.
+TEST(Cli, SimulateExportsOfATrainingStepParseBack) {
+    const fs::path dir = scratchDir();
+    const fs::path trace = dir / "step_trace.json";
+    const fs::path links = dir / "step_links.csv";
+    const fs::path dies = dir / "step_dies.csv";
+    const CliRun run = runCli("simulate --json " +
+                              quote((kScenarios / "llama2_7b_4x4_tp_vs_tatp.json").string()) +
+                              " --trace " + quote(trace.string()) + " --csv " +
+                              quote(links.string()) + " --die-csv " + quote(dies.string()));
+    ASSERT_EQ(run.status, 0) << run.err;
+    const auto report = nlohmann::json::parse(run.out);
+
+    std::set<int> active; // dies that compute or send
+    for (const auto& die : report.at("dies"))
+        for (const auto& event : die.at("events"))
+            if (event.at("kind") == "compute" || event.at("kind") == "send")
+                active.insert(die.at("id").get<int>());
+    ASSERT_FALSE(active.empty());
+    std::set<int> traced;
+    const auto events = nlohmann::json::parse(readFile(trace)).at("traceEvents");
+    for (const auto& event : events) {
+        if (event.at("ph") != "X" || event.at("pid") != 1)
+            continue;
+        EXPECT_GE(event.at("dur").get<double>(), 0.0);
+        EXPECT_TRUE(event.contains("ts") && event.contains("name"));
+        traced.insert(event.at("tid").get<int>() % (1 << 20)); // lanes: tid = lane * 2^20 + die
+    }
+    EXPECT_EQ(traced, active);
+
+    const auto linkRows = lines(readFile(links));
+    ASSERT_FALSE(linkRows.empty());
+    EXPECT_EQ(linkRows[0], "link,from,to,alive,bytes,busy_s,utilization,flows");
+    EXPECT_EQ(linkRows.size(), 1u + 4 * 4 * 3); // every directed link of a 4x4 mesh
+
+    const auto dieRows = lines(readFile(dies));
+    ASSERT_EQ(dieRows.size(), 1u + 16);
+    EXPECT_EQ(dieRows[0], "die,alive,compute_s,utilization,peak_memory_bytes,weights_bytes,"
+                          "gradients_bytes,optimizer_bytes,activations_bytes,"
+                          "stream_buffers_bytes,comm_reserve_bytes,total_bytes,sram_bytes,"
+                          "hbm_bytes,fits_sram,out_of_memory");
+    for (std::size_t row = 1; row < dieRows.size(); ++row) {
+        std::vector<std::string> cells;
+        std::istringstream cellStream(dieRows[row]);
+        std::string cell;
+        while (std::getline(cellStream, cell, ','))
+            cells.push_back(cell);
+        ASSERT_EQ(cells.size(), 16u) << dieRows[row];
+        EXPECT_EQ(cells[0], std::to_string(row - 1));
+        const auto& die = report.at("dies").at(row - 1);
+        EXPECT_DOUBLE_EQ(std::stod(cells[2]), die.at("compute_s").get<double>());
+        EXPECT_DOUBLE_EQ(std::stod(cells[11]),
+                         die.at("memory").at("total_bytes").get<double>()); // all 16 used
+    }
+}
+
+TEST(Cli, DieCsvOfATrafficScenarioLeavesMemoryEmpty) {
+    const fs::path dies = scratchDir() / "traffic_dies.csv";
+    const CliRun run = runCli("simulate " +
+                              quote((kScenarios / "ring_allgather_line.json").string()) +
+                              " --die-csv " + quote(dies.string()));
+    ASSERT_EQ(run.status, 0) << run.err;
+    const auto rows = lines(readFile(dies));
+    ASSERT_GE(rows.size(), 2u);
+    EXPECT_EQ(rows[1].substr(rows[1].size() - 11), ",,,,,,,,,,,");
+}
+
+TEST(Cli, LaunchPrintsMegatronFlagsForTheGpt3Strategy) {
+    const std::string file = quote((kScenarios / "gpt3_175b_6x8_fsdp_tatp.json").string());
+    const CliRun run = runCli("launch " + file + " --framework megatron");
+    ASSERT_EQ(run.status, 0) << run.err;
+    for (const char* flag :
+         {"--tensor-model-parallel-size 8 \\\n", "--pipeline-model-parallel-size 1 \\\n",
+          "--sequence-parallel \\\n", "--micro-batch-size 4 \\\n",
+          "--global-batch-size 96 \\\n", "--recompute-granularity full \\\n",
+          "--use-distributed-optimizer\n"})
+        EXPECT_NE(run.out.find(flag), std::string::npos) << flag << "\n" << run.out;
+    EXPECT_NE(run.out.find("48 GPUs: data parallel 6 x tensor parallel 8"), std::string::npos);
+    EXPECT_NE(run.out.find("TATP (degree 8) has no GPU equivalent"), std::string::npos);
+    EXPECT_EQ(run.out.find("ds_config"), std::string::npos); // megatron only
+
+    const CliRun all = runCli("launch " + file);
+    ASSERT_EQ(all.status, 0) << all.err;
+    const auto open = all.out.find("# DeepSpeed ds_config.json\n");
+    ASSERT_NE(open, std::string::npos) << all.out;
+    const auto config = nlohmann::json::parse(
+        all.out.substr(all.out.find('{', open), all.out.find("\n}\n", open) + 2 -
+                                                     all.out.find('{', open)));
+    EXPECT_EQ(config.at("train_batch_size"), 96);
+    EXPECT_EQ(config.at("train_micro_batch_size_per_gpu"), 4);
+    EXPECT_EQ(config.at("gradient_accumulation_steps"), 4);
+    EXPECT_EQ(config.at("zero_optimization").at("stage"), 3);
+
+    const fs::path out = scratchDir() / "launch.txt";
+    const CliRun written = runCli("launch " + file + " -o " + quote(out.string()));
+    ASSERT_EQ(written.status, 0) << written.err;
+    EXPECT_EQ(readFile(out), all.out);
+}
+
+TEST(Cli, LaunchNeedsAStrategy) {
+    const fs::path file = kScenarios / "ring_allgather_line.json";
+    const CliRun run = runCli("launch " + quote(file.string()));
+    EXPECT_EQ(run.status, 2);
+    EXPECT_NE(run.err.find(file.string() + ": strategy: "), std::string::npos) << run.err;
+    EXPECT_EQ(runCli("launch --framework jax " + quote(file.string())).status, 2);
+    EXPECT_EQ(runCli("simulate --framework all " + quote(file.string())).status, 2);
 }
 
 } // namespace

@@ -1,0 +1,29 @@
+#pragma once
+
+// A QCPAxisTicker subclass needs the base's definition: this header is included only by the
+// .cpp files that already draw with QCustomPlot (timeline_view.cpp and its test), so it adds no
+// compile cost elsewhere. Never include it from another header.
+#include <qcustomplot.h>
+
+namespace ws {
+
+// Labels an axis whose coordinates are seconds as "850 ns", "12.5 us" or "3.2 ms", the unit
+// chosen for the visible span (formatTime in time_axis_mapping.h), so every label of an axis
+// shares one unit. Tick positions are QCPAxisTicker's (1, 2, 2.5, 5 x 10^k seconds).
+class TimeAxisTicker : public QCPAxisTicker {
+public:
+    TimeAxisTicker() = default;
+
+    void generate(const QCPRange& range, const QLocale& locale, QChar formatChar, int precision,
+                  QVector<double>& ticks, QVector<double>* subTicks,
+                  QVector<QString>* tickLabels) override;
+
+protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar,
+                         int precision) override;
+
+private:
+    double m_spanS = 1.0; // the range being labelled, set by generate() before the labels
+};
+
+} // namespace ws

@@ -1,0 +1,356 @@
+#include "timeline_view.h"
+
+#include "gantt_plottable.h"
+#include "time_axis_ticker.h"
+#include "units/quantity.h"
+
+#include <qcustomplot.h>
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QPixmap>
+#include <QStringList>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace ws {
+
+namespace {
+
+// Pointer travel (manhattan, pixels) below which a press and release are a click, not a drag.
+constexpr int kClickSlopPx = 4;
+// The narrowest x range a zoom may reach, in seconds: below a picosecond nothing differs.
+constexpr double kMinSpanS = 1e-12;
+// How far (a fraction of the run) the view may pan past either end of the run.
+constexpr double kPanMargin = 0.05;
+// At most this many links are listed in a transfer's tooltip (a multicast tree has many).
+constexpr std::size_t kMaxTooltipLinks = 16;
+
+bool isTransfer(DieEvent::Kind kind) {
+    return kind == DieEvent::Kind::Send || kind == DieEvent::Kind::Recv;
+}
+
+QPixmap swatch(GanttColor role) {
+    QPixmap pixmap(14, 12);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    if (role == GanttColor::RoundBoundary) {
+        painter.setPen(QPen(ganttColor(role), 1, Qt::DashLine));
+        painter.drawLine(7, 0, 7, 11);
+    } else {
+        painter.setPen(role == GanttColor::Highlight ? QPen(Qt::black, 1) : QPen(Qt::NoPen));
+        painter.setBrush(ganttColor(role));
+        painter.drawRect(QRect(1, 1, 11, 9));
+    }
+    return pixmap;
+}
+
+} // namespace
+
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(makeLegend());
+
+    m_plot = new QCustomPlot(this);
+    m_plot->setMouseTracking(true); // hover tooltips without a button held
+    layout->addWidget(m_plot, 1);
+
+    // Horizontal navigation only: every die stays in view, time is what one explores.
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
+    m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
+
+    m_plot->xAxis->setTicker(QSharedPointer<TimeAxisTicker>::create());
+    m_plot->xAxis->setLabel(QStringLiteral("time"));
+    m_plot->xAxis->grid()->setPen(QPen(QColor(0xdd, 0xdd, 0xdd), 1, Qt::DotLine));
+    m_plot->xAxis->grid()->setSubGridVisible(false);
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    m_plot->yAxis->setRangeReversed(true); // die 0 on top, as on the mesh
+    m_plot->yAxis->grid()->setVisible(false);
+    m_plot->yAxis->setSubTicks(false);
+    m_plot->yAxis->setTickLength(0, 2);
+
+    m_gantt = new GanttPlottable(m_plot->xAxis, m_plot->yAxis);
+    // The top margin is the band where the plottable labels round boundaries.
+    m_plot->axisRect()->setAutoMargins(QCP::msLeft | QCP::msRight | QCP::msBottom);
+    m_plot->axisRect()->setMargins(QMargins(0, m_gantt->roundLabelBandPx() + 2, 0, 0));
+
+    m_emptyText = new QCPItemText(m_plot);
+    m_emptyText->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_emptyText->position->setCoords(0.5, 0.5);
+    m_emptyText->setPositionAlignment(Qt::AlignCenter);
+    m_emptyText->setText(QStringLiteral("no events"));
+    m_emptyText->setColor(QColor(0x80, 0x80, 0x80));
+
+    connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            &TimelineView::boundXRange);
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &TimelineView::updateDieTicks);
+    connect(m_plot, &QCustomPlot::mousePress, this, &TimelineView::onMousePress);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &TimelineView::onMouseMove);
+    connect(m_plot, &QCustomPlot::mouseRelease, this, &TimelineView::onMouseRelease);
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] {
+        showWholeRun();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
+
+    rebuild();
+    showWholeRun();
+}
+
+TimelineView::~TimelineView() = default;
+
+QWidget* TimelineView::makeLegend() {
+    auto* legend = new QWidget(this);
+    auto* row = new QHBoxLayout(legend);
+    row->setContentsMargins(6, 2, 6, 0);
+    row->setSpacing(4);
+    for (GanttColor role :
+         {GanttColor::Compute, GanttColor::Send, GanttColor::Recv, GanttColor::Idle,
+          GanttColor::Folded, GanttColor::Highlight, GanttColor::RoundBoundary}) {
+        auto* icon = new QLabel(legend);
+        icon->setPixmap(swatch(role));
+        row->addWidget(icon);
+        row->addWidget(new QLabel(ganttColorName(role), legend));
+        row->addSpacing(8);
+    }
+    row->addStretch(1);
+    m_filterLabel = new QLabel(legend);
+    row->addWidget(m_filterLabel);
+    legend->setToolTip(
+        QStringLiteral("Drag to pan, wheel to zoom, double-click for the whole run"));
+    return legend;
+}
+
+void TimelineView::setReport(std::shared_ptr<const SimulationReport> report) {
+    m_report = std::move(report);
+    m_flowIndex.clear();
+    if (m_report)
+        for (std::size_t i = 0; i < m_report->flows.size(); ++i)
+            m_flowIndex.emplace(m_report->flows[i].id, i);
+    m_gantt->setHighlightedFlow({});
+    rebuild();
+    showWholeRun();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::setLinkFilter(std::optional<LinkId> link) {
+    m_linkFilter = link;
+    rebuild();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::highlightFlow(const QString& flowId) {
+    m_gantt->setHighlightedFlow(flowId.toStdString());
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString TimelineView::highlightedFlow() const {
+    return QString::fromStdString(m_gantt->highlightedFlow());
+}
+
+int TimelineView::shownEventCount() const {
+    return m_gantt->shownEventCount();
+}
+
+QRectF TimelineView::eventRect(int die, int eventIndex) const {
+    return m_gantt->eventRect(die, eventIndex);
+}
+
+void TimelineView::rebuild() {
+    std::optional<std::unordered_set<std::string>> flows;
+    int crossingCount = 0;
+    if (m_report && m_linkFilter) {
+        flows.emplace();
+        for (const FlowReport& flow : m_report->flows)
+            if (std::find(flow.route.links.begin(), flow.route.links.end(), *m_linkFilter) !=
+                flow.route.links.end())
+                flows->insert(flow.id);
+        crossingCount = static_cast<int>(flows->size());
+    }
+    m_gantt->setReport(m_report, flows);
+    m_emptyText->setVisible(m_gantt->shownEventCount() == 0);
+
+    const int dies = std::max(1, m_gantt->dieCount());
+    m_plot->yAxis->setRange(-0.5, dies - 0.5);
+    m_dieTickStep = 0; // the row count may have changed
+
+    if (!m_linkFilter) {
+        m_filterLabel->clear();
+        return;
+    }
+    QString link = QStringLiteral("link %1").arg(*m_linkFilter);
+    if (m_report && *m_linkFilter >= 0 &&
+        *m_linkFilter < static_cast<LinkId>(m_report->links.size())) {
+        const LinkReport& report = m_report->links[static_cast<std::size_t>(*m_linkFilter)];
+        link += QStringLiteral(" (%1->%2)").arg(report.from).arg(report.to);
+    }
+    m_filterLabel->setText(
+        QStringLiteral("transfers of the %1 flows crossing %2").arg(crossingCount).arg(link));
+}
+
+void TimelineView::showWholeRun() {
+    bool found = false;
+    const QCPRange keys = m_gantt->getKeyRange(found);
+    const double endS = found && keys.upper > 0.0 ? keys.upper : 1e-6;
+    m_plot->xAxis->setRange(0.0, endS);
+}
+
+// Keeps zoom and pan near the run: at most the run plus a margin each side, at least kMinSpanS.
+void TimelineView::boundXRange(const QCPRange& range) {
+    bool found = false;
+    const QCPRange keys = m_gantt->getKeyRange(found);
+    const double runS = found && keys.upper > 0.0 ? keys.upper : 1e-6;
+    const double minS = -kPanMargin * runS;
+    const double maxS = (1.0 + kPanMargin) * runS;
+    double lower = range.lower;
+    double upper = range.upper;
+    if (upper - lower < kMinSpanS) {
+        const double centre = 0.5 * (lower + upper);
+        lower = centre - 0.5 * kMinSpanS;
+        upper = centre + 0.5 * kMinSpanS;
+    }
+    if (upper - lower > maxS - minS) {
+        lower = minS;
+        upper = maxS;
+    } else if (lower < minS) {
+        upper += minS - lower;
+        lower = minS;
+    } else if (upper > maxS) {
+        lower -= upper - maxS;
+        upper = maxS;
+    }
+    if (lower != range.lower || upper != range.upper)
+        m_plot->xAxis->setRange(lower, upper); // re-enters once, then nothing changes
+}
+
+// A "die N" label on every row when rows are tall enough for the text, else on every 2nd, 4th...
+// Runs before each replot, where the plot's current height is known.
+void TimelineView::updateDieTicks() {
+    const int dies = m_gantt->dieCount();
+    // The axis rect is the plot less the round band and the time axis (about 3 text lines).
+    const int labelPx = QFontMetrics(m_plot->yAxis->tickLabelFont()).height();
+    const double rowsPx = std::max(1, m_plot->height() - 3 * labelPx - 12);
+    const double rowPx = rowsPx / std::max(1, dies);
+    int step = 1;
+    while (step * rowPx < labelPx && step < dies)
+        step *= 2;
+    if (step == m_dieTickStep)
+        return;
+    m_dieTickStep = step;
+    auto ticker = qSharedPointerCast<QCPAxisTickerText>(m_plot->yAxis->ticker());
+    ticker->clear();
+    for (int die = 0; die < dies; die += step)
+        ticker->addTick(die, QStringLiteral("die %1").arg(die));
+}
+
+void TimelineView::onMousePress(QMouseEvent* event) {
+    m_pressPos = event->position().toPoint();
+    m_pressed = event->button() == Qt::LeftButton;
+    QToolTip::hideText();
+}
+
+void TimelineView::onMouseMove(QMouseEvent* event) {
+    if (event->buttons() != Qt::NoButton)
+        return; // dragging: the view pans, a tooltip would only flicker
+    const QString text = toolTipAt(event->position().toPoint());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+}
+
+void TimelineView::onMouseRelease(QMouseEvent* event) {
+    if (!m_pressed || event->button() != Qt::LeftButton)
+        return;
+    m_pressed = false;
+    const QPoint pos = event->position().toPoint();
+    if ((pos - m_pressPos).manhattanLength() > kClickSlopPx)
+        return; // a drag that panned
+    const GanttPlottable::Hit hit = m_gantt->hitTest(pos);
+    if (hit.die < 0)
+        return;
+    if (hit.eventIndex >= 0) {
+        const DieEvent& clicked = m_report->dies[static_cast<std::size_t>(hit.die)]
+                                      .events[static_cast<std::size_t>(hit.eventIndex)];
+        if (isTransfer(clicked.kind)) {
+            const QString flowId = QString::fromStdString(clicked.label);
+            highlightFlow(flowId);
+            emit flowActivated(flowId);
+            return;
+        }
+    }
+    emit dieActivated(hit.die);
+}
+
+QString TimelineView::toolTipAt(const QPoint& plotPos) const {
+    const GanttPlottable::Hit hit = m_gantt->hitTest(plotPos);
+    if (hit.die < 0)
+        return {};
+    if (hit.foldedCount > 1)
+        return QStringLiteral("die %1: %2 events narrower than a pixel, folded\nzoom in to tell "
+                              "them apart")
+            .arg(hit.die)
+            .arg(hit.foldedCount);
+    if (hit.eventIndex < 0)
+        return {};
+    return eventText(hit.die, hit.eventIndex);
+}
+
+QString TimelineView::eventText(int die, int eventIndex) const {
+    const DieReport& dieReport = m_report->dies[static_cast<std::size_t>(die)];
+    const DieEvent& event = dieReport.events[static_cast<std::size_t>(eventIndex)];
+    const QString label = QString::fromStdString(event.label);
+    QStringList lines;
+    lines << QStringLiteral("%1 on die %2").arg(ganttColorName(ganttColorOf(event.kind))).arg(die);
+    if (event.kind == DieEvent::Kind::Compute) {
+        lines << QStringLiteral("GEMM %1").arg(label);
+        // The die's sub-tensors of that GEMM: a compute label names its GEMM as one word
+        // ("fwd qkv blk 0" is GEMM "qkv").
+        const QStringList words = label.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        for (const TensorReport& tensor : dieReport.tensors) {
+            if (!words.contains(QString::fromStdString(tensor.gemm)))
+                continue;
+            lines << QString::fromStdString(tensor.input) << QString::fromStdString(tensor.weight)
+                  << QString::fromStdString(tensor.output);
+            break;
+        }
+    } else if (isTransfer(event.kind)) {
+        lines << QStringLiteral("flow %1").arg(label);
+    }
+    lines << QStringLiteral("start %1, duration %2")
+                 .arg(QString::fromStdString(formatSeconds(event.startS)))
+                 .arg(QString::fromStdString(formatSeconds(event.endS - event.startS)));
+    if (event.round >= 0)
+        lines << QStringLiteral("round %1").arg(event.round);
+    if (isTransfer(event.kind)) {
+        const auto found = m_flowIndex.find(event.label);
+        if (found != m_flowIndex.end()) {
+            const FlowReport& flow = m_report->flows[found->second];
+            lines << QStringLiteral("%1, %2").arg(QString::fromStdString(formatBytes(flow.bytes)),
+                                                  QString::fromStdString(flow.opKind));
+            QStringList links;
+            for (std::size_t i = 0; i < flow.route.links.size() && i < kMaxTooltipLinks; ++i) {
+                const LinkId id = flow.route.links[i];
+                if (id >= 0 && id < static_cast<LinkId>(m_report->links.size())) {
+                    const LinkReport& link = m_report->links[static_cast<std::size_t>(id)];
+                    links << QStringLiteral("%1->%2").arg(link.from).arg(link.to);
+                } else {
+                    links << QStringLiteral("#%1").arg(id);
+                }
+            }
+            if (flow.route.links.size() > kMaxTooltipLinks)
+                links << QStringLiteral("... (%1 in all)").arg(flow.route.links.size());
+            if (!links.isEmpty())
+                lines << QStringLiteral("links %1").arg(links.join(QStringLiteral(", ")));
+        }
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace ws

@@ -1,0 +1,87 @@
+#pragma once
+
+#include "report/simulation_report.h"
+
+#include <QPoint>
+#include <QRectF>
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+class QCustomPlot;
+class QCPItemText;
+class QCPRange;
+class QLabel;
+class QMouseEvent;
+
+namespace ws {
+
+class GanttPlottable;
+
+// The timeline dock's widget: a Gantt chart of a SimulationReport with a row per die ("die N"),
+// compute, send, receive and idle in the legend's colours, bars narrower than a pixel folded,
+// round boundaries dashed, a time axis in ns / us / ms. Drag pans and the wheel zooms, both
+// horizontally only; a double click shows the whole run again. Hovering a bar shows its event
+// (GEMM and sub-tensors, or flow, bytes and links crossed). Linked to the mesh: a click on a
+// transfer emits flowActivated (the mesh highlights its path), and setLinkFilter keeps only the
+// transfers of the flows that cross a link. Zoom and pan are navigation: nothing is undoable.
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    // Shows `report` (nullptr: nothing), the whole run in view; keeps the link filter and drops
+    // the highlighted flow.
+    void setReport(std::shared_ptr<const SimulationReport> report);
+    std::shared_ptr<const SimulationReport> report() const { return m_report; }
+    // Shows only the send and receive events of the flows whose route crosses `link`, plus every
+    // compute and idle event; nullopt shows every event.
+    void setLinkFilter(std::optional<LinkId> link);
+    std::optional<LinkId> linkFilter() const { return m_linkFilter; }
+    // Draws the send and receive events of `flowId` outlined on top; "" for none.
+    void highlightFlow(const QString& flowId);
+    QString highlightedFlow() const;
+
+    QCustomPlot* plot() const { return m_plot; }
+    GanttPlottable* gantt() const { return m_gantt; }
+    // Events drawn after the link filter (folded or not).
+    int shownEventCount() const;
+    // Where die `die`'s event `eventIndex` (in DieReport::events) is drawn, in plot pixels;
+    // empty if there is no such event. Valid after a replot.
+    QRectF eventRect(int die, int eventIndex) const;
+    // The hover text for a point of the plot ("" over nothing), as the tooltip shows it.
+    QString toolTipAt(const QPoint& plotPos) const;
+
+signals:
+    void flowActivated(const QString& flowId); // a send or receive bar was clicked
+    void dieActivated(int die);                // a die's row was clicked elsewhere
+
+private:
+    void rebuild();
+    void showWholeRun();
+    void boundXRange(const QCPRange& range);
+    void updateDieTicks();
+    void onMousePress(QMouseEvent* event);
+    void onMouseMove(QMouseEvent* event);
+    void onMouseRelease(QMouseEvent* event);
+    QString eventText(int die, int eventIndex) const;
+    QWidget* makeLegend();
+
+    QCustomPlot* m_plot = nullptr;
+    GanttPlottable* m_gantt = nullptr;  // owned by m_plot
+    QCPItemText* m_emptyText = nullptr; // "no events", owned by m_plot
+    QLabel* m_filterLabel = nullptr;
+    std::shared_ptr<const SimulationReport> m_report;
+    std::optional<LinkId> m_linkFilter;
+    std::unordered_map<std::string, std::size_t> m_flowIndex; // flow id -> index in flows
+    int m_dieTickStep = 0; // a "die N" label every this many rows (0: not yet set)
+    QPoint m_pressPos;
+    bool m_pressed = false;
+};
+
+} // namespace ws
