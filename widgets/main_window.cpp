@@ -228,6 +228,7 @@ void MainWindow::createDocks() {
 
     m_walkthrough = new WalkthroughPanel(this);
     m_walkthroughDock = dock(tr("Walkthrough"), QStringLiteral("walkthroughDock"), m_walkthrough, Qt::LeftDockWidgetArea);
+    tabifyDockWidget(m_strategyDock, m_walkthroughDock); // the whole left column when open
     m_walkthroughDock->hide();
 
     resizeDocks({m_strategyDock, m_tcmeDock}, {290, 420}, Qt::Horizontal);
