@@ -25,18 +25,33 @@ void EvaluationRunner::evaluate(const Scenario& scenario, const std::filesystem:
                 return {nullptr, QString::fromStdString(error.what())};
             }
         }).then(this, [this, generation](const Outcome& outcome) {
-            const bool newest = generation == m_generation;
-            if (newest) {
-                if (outcome.analysis) {
-                    m_latest = outcome.analysis;
-                    emit analysisReady(m_latest);
-                } else {
-                    emit analysisFailed(outcome.error);
-                }
-            }
-            if (--m_pending == 0)
-                emit busyChanged(false);
+            // Always answer from the event loop, even when the job finished before .then() was
+            // attached (Qt then calls this at once, inside evaluate()): callers can rely on
+            // evaluate() and cancel() returning before any answer.
+            QMetaObject::invokeMethod(
+                this, [this, generation, outcome] { finish(generation, outcome); }, Qt::QueuedConnection);
         });
+}
+
+void EvaluationRunner::finish(quint64 generation, const Outcome& outcome) {
+    const bool newest = generation == m_generation;
+    if (newest) {
+        if (outcome.analysis) {
+            m_latest = outcome.analysis;
+            emit analysisReady(m_latest);
+        } else {
+            emit analysisFailed(outcome.error);
+        }
+    }
+    if (--m_pending == 0)
+        emit busyChanged(false);
+}
+
+void EvaluationRunner::cancel() {
+    if (m_pending == 0)
+        return;
+    ++m_generation; // every result in flight is now stale
+    emit evaluationCancelled();
 }
 
 bool EvaluationRunner::waitForIdle(int timeoutMs) {

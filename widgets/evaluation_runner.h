@@ -22,6 +22,10 @@ public:
     ~EvaluationRunner() override;
 
     void evaluate(const Scenario& scenario, const std::filesystem::path& directory);
+    // Drops the requests in flight: their results will be ignored and evaluationCancelled is
+    // emitted. The job itself runs to its end in the background (the simulator has no cancel
+    // point), but the window never waits for it.
+    void cancel();
     bool isBusy() const { return m_pending > 0; }
     std::shared_ptr<const ScenarioAnalysis> latest() const { return m_latest; }
     // Spins the event loop until the newest request is answered; false on timeout. For tests,
@@ -32,12 +36,15 @@ signals:
     void analysisReady(std::shared_ptr<const ws::ScenarioAnalysis> analysis);
     void analysisFailed(const QString& message);
     void busyChanged(bool busy);
+    void evaluationCancelled();
 
 private:
     struct Outcome {
         std::shared_ptr<const ScenarioAnalysis> analysis;
         QString error;
     };
+
+    void finish(quint64 generation, const Outcome& outcome);
 
     quint64 m_generation = 0;
     int m_pending = 0; // requests whose results have not come back, stale ones included

@@ -35,6 +35,7 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QSlider>
 #include <QSortFilterProxyModel>
@@ -77,21 +78,35 @@ MainWindow::MainWindow(QWidget* parent)
     m_busy->setMaximumWidth(120);
     m_busy->setFormat(tr("simulating"));
     m_busy->hide();
+    auto* cancel = new QPushButton(tr("Cancel"));
+    cancel->setToolTip(tr("Stop waiting for this simulation and keep showing the previous result"));
+    cancel->hide();
     statusBar()->addPermanentWidget(m_summary);
     statusBar()->addPermanentWidget(m_busy);
+    statusBar()->addPermanentWidget(cancel);
+    connect(cancel, &QPushButton::clicked, m_runner, &EvaluationRunner::cancel);
+    connect(m_runner, &EvaluationRunner::evaluationCancelled, this, [this, cancel] {
+        m_busyDelay->stop();
+        m_busy->hide();
+        cancel->hide();
+        m_mesh->setBanner(tr("Simulation cancelled: showing the previous result, which does not "
+                             "include the latest edit"), true);
+    });
     m_busyDelay = new QTimer(this);
     m_busyDelay->setSingleShot(true);
     m_busyDelay->setInterval(kBusyIndicatorDelayMs);
-    connect(m_busyDelay, &QTimer::timeout, this, [this] {
+    connect(m_busyDelay, &QTimer::timeout, this, [this, cancel] {
         m_busy->show();
+        cancel->show();
         m_mesh->setBanner(tr("Simulating…"));
     });
-    connect(m_runner, &EvaluationRunner::busyChanged, this, [this](bool busy) {
+    connect(m_runner, &EvaluationRunner::busyChanged, this, [this, cancel](bool busy) {
         if (busy) {
             m_busyDelay->start();
         } else {
             m_busyDelay->stop();
             m_busy->hide();
+            cancel->hide();
         }
     });
     connect(m_runner, &EvaluationRunner::analysisReady, this, &MainWindow::onAnalysisReady);
