@@ -151,8 +151,7 @@ SimulateOptions parseSimulateOptions(const std::vector<std::string>& args, std::
             if (!launchFrameworkFromString(*options.framework))
                 throw UsageError{"--framework takes megatron, deepspeed, fsdp or all, not '" +
                                  *options.framework + "'"};
-        }
-        else if (arg == "--fail-on-oom")
+        } else if (arg == "--fail-on-oom")
             options.failOnOutOfMemory = true;
         else if (arg == "--max-iter") {
             const std::string text = value();
@@ -350,8 +349,9 @@ int launchCommand(const std::string& file, const SimulateOptions& options, std::
     Scenario scenario = loadScenario(file);
     applyEnvironmentOverrides(readEnvironmentOverrides(), scenario);
     if (!scenario.strategy) {
-        err << file << ": strategy: the scenario has no strategy to translate into launch "
-                       "settings (add a \"strategy\" object)\n";
+        err << file
+            << ": strategy: the scenario has no strategy to translate into launch "
+               "settings (add a \"strategy\" object)\n";
         return kExitBadInput;
     }
     const StrategySpec strategy = parseStrategy(*scenario.strategy);

@@ -31,11 +31,11 @@ struct SearchCommandOptions {
     std::optional<std::string> outputPath;
 };
 
-template <class T> T parseNumber(const std::string& option, const std::string& text, T low, T high) {
+template <class T>
+T parseNumber(const std::string& option, const std::string& text, T low, T high) {
     T value{};
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size() || value < low || value > high)
-    {
+    if (error != std::errc() || end != text.data() + text.size() || value < low || value > high) {
         // Appended piece by piece: GCC 12 flags a chain of operator+ here (-Wrestrict, a false
         // positive).
         std::string message = option;
@@ -61,8 +61,8 @@ SearchCommandOptions parseOptions(const std::vector<std::string>& args) {
         else if (arg == "--threads")
             options.search.threads = parseNumber<int>(arg, value(), 1, 256);
         else if (arg == "--seed")
-            options.search.seed =
-                parseNumber<std::uint64_t>(arg, value(), 0, std::numeric_limits<std::uint64_t>::max());
+            options.search.seed = parseNumber<std::uint64_t>(
+                arg, value(), 0, std::numeric_limits<std::uint64_t>::max());
         else if (arg == "--budget")
             options.search.budget = parseNumber<int>(arg, value(), 1, 10'000'000);
         else if (arg == "-o")
@@ -100,13 +100,14 @@ nlohmann::json resultToJson(const SearchResult& result, const SearchOptions& opt
         candidates.push_back(scoreToJson(score));
     nlohmann::json baselines = nlohmann::json::array();
     for (const BaselineScore& baseline : result.baselines) {
-        nlohmann::json entry = {{"name", baseline.name},
-                                {"family", baseline.family},
-                                {"score", baseline.score ? scoreToJson(*baseline.score)
-                                                         : nlohmann::json()},
-                                {"why_not", baseline.whyNot}};
+        nlohmann::json entry = {
+            {"name", baseline.name},
+            {"family", baseline.family},
+            {"score", baseline.score ? scoreToJson(*baseline.score) : nlohmann::json()},
+            {"why_not", baseline.whyNot}};
         if (baseline.score && baseline.score->simulatedStepS && result.best.simulatedStepS)
-            entry["speedup_of_best"] = *baseline.score->simulatedStepS / *result.best.simulatedStepS;
+            entry["speedup_of_best"] =
+                *baseline.score->simulatedStepS / *result.best.simulatedStepS;
         baselines.push_back(std::move(entry));
     }
     return {{"seed", options.seed},
@@ -130,7 +131,7 @@ std::string scoreLine(const StrategyScore& score) {
     std::snprintf(line, sizeof line, "step %s%s, %.4g tokens/s, %s per die%s",
                   formatSeconds(stepS).c_str(), score.simulatedStepS ? "" : " (analytic)",
                   score.tokensPerSecond, formatBytes(score.memoryPerDieBytes).c_str(),
-                  score.outOfMemory ? " (OUT OF MEMORY)"
+                  score.outOfMemory  ? " (OUT OF MEMORY)"
                   : score.fitsInSram ? " (fits in SRAM)"
                                      : "");
     return line;

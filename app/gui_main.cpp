@@ -23,18 +23,19 @@ int main(int argc, char** argv) {
         "training on wafer-scale chips."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("FILE"),
-                                 QStringLiteral("Scenario to open (default: the FSDP/TATP contention example)."));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the main window to OUT.png and exit."),
-                                        QStringLiteral("OUT.png"));
+    parser.addPositionalArgument(
+        QStringLiteral("FILE"),
+        QStringLiteral("Scenario to open (default: the FSDP/TATP contention example)."));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"), QStringLiteral("Render the main window to OUT.png and exit."),
+        QStringLiteral("OUT.png"));
     const QCommandLineOption view(QStringLiteral("view"),
                                   QStringLiteral("View to bring forward: %1.")
                                       .arg(ws::MainWindow::viewNames().join(QStringLiteral(", "))),
                                   QStringLiteral("NAME"), QStringLiteral("mesh"));
     const QCommandLineOption tcmeSteps(QStringLiteral("tcme-steps"),
-                                       QStringLiteral("Run N TCME iterations first."), QStringLiteral("N"),
-                                       QStringLiteral("0"));
+                                       QStringLiteral("Run N TCME iterations first."),
+                                       QStringLiteral("N"), QStringLiteral("0"));
     parser.addOptions({screenshot, view, tcmeSteps});
     parser.process(application);
 
@@ -42,8 +43,8 @@ int main(int argc, char** argv) {
     bool stepsOk = false;
     const int steps = parser.value(tcmeSteps).toInt(&stepsOk);
     if (!stepsOk || steps < 0 || steps > 1000) {
-        err << "waferscope: --tcme-steps takes an integer from 0 to 1000, not '" << parser.value(tcmeSteps)
-            << "'\n";
+        err << "waferscope: --tcme-steps takes an integer from 0 to 1000, not '"
+            << parser.value(tcmeSteps) << "'\n";
         return 2;
     }
     if (parser.positionalArguments().size() > 1) {

@@ -44,12 +44,14 @@ void BM_DragResimulateRepaint(benchmark::State& state, const std::string& file, 
         benchmark::DoNotOptimize(image.constBits());
     }
 }
-BENCHMARK_CAPTURE(BM_DragResimulateRepaint, teaching_4x4, std::string("contention_fsdp_tatp_4x4.json"), 1, 5)
+BENCHMARK_CAPTURE(BM_DragResimulateRepaint, teaching_4x4,
+                  std::string("contention_fsdp_tatp_4x4.json"), 1, 5)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_DragResimulateRepaint, gpt3_layer_traffic_6x8,
                   std::string("gpt3_175b_layer_traffic_6x8.json"), 0, 9)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_DragResimulateRepaint, gpt3_step_6x8, std::string("gpt3_175b_6x8_fsdp_tatp.json"), 0, 9)
+BENCHMARK_CAPTURE(BM_DragResimulateRepaint, gpt3_step_6x8,
+                  std::string("gpt3_175b_6x8_fsdp_tatp.json"), 0, 9)
     ->Unit(benchmark::kMillisecond);
 
 // A 32x32 wafer whose every die sends to its transpose: most links carry traffic, so every

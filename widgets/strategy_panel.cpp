@@ -96,8 +96,8 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
 
     auto degree = [this](QSpinBox* box, const char* key, const QString& label, int mergeId) {
         connect(box, &QSpinBox::valueChanged, this, [=, this](int value) {
-            setStrategyValue(QString::fromLatin1(key), value, tr("Set %1 to %2").arg(label).arg(value),
-                             mergeId);
+            setStrategyValue(QString::fromLatin1(key), value,
+                             tr("Set %1 to %2").arg(label).arg(value), mergeId);
         });
     };
     degree(m_dp, "dp", tr("DP"), kMergeDp);
@@ -107,7 +107,8 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     degree(m_microBatches, "micro_batches", tr("micro-batches"), kMergeMicroBatches);
     auto flag = [this](QCheckBox* box, const char* key, const QString& label) {
         connect(box, &QCheckBox::toggled, this, [=, this](bool on) {
-            setStrategyFlag(QString::fromLatin1(key), on, (on ? tr("Turn on %1") : tr("Turn off %1")).arg(label));
+            setStrategyFlag(QString::fromLatin1(key), on,
+                            (on ? tr("Turn on %1") : tr("Turn off %1")).arg(label));
         });
     };
     flag(m_fsdp, "fsdp", tr("FSDP"));
@@ -115,9 +116,12 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     flag(m_checkpointing, "activation_checkpointing", tr("activation checkpointing"));
     connect(m_mapping, &QComboBox::currentIndexChanged, this,
             [this](int) { setMapping(m_mapping->currentData().toString()); });
-    connect(m_model, &QComboBox::currentTextChanged, this, [this](const QString& model) { setModel(model); });
-    connect(m_rows, &QSpinBox::valueChanged, this, [this](int rows) { setWaferSize(rows, m_cols->value()); });
-    connect(m_cols, &QSpinBox::valueChanged, this, [this](int cols) { setWaferSize(m_rows->value(), cols); });
+    connect(m_model, &QComboBox::currentTextChanged, this,
+            [this](const QString& model) { setModel(model); });
+    connect(m_rows, &QSpinBox::valueChanged, this,
+            [this](int rows) { setWaferSize(rows, m_cols->value()); });
+    connect(m_cols, &QSpinBox::valueChanged, this,
+            [this](int cols) { setWaferSize(m_rows->value(), cols); });
 
     connect(m_document, &ScenarioDocument::scenarioChanged, this, &StrategyPanel::refresh);
     refresh();
@@ -131,14 +135,16 @@ void StrategyPanel::refresh() {
     const nlohmann::json* workload = scenario.workload ? &*scenario.workload : nullptr;
     const bool preset = workload && workload->value("kind", "") == "transformer" &&
                         workload->contains("model") && (*workload)["model"].is_string();
-    m_model->setCurrentIndex(preset ? m_model->findText(QString::fromStdString((*workload)["model"].get<std::string>()))
-                                    : -1);
+    m_model->setCurrentIndex(
+        preset ? m_model->findText(QString::fromStdString((*workload)["model"].get<std::string>()))
+               : -1);
     if (!workload)
         m_workloadNote->setText(tr("Explicit traffic, no model. Choose a preset to simulate a "
                                    "training step instead."));
     else if (!preset)
-        m_workloadNote->setText(tr("Workload: %1 (edit the file for its details)")
-                                    .arg(QString::fromStdString(workload->value("kind", std::string("?")))));
+        m_workloadNote->setText(
+            tr("Workload: %1 (edit the file for its details)")
+                .arg(QString::fromStdString(workload->value("kind", std::string("?")))));
     else
         m_workloadNote->clear();
 
@@ -163,7 +169,8 @@ void StrategyPanel::refresh() {
     m_refreshing = false;
 }
 
-void StrategyPanel::setStrategyValue(const QString& key, int value, const QString& text, int mergeId) {
+void StrategyPanel::setStrategyValue(const QString& key, int value, const QString& text,
+                                     int mergeId) {
     if (m_refreshing || !m_document->scenario().strategy)
         return;
     Scenario after = m_document->scenario();
@@ -177,11 +184,18 @@ void StrategyPanel::setStrategyValue(const QString& key, int value, const QStrin
     nlohmann::json strategy = toJson(spec);
     strategy[key.toStdString()] = value;
     after.strategy = strategy;
+    editIfValid(text, std::move(after), mergeId);
+}
+
+void StrategyPanel::editIfValid(const QString& text, Scenario after, int mergeId,
+                                const std::function<void(const Scenario&)>& extraCheck) {
     try {
+        if (extraCheck)
+            extraCheck(after);
         checkTrainingStep(after, m_document->directory());
     } catch (const std::exception& problem) {
         emit statusMessage(tr("Not applied: %1").arg(QString::fromStdString(problem.what())));
-        refresh();
+        refresh(); // the form snaps back to the document
         return;
     }
     m_document->edit(text, std::move(after), mergeId);
@@ -205,18 +219,12 @@ void StrategyPanel::setMapping(const QString& mapping) {
     }
     Scenario after = m_document->scenario();
     StrategySpec spec = parseStrategy(*after.strategy);
-    spec.mapping = mapping == QLatin1String("snake") ? StrategySpec::Snake : StrategySpec::Sequential;
+    spec.mapping =
+        mapping == QLatin1String("snake") ? StrategySpec::Snake : StrategySpec::Sequential;
     spec.dpGroups.clear();
     spec.tatpGroups.clear();
     after.strategy = toJson(spec);
-    try {
-        checkTrainingStep(after, m_document->directory());
-    } catch (const std::exception& problem) {
-        emit statusMessage(tr("Not applied: %1").arg(QString::fromStdString(problem.what())));
-        refresh();
-        return;
-    }
-    m_document->edit(tr("Use the %1 mapping").arg(mapping), std::move(after));
+    editIfValid(tr("Use the %1 mapping").arg(mapping), std::move(after));
 }
 
 void StrategyPanel::setModel(const QString& model) {
@@ -225,10 +233,12 @@ void StrategyPanel::setModel(const QString& model) {
     Scenario after = m_document->scenario();
     QString text = tr("Set the model to %1").arg(model);
     if (!after.workload || after.workload->value("kind", "") != "transformer") {
-        // Explicit traffic (or a gemm) becomes a training step of the model, one DP replica
-        // per die row... kept simple: data parallel over every live die the batch allows.
-        after.workload = nlohmann::json{{"kind", "transformer"}, {"model", model.toStdString()},
-                                        {"seq_len", 2048}, {"global_batch", 16}};
+        // Explicit traffic (or a gemm) becomes a training step of the model on one die; the
+        // user then raises the degrees.
+        after.workload = nlohmann::json{{"kind", "transformer"},
+                                        {"model", model.toStdString()},
+                                        {"seq_len", 2048},
+                                        {"global_batch", 16}};
         after.strategy = nlohmann::json{{"dp", 1}, {"tatp", 1}};
         after.traffic.clear();
         after.routing.reset();
@@ -236,14 +246,7 @@ void StrategyPanel::setModel(const QString& model) {
     } else {
         (*after.workload)["model"] = model.toStdString();
     }
-    try {
-        checkTrainingStep(after, m_document->directory());
-    } catch (const std::exception& problem) {
-        emit statusMessage(tr("Not applied: %1").arg(QString::fromStdString(problem.what())));
-        refresh();
-        return;
-    }
-    m_document->edit(text, std::move(after));
+    editIfValid(text, std::move(after));
 }
 
 void StrategyPanel::setWaferSize(int rows, int cols) {
@@ -252,24 +255,23 @@ void StrategyPanel::setWaferSize(int rows, int cols) {
     Scenario after = m_document->scenario();
     after.wafer.rows = rows;
     after.wafer.cols = cols;
-    try {
-        const WaferTopology topology(after.wafer.topologySpec());
-        for (const TrafficOp& op : after.traffic) {
-            for (DieId die : op.group)
-                if (!topology.contains(die))
-                    throw ScenarioError("traffic", "op '" + op.id + "' uses die " + std::to_string(die) +
-                                                       ", which a " + std::to_string(rows) + "x" +
-                                                       std::to_string(cols) + " wafer does not have");
-            if (op.kind == OpKind::P2P && (!topology.contains(op.src) || !topology.contains(op.dst)))
-                throw ScenarioError("traffic", "op '" + op.id + "' uses a die this wafer does not have");
-        }
-        checkTrainingStep(after, m_document->directory());
-    } catch (const std::exception& problem) {
-        emit statusMessage(tr("Not applied: %1").arg(QString::fromStdString(problem.what())));
-        refresh();
-        return;
-    }
-    m_document->edit(tr("Resize the wafer to %1x%2").arg(rows).arg(cols), std::move(after), kMergeWafer);
+    editIfValid(
+        tr("Resize the wafer to %1x%2").arg(rows).arg(cols), std::move(after), kMergeWafer,
+        [rows, cols](const Scenario& resized) {
+            const WaferTopology topology(resized.wafer.topologySpec());
+            for (const TrafficOp& op : resized.traffic) {
+                for (DieId die : op.group)
+                    if (!topology.contains(die))
+                        throw ScenarioError("traffic",
+                                            "op '" + op.id + "' uses die " + std::to_string(die) +
+                                                ", which a " + std::to_string(rows) + "x" +
+                                                std::to_string(cols) + " wafer does not have");
+                if (op.kind == OpKind::P2P &&
+                    (!topology.contains(op.src) || !topology.contains(op.dst)))
+                    throw ScenarioError("traffic",
+                                        "op '" + op.id + "' uses a die this wafer does not have");
+            }
+        });
 }
 
 } // namespace ws

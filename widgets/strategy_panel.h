@@ -1,6 +1,10 @@
 #pragma once
 
+#include "io/scenario.h"
+
 #include <QWidget>
+
+#include <functional>
 
 class QCheckBox;
 class QComboBox;
@@ -27,6 +31,10 @@ signals:
 private:
     void refresh(); // from the document
     void setStrategyValue(const QString& key, int value, const QString& text, int mergeId);
+    // Pushes `after` as one edit if the core accepts it (extraCheck, then the training-step
+    // checks); otherwise snaps the form back and says why in statusMessage.
+    void editIfValid(const QString& text, Scenario after, int mergeId = -1,
+                     const std::function<void(const Scenario&)>& extraCheck = {});
     void setStrategyFlag(const QString& key, bool value, const QString& text);
     void setMapping(const QString& mapping);
     void setModel(const QString& model);

@@ -18,8 +18,7 @@ enum class TpSplit { Columns, Rows, Heads };
 TpSplit tpSplitOf(const LayerGemm& gemm) {
     if (!gemm.hasWeight)
         return TpSplit::Heads;
-    if (gemm.name.find("proj") != std::string::npos ||
-        gemm.name.find("down") != std::string::npos)
+    if (gemm.name.find("proj") != std::string::npos || gemm.name.find("down") != std::string::npos)
         return TpSplit::Rows;
     return TpSplit::Columns;
 }
@@ -59,8 +58,7 @@ public:
     Estimator(const AnalyticEvaluator& evaluator, const StrategySpec& strategy,
               const Placement& placement, double flopsPerSecond)
         : m_e(evaluator), m_s(strategy), m_p(placement), m_flopsPerSecond(flopsPerSecond),
-          m_dtype(evaluator.workload().dtypeBytes),
-          m_counter(evaluator.topology().linkCount()) {}
+          m_dtype(evaluator.workload().dtypeBytes), m_counter(evaluator.topology().linkCount()) {}
 
     double largestStreamedBlock() const { return m_largestBlock; }
 
@@ -84,7 +82,8 @@ public:
             break;
         }
         const double tatp = m_s.tatp;
-        const double computeS = 2.0 * mLocal * kLocal * nLocal * countLocal / tatp / m_flopsPerSecond;
+        const double computeS =
+            2.0 * mLocal * kLocal * nLocal * countLocal / tatp / m_flopsPerSecond;
         if (m_s.tatp == 1)
             return computeS;
         const double blockBytes =
@@ -125,9 +124,8 @@ public:
                 tree.clear();
                 for (DieId dst : group)
                     if (dst != src)
-                        depth = std::max(depth, m_e.visitRoute(src, dst, [&](LinkId l) {
-                            tree.push_back(l);
-                        }));
+                        depth = std::max(
+                            depth, m_e.visitRoute(src, dst, [&](LinkId l) { tree.push_back(l); }));
                 std::sort(tree.begin(), tree.end());
                 tree.erase(std::unique(tree.begin(), tree.end()), tree.end());
                 for (LinkId link : tree)
@@ -153,7 +151,6 @@ public:
     }
 
 private:
-
     const std::vector<std::vector<DieId>>& groupsOf(GroupKind kind) {
         auto& cached = m_groups[static_cast<int>(kind)];
         if (cached.empty())
@@ -167,8 +164,8 @@ private:
         int hops = 0;
         for (const auto& group : groups)
             for (std::size_t i = 0; i < group.size(); ++i)
-                hops = std::max(hops, m_counter.add(routeFn(), group[i],
-                                                    group[(i + 1) % group.size()], 1.0));
+                hops = std::max(
+                    hops, m_counter.add(routeFn(), group[i], group[(i + 1) % group.size()], 1.0));
         return {m_counter.max(), hops};
     }
 
@@ -207,14 +204,16 @@ private:
     double m_largestBlock = 0.0;
 };
 
-bool isFirstOf(const std::vector<LayerGemm>& gemms, const LayerGemm& gemm, bool (*is)(const LayerGemm&)) {
+bool isFirstOf(const std::vector<LayerGemm>& gemms, const LayerGemm& gemm,
+               bool (*is)(const LayerGemm&)) {
     for (const LayerGemm& other : gemms)
         if (is(other))
             return other.name == gemm.name;
     return false;
 }
 
-bool isLastOf(const std::vector<LayerGemm>& gemms, const LayerGemm& gemm, bool (*is)(const LayerGemm&)) {
+bool isLastOf(const std::vector<LayerGemm>& gemms, const LayerGemm& gemm,
+              bool (*is)(const LayerGemm&)) {
     for (auto it = gemms.rbegin(); it != gemms.rend(); ++it)
         if (is(*it))
             return it->name == gemm.name;
@@ -292,7 +291,8 @@ AnalyticEstimate AnalyticEvaluator::evaluate(const StrategySpec& strategy) const
         const GemmShape& shape = m_workload.gemm;
         const LayerGemm linear{"linear", shape, 1.0, true, false};
         if (fsdp)
-            estimate.segments.fsdpS = gatherS(shape.k * shape.n / (strategy.tp * strategy.tatp) * dtype);
+            estimate.segments.fsdpS =
+                gatherS(shape.k * shape.n / (strategy.tp * strategy.tatp) * dtype);
         estimate.segments.mlpS = e.gemm(linear, shape.m / (strategy.dp * strategy.sp));
         estimate.layerS = estimate.segments.fsdpS + estimate.segments.mlpS;
         estimate.stepS = estimate.layerS;
@@ -310,8 +310,8 @@ AnalyticEstimate AnalyticEvaluator::evaluate(const StrategySpec& strategy) const
     const std::vector<LayerGemm> gemms = layerGemms(model, sequences, seqLen);
     const double layerWeightBytes =
         model.parametersPerLayer() / (strategy.tp * strategy.tatp) * dtype;
-    const double kvBytes = replicaTokens / strategy.tatp * 2.0 * model.kvHeads * model.headDim() /
-                           strategy.tp * dtype;
+    const double kvBytes =
+        replicaTokens / strategy.tatp * 2.0 * model.kvHeads * model.headDim() / strategy.tp * dtype;
     const double moeBytes = tokensPerDie * model.hidden * dtype * model.expertsPerToken;
     const double tpBytes = tokensPerDie * model.hidden * dtype;
     auto mOf = [&](const LayerGemm& g) {
@@ -353,12 +353,12 @@ AnalyticEstimate AnalyticEvaluator::evaluate(const StrategySpec& strategy) const
     }
     estimate.layerS = seg.attentionS + seg.mlpS + seg.fsdpS;
 
-    const LayerGemm head{"lm_head",
-                         {replicaTokens, static_cast<double>(model.hidden),
-                          static_cast<double>(model.vocab)},
-                         1.0,
-                         true,
-                         false};
+    const LayerGemm head{
+        "lm_head",
+        {replicaTokens, static_cast<double>(model.hidden), static_cast<double>(model.vocab)},
+        1.0,
+        true,
+        false};
     estimate.headS = 3.0 * e.gemm(head, replicaTokens / strategy.sp);
     if (strategy.dp > 1)
         estimate.syncS = e.ring(GroupKind::DP, layerWeightBytes, strategy.fsdp ? 1 : 2);

@@ -19,7 +19,7 @@ double spearmanCorrelation(const std::vector<double>& x, const std::vector<doubl
 // (drawn from `seed`), each evaluated both ways.
 struct RankAgreement {
     std::vector<std::string> labels;
-    std::vector<double> analyticS;  // step times
+    std::vector<double> analyticS; // step times
     std::vector<double> simulatedS;
     double spearman = 0.0;
     double meanAbsRelativeError = 0.0; // mean of |analytic - simulated| / simulated

@@ -161,8 +161,8 @@ std::vector<SegmentPlan> planSegments(const AnalyticEvaluator& evaluator, const 
                 from[static_cast<std::size_t>(i)][s] = argmin;
             }
         const auto& last = best.back();
-        std::size_t end = static_cast<std::size_t>(std::min_element(last.begin(), last.end()) -
-                                                   last.begin());
+        std::size_t end =
+            static_cast<std::size_t>(std::min_element(last.begin(), last.end()) - last.begin());
         SegmentPlan plan;
         plan.dp = dp;
         plan.base = base;
@@ -214,8 +214,7 @@ std::vector<SegmentPlan> planSegments(const AnalyticEvaluator& evaluator, const 
             if (transformer) {
                 const std::string mlpName =
                     workload.model.experts > 1 ? "moe block " : "mlp block ";
-                text += "attention block " + styleText(attention) + ", " + mlpName +
-                        styleText(mlp);
+                text += "attention block " + styleText(attention) + ", " + mlpName + styleText(mlp);
             } else {
                 text += "linear " + styleText(mlp);
             }
@@ -223,13 +222,12 @@ std::vector<SegmentPlan> planSegments(const AnalyticEvaluator& evaluator, const 
             first = lastLayer + 1;
         }
         if (transformer)
-            plan.lines.push_back("  re-sharding between segments: " +
-                                 formatSeconds(plan.reshardS) + " per step");
+            plan.lines.push_back("  re-sharding between segments: " + formatSeconds(plan.reshardS) +
+                                 " per step");
         plans.push_back(std::move(plan));
     }
-    std::stable_sort(plans.begin(), plans.end(), [](const SegmentPlan& a, const SegmentPlan& b) {
-        return a.planS < b.planS;
-    });
+    std::stable_sort(plans.begin(), plans.end(),
+                     [](const SegmentPlan& a, const SegmentPlan& b) { return a.planS < b.planS; });
     return plans;
 }
 

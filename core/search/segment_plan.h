@@ -25,7 +25,7 @@ struct SegmentPlan {
     Genome base;      // dp, FSDP, micro-batches, checkpointing, snake placement
     double planS = 0; // modelled time of the chain, re-sharding included (head not counted)
     std::vector<SegmentStyle> styles; // per segment, in layer order
-    double reshardS = 0; // of planS: re-sharding the residual stream between segments
+    double reshardS = 0;              // of planS: re-sharding the residual stream between segments
     // Uniform strategies nearest to the plan (the styles it uses, the most used first).
     std::vector<Genome> seeds;
     std::vector<std::string> lines; // the plan in words, for the report

@@ -39,7 +39,8 @@ Scenario withStrategy(const Scenario& scenario, const StrategySpec& strategy) {
 SimulatedStep simulateStep(const Scenario& scenario, const WaferTopology& topology,
                            const std::filesystem::path& scenarioDirectory,
                            const std::function<bool()>& cancel) {
-    const TrainingStep step = buildTrainingStep(scenario, topology, scenarioDirectory, std::nullopt);
+    const TrainingStep step =
+        buildTrainingStep(scenario, topology, scenarioDirectory, std::nullopt);
     const SimResult result = simulate(step.graph.problem(), cancel);
     SimulatedStep out;
     out.stepS = stepTiming(step, result).stepS;

@@ -39,9 +39,8 @@ public:
                  bool& completed) {
         std::vector<Genome> fresh;
         for (const Genome& g : genomes)
-            if (!known(g) &&
-                std::none_of(fresh.begin(), fresh.end(),
-                             [&](const Genome& f) { return f.key() == g.key(); }))
+            if (!known(g) && std::none_of(fresh.begin(), fresh.end(),
+                                          [&](const Genome& f) { return f.key() == g.key(); }))
                 fresh.push_back(g);
         std::vector<AnalyticEstimate> results(fresh.size());
         std::vector<char> done(fresh.size(), 0);
@@ -67,7 +66,9 @@ public:
         return added;
     }
 
-    const AnalyticEstimate& estimate(const Genome& g) const { return m_entries.at(g.key()).estimate; }
+    const AnalyticEstimate& estimate(const Genome& g) const {
+        return m_entries.at(g.key()).estimate;
+    }
 
     // Lower is better: the analytical step time, or infinity when invalid or out of memory.
     double fitness(const Genome& g) const {
@@ -121,7 +122,8 @@ public:
              const std::function<void()>& afterGeneration) {
         std::vector<Genome> population;
         for (const Genome& g : seeds)
-            if (static_cast<int>(population.size()) < m_populationSize / 2 && !contains(population, g))
+            if (static_cast<int>(population.size()) < m_populationSize / 2 &&
+                !contains(population, g))
                 population.push_back(g);
         for (int attempts = 0; static_cast<int>(population.size()) < m_populationSize &&
                                attempts < 50 * m_populationSize;
@@ -237,8 +239,8 @@ private:
             std::min(sorted.size(), static_cast<std::size_t>(std::max(2, m_populationSize / 8)));
         next.insert(next.end(), sorted.begin(), sorted.begin() + static_cast<long>(elites));
         std::uniform_real_distribution<double> unit(0.0, 1.0);
-        for (int attempts = 0; static_cast<int>(next.size()) < m_populationSize &&
-                               attempts < 40 * m_populationSize;
+        for (int attempts = 0;
+             static_cast<int>(next.size()) < m_populationSize && attempts < 40 * m_populationSize;
              ++attempts) {
             Genome child = select(sorted);
             if (unit(m_rng) < 0.7)
@@ -305,7 +307,8 @@ SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& top
     // Level 1: per-segment splits by dynamic programming; its uniform strategies seed level 2.
     std::vector<Genome> seeds;
     {
-        const std::vector<SegmentPlan> plans = planSegments(evaluator, space, pool, result.otherEvaluations);
+        const std::vector<SegmentPlan> plans =
+            planSegments(evaluator, space, pool, result.otherEvaluations);
         for (std::size_t i = 0; i < plans.size() && i < 3; ++i) {
             if (i == 0)
                 result.segmentPlan = plans[i].lines;
@@ -336,8 +339,7 @@ SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& top
             }
             if (!leanest || e.memory.total() < memo.estimate(*leanest).memory.total())
                 leanest = &g;
-            if (!e.memory.outOfMemory() &&
-                (!baselineBest[f] || better(memo, g, *baselineBest[f])))
+            if (!e.memory.outOfMemory() && (!baselineBest[f] || better(memo, g, *baselineBest[f])))
                 baselineBest[f] = g;
         }
         if (baselineBest[f])
@@ -410,9 +412,9 @@ SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& top
         pool.parallelFor(static_cast<int>(toSimulate.size()), [&](int i) {
             const auto index = static_cast<std::size_t>(i);
             try {
-                simulated[index] = simulateStep(
-                    withStrategy(scenario, space.toStrategy(toSimulate[index])), topology,
-                    scenarioDirectory, cancel);
+                simulated[index] =
+                    simulateStep(withStrategy(scenario, space.toStrategy(toSimulate[index])),
+                                 topology, scenarioDirectory, cancel);
             } catch (const std::runtime_error&) {
                 // cancelled (or a strategy the simulator refuses): stays analytical
             }
@@ -445,10 +447,9 @@ SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& top
         if (baselineBest[f]) {
             StrategyScore score = scoreOf(space, memo, *baselineBest[f], tokensPerStep);
             const std::size_t index =
-                top.size() + static_cast<std::size_t>(
-                                 std::count_if(baselineBest.begin(),
-                                               baselineBest.begin() + static_cast<long>(f),
-                                               [](const auto& b) { return b.has_value(); }));
+                top.size() + static_cast<std::size_t>(std::count_if(
+                                 baselineBest.begin(), baselineBest.begin() + static_cast<long>(f),
+                                 [](const auto& b) { return b.has_value(); }));
             if (simulated[index])
                 applySimulation(score, *simulated[index]);
             baseline.score = score;
@@ -479,9 +480,10 @@ SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& top
                     result.tcmeImproved = true;
                 }
             }
-            result.notes.push_back("TCME: " + std::to_string(engine.iterations().size()) +
-                                   " iteration(s) on the winner, " +
-                                   (result.tcmeImproved ? "routes kept" : "no faster routing found"));
+            result.notes.push_back(
+                "TCME: " + std::to_string(engine.iterations().size()) +
+                " iteration(s) on the winner, " +
+                (result.tcmeImproved ? "routes kept" : "no faster routing found"));
         } catch (const std::exception& error) {
             result.notes.push_back(std::string("TCME polish skipped: ") + error.what());
         }
