@@ -19,10 +19,15 @@ std::size_t idx(int i) {
 
 MaxMinSolver::MaxMinSolver(std::vector<double> linkBandwidth, std::vector<int> flowLinkOffsets,
                            std::vector<LinkId> flowLinks)
-    : m_bandwidth(std::move(linkBandwidth)), m_flowLinkOffsets(std::move(flowLinkOffsets)),
-      m_flowLinks(std::move(flowLinks)) {
+    : m_bandwidth(std::move(linkBandwidth)), m_flowLinks(std::move(flowLinks)) {
     const std::size_t links = m_bandwidth.size();
-    const std::size_t flows = m_flowLinkOffsets.empty() ? 0 : m_flowLinkOffsets.size() - 1;
+    const std::size_t flows = flowLinkOffsets.empty() ? 0 : flowLinkOffsets.size() - 1;
+    m_flowLinkBegin.resize(flows);
+    m_flowLinkEnd.resize(flows);
+    for (std::size_t f = 0; f < flows; ++f) {
+        m_flowLinkBegin[f] = flowLinkOffsets[f];
+        m_flowLinkEnd[f] = flowLinkOffsets[f + 1];
+    }
     m_slotPos.assign(m_flowLinks.size(), -1);
     m_linkFlows.resize(links);
     m_rate.assign(flows, 0.0);
@@ -41,8 +46,16 @@ void MaxMinSolver::touch(LinkId link) {
     }
 }
 
+void MaxMinSolver::setFlowLinks(int flow, std::span<const LinkId> links) {
+    // The old slots stay behind unused: no active flow refers to them.
+    m_flowLinkBegin[idx(flow)] = static_cast<int>(m_flowLinks.size());
+    m_flowLinks.insert(m_flowLinks.end(), links.begin(), links.end());
+    m_flowLinkEnd[idx(flow)] = static_cast<int>(m_flowLinks.size());
+    m_slotPos.resize(m_flowLinks.size(), -1);
+}
+
 void MaxMinSolver::activate(int flow) {
-    for (int slot = m_flowLinkOffsets[idx(flow)]; slot < m_flowLinkOffsets[idx(flow) + 1]; ++slot) {
+    for (int slot = m_flowLinkBegin[idx(flow)]; slot < m_flowLinkEnd[idx(flow)]; ++slot) {
         const LinkId link = m_flowLinks[idx(slot)];
         auto& list = m_linkFlows[idx(link)];
         m_slotPos[idx(slot)] = static_cast<int>(list.size());
@@ -54,7 +67,7 @@ void MaxMinSolver::activate(int flow) {
 }
 
 void MaxMinSolver::deactivate(int flow) {
-    for (int slot = m_flowLinkOffsets[idx(flow)]; slot < m_flowLinkOffsets[idx(flow) + 1]; ++slot) {
+    for (int slot = m_flowLinkBegin[idx(flow)]; slot < m_flowLinkEnd[idx(flow)]; ++slot) {
         const LinkId link = m_flowLinks[idx(slot)];
         auto& list = m_linkFlows[idx(link)];
         const int at = m_slotPos[idx(slot)];
@@ -94,8 +107,8 @@ void MaxMinSolver::collectComponent() {
             }
             m_flowStamp[idx(entry.flow)] = m_epoch;
             m_componentFlows.push_back(entry.flow);
-            for (int slot = m_flowLinkOffsets[idx(entry.flow)];
-                 slot < m_flowLinkOffsets[idx(entry.flow) + 1]; ++slot) {
+            for (int slot = m_flowLinkBegin[idx(entry.flow)]; slot < m_flowLinkEnd[idx(entry.flow)];
+                 ++slot) {
                 const LinkId other = m_flowLinks[idx(slot)];
                 if (m_linkStamp[idx(other)] != m_epoch) {
                     m_linkStamp[idx(other)] = m_epoch;
@@ -198,8 +211,8 @@ void MaxMinSolver::fill() {
             }
             m_flowFrozen[idx(entry.flow)] = m_epoch;
             m_rate[idx(entry.flow)] = share;
-            for (int slot = m_flowLinkOffsets[idx(entry.flow)];
-                 slot < m_flowLinkOffsets[idx(entry.flow) + 1]; ++slot) {
+            for (int slot = m_flowLinkBegin[idx(entry.flow)]; slot < m_flowLinkEnd[idx(entry.flow)];
+                 ++slot) {
                 const LinkId other = m_flowLinks[idx(slot)];
                 // Rounding can leave a saturated link a hair below zero; clamp.
                 m_capacityLeft[idx(other)] = std::max(0.0, m_capacityLeft[idx(other)] - share);

@@ -2,6 +2,7 @@
 
 #include "topology/wafer_topology.h"
 
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -25,10 +26,14 @@ namespace ws {
 //
 // Flows are identified by dense ids (TaskIds); `flowLinkOffsets` / `flowLinks` give each flow's
 // links in CSR form (flow f crosses flowLinks[offsets[f] .. offsets[f+1])), each link once.
+// setFlowLinks replaces an inactive flow's links (its range then lies past the others').
 class MaxMinSolver {
 public:
     MaxMinSolver(std::vector<double> linkBandwidth, std::vector<int> flowLinkOffsets,
                  std::vector<LinkId> flowLinks);
+
+    // Gives an inactive flow other links (a variant of the problem: FluidSimulation::switchTo).
+    void setFlowLinks(int flow, std::span<const LinkId> links);
 
     // Makes a flow compete for bandwidth from now on (its links are marked touched).
     void activate(int flow);
@@ -56,10 +61,11 @@ private:
     void fill();
     void sortByShare();
 
-    std::vector<double> m_bandwidth;    // bytes/s by LinkId
-    std::vector<int> m_flowLinkOffsets; // CSR offsets by flow (size flows + 1)
-    std::vector<LinkId> m_flowLinks;    // CSR values
-    std::vector<int> m_slotPos;         // by slot: position in its link's m_linkFlows list
+    std::vector<double> m_bandwidth;  // bytes/s by LinkId
+    std::vector<int> m_flowLinkBegin; // by flow: its links are m_flowLinks[begin, end)
+    std::vector<int> m_flowLinkEnd;
+    std::vector<LinkId> m_flowLinks; // by slot: every flow's links, each flow's contiguous
+    std::vector<int> m_slotPos;      // by slot: position in its link's m_linkFlows list
     std::vector<std::vector<LinkEntry>> m_linkFlows; // active flows per link (unordered)
     std::vector<double> m_rate;                      // bytes/s by flow
     int m_activeFlowCount = 0;

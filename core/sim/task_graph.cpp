@@ -72,6 +72,13 @@ void checkTask(const SimProblem& problem, TaskId id, std::vector<int>& linkSeenB
 
 } // namespace
 
+void TaskGraph::check(const SimProblem& problem, std::span<const TaskId> tasks) {
+    std::vector<int> linkSeenBy(problem.linkBandwidth.size(), -1);
+    for (const TaskId task : tasks) {
+        checkTask(problem, task, linkSeenBy);
+    }
+}
+
 TaskGraph TaskGraph::build(const SimProblem& problem) {
     if (!isNonNegativeFinite(problem.hopLatencyS)) {
         throw std::invalid_argument("hopLatencyS must be a finite number >= 0");
@@ -87,9 +94,13 @@ TaskGraph TaskGraph::build(const SimProblem& problem) {
 
     TaskGraph graph;
     graph.dependentOffsets.assign(taskCount + 1, 0);
-    for (const SimTask& task : problem.tasks) {
-        for (const TaskId dep : task.deps) {
+    // Builders add tasks after their dependencies, so usually every dependency has a lower id:
+    // then no cycle is possible and the check below can be skipped.
+    bool depsPrecede = true;
+    for (std::size_t t = 0; t < taskCount; ++t) {
+        for (const TaskId dep : problem.tasks[t].deps) {
             ++graph.dependentOffsets[idx(dep) + 1];
+            depsPrecede = depsPrecede && idx(dep) < t;
         }
     }
     for (std::size_t t = 0; t < taskCount; ++t) {
@@ -103,6 +114,9 @@ TaskGraph TaskGraph::build(const SimProblem& problem) {
         }
     }
 
+    if (depsPrecede) {
+        return graph;
+    }
     // Kahn's algorithm: whatever is never released lies on or behind a cycle.
     std::vector<int> pending(taskCount);
     std::vector<TaskId> order;

@@ -2,6 +2,7 @@
 
 #include "sim/sim_problem.h"
 
+#include <span>
 #include <vector>
 
 namespace ws {
@@ -20,6 +21,9 @@ struct TaskGraph {
     // compute task on a die out of range; a negative or non-finite size, duration, start time,
     // hop count or latency; a negative die count.
     static TaskGraph build(const SimProblem& problem);
+    // The per-task checks of build for `tasks` only (same messages): for a problem that differs
+    // from one already built only in those tasks' links and hops.
+    static void check(const SimProblem& problem, std::span<const TaskId> tasks);
 };
 
 } // namespace ws

@@ -56,7 +56,9 @@ TaskId StepGraph::addCompute(DieId die, double flops, std::vector<TaskId> deps, 
 
 TaskId StepGraph::addTransfer(DieId src, DieId dst, double bytes, std::vector<TaskId> deps,
                               StepTaskInfo info) {
-    auto route = pinnedRoute(info.label, src, {dst});
+    std::optional<Route> route;
+    if (m_pinned != nullptr && m_pinned->contains(info.label)) // (else skip building {dst})
+        route = pinnedRoute(info.label, src, {dst});
     if (!route)
         route = m_router.unicast(src, dst);
     if (!route)
@@ -73,7 +75,10 @@ TaskId StepGraph::addTransfer(DieId src, DieId dst, double bytes, std::vector<Ta
     info.kind = StepTaskInfo::Kind::Transfer;
 
     Flow flow;
-    flow.id = info.label;
+    if (m_taskLabels)
+        flow.id = info.label;
+    else
+        flow.id = std::move(info.label); // the flow keeps it; the info stays unlabelled
     flow.opIndex = -1;
     flow.step = info.round;
     flow.src = src;
@@ -118,17 +123,20 @@ TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm al
             task.deps = deps;
         for (int dep : flow.flowDeps)
             task.deps.push_back(flowTasks[static_cast<std::size_t>(dep)]);
-        StepTaskInfo flowInfo = info;
+        StepTaskInfo flowInfo;
         flowInfo.kind = StepTaskInfo::Kind::Collective;
-        flowInfo.label = flow.id;
+        if (m_taskLabels)
+            flowInfo.label = flow.id;
+        flowInfo.phase = info.phase;
         flowInfo.round = flow.step;
+        flowInfo.flops = info.flops;
         flow.route = std::move(*route);
         flow.task = push(std::move(task), std::move(flowInfo));
         flowTasks.push_back(flow.task);
         m_flows.push_back(std::move(flow));
     }
     info.kind = StepTaskInfo::Kind::Barrier;
-    info.label = id + " done";
+    info.label = m_taskLabels ? id + " done" : std::string();
     SimTask barrier;
     barrier.kind = SimTask::Kind::Barrier;
     barrier.deps = flowTasks.empty() ? std::move(deps) : std::move(flowTasks);
@@ -143,8 +151,15 @@ TaskId StepGraph::addBarrier(std::vector<TaskId> deps, StepTaskInfo info) {
     return push(std::move(barrier), std::move(info));
 }
 
+void StepGraph::reserve(std::size_t tasks, std::size_t flows) {
+    m_problem.tasks.reserve(tasks);
+    m_info.reserve(tasks);
+    m_flows.reserve(flows);
+}
+
 void StepGraph::appendTraffic(const TrafficPlan& plan) {
     const auto offset = static_cast<TaskId>(m_problem.tasks.size());
+    reserve(m_problem.tasks.size() + plan.problem.tasks.size(), m_flows.size() + plan.flows.size());
     std::vector<StepTaskInfo> infos(plan.problem.tasks.size());
     for (std::size_t task = 0; task < plan.problem.tasks.size(); ++task) {
         const SimTask::Kind kind = plan.problem.tasks[task].kind;
@@ -154,7 +169,8 @@ void StepGraph::appendTraffic(const TrafficPlan& plan) {
     }
     for (const Flow& flow : plan.flows) {
         StepTaskInfo& info = infos[static_cast<std::size_t>(flow.task)];
-        info.label = flow.id;
+        if (m_taskLabels)
+            info.label = flow.id;
         info.round = flow.step;
         Flow copy = flow;
         copy.task += offset;

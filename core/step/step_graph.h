@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ws {
@@ -46,6 +47,10 @@ public:
                          const std::vector<DieId>& group, double bytes, std::vector<TaskId> deps,
                          StepTaskInfo info);
     TaskId addBarrier(std::vector<TaskId> deps, StepTaskInfo info);
+    // Capacity for `tasks` tasks and `flows` flows in all (a hint; the graph grows past it). A
+    // step has tens of thousands of tasks: regrowing the vectors that hold them copies them and
+    // maps fresh pages for every bigger buffer, which costs more than building the tasks.
+    void reserve(std::size_t tasks, std::size_t flows);
     // Adds a scenario's explicit traffic (already planned and routed) on top of the step: its
     // tasks keep their dependencies among themselves and start with the step.
     void appendTraffic(const TrafficPlan& plan);
@@ -62,6 +67,17 @@ public:
     const WaferTopology& topology() const { return m_topology; }
     double secondsFor(double flops) const { return flops / m_flopsPerSecond; }
 
+    // Whether tasks keep their labels in info() (on by default). Off, labels are left empty and
+    // the builders skip making them: a caller that only simulates the problem and reads the
+    // flows (TCME judging candidates) saves tens of thousands of strings. Flow ids are the same.
+    void setTaskLabels(bool keep) { m_taskLabels = keep; }
+    bool keepsTaskLabels() const { return m_taskLabels; }
+
+    // Hand the problem and the flows over to a caller that keeps them past the graph (TCME
+    // re-simulates the problem with patched routes). The graph is not usable afterwards.
+    SimProblem takeProblem() { return std::move(m_problem); }
+    std::vector<Flow> takeFlows() { return std::move(m_flows); }
+
 private:
     TaskId push(SimTask task, StepTaskInfo info);
     // The pinned route of a flow, if any (ScenarioError if it is not a live route for it).
@@ -76,6 +92,7 @@ private:
     std::vector<Flow> m_flows;
     const std::map<std::string, PinnedRoute>* m_pinned = nullptr;
     std::set<std::string> m_usedPins;
+    bool m_taskLabels = true;
 };
 
 } // namespace ws

@@ -1,6 +1,7 @@
 #include "step/tatp_stream.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,24 @@ namespace {
 
 std::size_t idx(int i) {
     return static_cast<std::size_t>(i);
+}
+
+// Appends `value` in decimal, as std::to_string writes it (labels are built in one buffer: a
+// stream adds thousands of them).
+void appendInt(std::string& text, int value) {
+    char digits[16];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    text.append(digits, end);
+}
+
+// "<gemm label> blk <block>": a block's compute label and the start of its transfers' labels.
+std::string blockLabel(const std::string& gemmLabel, int block, std::size_t extra) {
+    std::string label;
+    label.reserve(gemmLabel.size() + 16 + extra);
+    label += gemmLabel;
+    label += " blk ";
+    appendInt(label, block);
+    return label;
 }
 
 // Shared bookkeeping of one stream: the per-die compute chain and the counters.
@@ -46,6 +65,7 @@ public:
         if (round == 0) {
             deps = startDeps(p);
         } else {
+            deps.reserve(2);
             deps.push_back(m_computes[idx(p)][idx(round - 1)]);
         }
         if (arrival >= 0) {
@@ -53,7 +73,8 @@ public:
         }
         StepTaskInfo info;
         info.kind = StepTaskInfo::Kind::Compute;
-        info.label = m_gemm.label + " blk " + std::to_string(block);
+        if (m_graph.keepsTaskLabels())
+            info.label = blockLabel(m_gemm.label, block, 0);
         info.phase = m_gemm.phase;
         info.round = round;
         info.flops = m_gemm.blockFlops;
@@ -72,8 +93,11 @@ public:
         const DieId dst = m_path[idx(to)];
         StepTaskInfo info;
         info.kind = StepTaskInfo::Kind::Transfer;
-        info.label = m_gemm.label + " blk " + std::to_string(block) + " " + std::to_string(src) +
-                     "->" + std::to_string(dst);
+        info.label = blockLabel(m_gemm.label, block, 32);
+        info.label += ' ';
+        appendInt(info.label, src);
+        info.label += "->";
+        appendInt(info.label, dst);
         info.phase = m_gemm.phase;
         info.round = round;
         const TaskId id =
@@ -144,6 +168,7 @@ void addBidirectional(StreamBuilder& b) {
     for (int r = 0; r < n; ++r) {
         if (r > 0) {
             std::vector<std::pair<int, int>> incoming; // (distance, receiver)
+            incoming.reserve(idx(n));
             for (int p = 0; p < n; ++p) {
                 incoming.emplace_back(std::abs(p - order[idx(p)][idx(r)]), p);
             }

@@ -41,6 +41,7 @@ public:
     void buildGemmWorkload() {
         const GemmShape& shape = m_workload.gemm;
         LayerGemm gemm{"linear", shape, 1.0, true, false};
+        reserveGraph(1, 0);
         if (fsdpActive())
             gatherWeights("fsdp weights", shape.k * shape.n / tpTatp() * m_dtype, "forward");
         runGemm(gemm, "forward", "fwd", shape.m / (m_strategy.dp * m_strategy.sp));
@@ -60,6 +61,8 @@ public:
         const double seqLen = static_cast<double>(m_workload.seqLen);
         const double replicaTokens = sequences * seqLen;
         const std::vector<LayerGemm> gemms = layerGemms(model, sequences, seqLen);
+        // GEMM runs: forward, recomputed forward, two backward per GEMM; three for the LM head.
+        reserveGraph(gemms.size() * (m_strategy.activationCheckpointing ? 4 : 3) + 3, gemms.size());
         const double layerWeightBytes = model.parametersPerLayer() / tpTatp() * m_dtype;
 
         // The unified representation of every GEMM with a weight.
@@ -113,6 +116,31 @@ public:
 
 private:
     int tpTatp() const { return m_strategy.tp * m_strategy.tatp; }
+
+    // Sizes the graph (StepGraph::reserve) for `gemmRuns` runGemm calls and a layer of
+    // `layerGemms` GEMMs: exact for the TATP streams (n^2 computes and n(n-1) transfers per
+    // stream), a bound for the collectives (per group and layer at most 7 over DP: FSDP's two
+    // gathers, gradient sync, MoE's four all-to-alls; 2 over SP; 2 per GEMM over TP; each at most
+    // 2P(P-1) flows and a barrier). Over-estimating costs nothing: capacity never written is
+    // never mapped.
+    void reserveGraph(std::size_t gemmRuns, std::size_t layerGemms) {
+        const auto n = static_cast<std::size_t>(m_strategy.tatp);
+        const std::size_t streams = gemmRuns * m_placement.groups(GroupKind::TATP).size();
+        std::size_t tasks = streams * (n == 1 ? 1 : n * n + n * (n - 1)) + 8;
+        std::size_t flows = streams * (n == 1 ? 0 : n * (n - 1));
+        auto addCollectives = [&](GroupKind kind, int degree, std::size_t perGroup) {
+            if (degree <= 1)
+                return;
+            const auto p = static_cast<std::size_t>(degree);
+            const std::size_t count = m_placement.groups(kind).size() * perGroup;
+            flows += count * 2 * p * (p - 1);
+            tasks += count * (2 * p * (p - 1) + 1);
+        };
+        addCollectives(GroupKind::DP, m_strategy.dp, 7);
+        addCollectives(GroupKind::SP, m_strategy.sp, 2);
+        addCollectives(GroupKind::TP, m_strategy.tp, 2 * layerGemms);
+        m_graph.reserve(tasks, flows);
+    }
     bool fsdpActive() const { return m_strategy.fsdp && m_strategy.dp > 1; }
 
     const std::vector<DieId>& usedDies() const { return m_placement.usedDies(); }
@@ -336,7 +364,7 @@ private:
 
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
                                const std::filesystem::path& scenarioDirectory,
-                               std::optional<Algorithm> fsdpAllGather) {
+                               std::optional<Algorithm> fsdpAllGather, TaskLabels labels) {
     if (!scenario.workload || !scenario.strategy)
         throw ScenarioError(scenario.workload ? "strategy" : "workload",
                             "a training step needs both `workload` and `strategy`");
@@ -356,6 +384,7 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
                       {},
                       0.0,
                       {}};
+    step.graph.setTaskLabels(labels == TaskLabels::Kept);
     if (scenario.routing)
         step.graph.setPinnedRoutes(&scenario.routing->paths);
     if (!fsdpAllGather && step.strategy.fsdpAllGatherMulticast)

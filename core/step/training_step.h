@@ -57,11 +57,16 @@ struct StepTiming {
     double stepS = 0.0;
 };
 
+// Whether the step's task infos carry labels (StepGraph::setTaskLabels). Timelines and reports
+// need them; a caller that only simulates the problem and reads the flows can skip them.
+enum class TaskLabels { Kept, Skipped };
+
 // Throws ScenarioError ("workload.*", "strategy.*") for bad or infeasible input.
 // `fsdpAllGather` is the FSDP_ALLGATHER override (ring when unset).
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
                                const std::filesystem::path& scenarioDirectory,
-                               std::optional<Algorithm> fsdpAllGather);
+                               std::optional<Algorithm> fsdpAllGather,
+                               TaskLabels labels = TaskLabels::Kept);
 
 StepTiming stepTiming(const TrainingStep& step, const SimResult& result);
 

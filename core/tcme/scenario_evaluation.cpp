@@ -5,6 +5,7 @@
 #include "step/training_step.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace ws {
 
@@ -45,56 +46,92 @@ std::string groupOf(const std::string& flowId) {
     return slash == std::string::npos ? flowId : flowId.substr(0, slash);
 }
 
-EvaluatedFlow evaluated(const Flow& flow, const TaskTiming& timing) {
+// The flow as TCME sees it, taking its id, destinations and route; timings come later.
+EvaluatedFlow evaluated(Flow&& flow) {
     EvaluatedFlow view;
-    view.id = flow.id;
     view.group = groupOf(flow.id);
+    view.id = std::move(flow.id);
     view.opIndex = flow.opIndex;
     view.src = flow.src;
-    view.dsts = flow.dsts;
+    view.dsts = std::move(flow.dsts);
     view.bytes = flow.bytes;
     view.multicast = flow.multicast;
-    view.route = flow.route;
-    view.startS = timing.startS;
-    view.lastByteS = timing.lastByteS;
-    view.endS = timing.endS;
+    view.route = std::move(flow.route);
     return view;
+}
+
+// No flow's route depends on the load of the flows routed before it (see PreparedScenario).
+bool routesAreIndependent(const Scenario& scenario, const WaferTopology& topology) {
+    const RoutingMode mode = scenario.routingMode();
+    if (mode != RoutingMode::XY && mode != RoutingMode::YX)
+        return false;
+    for (DieId die = 0; die < topology.dieCount(); ++die)
+        if (!topology.isAlive(die))
+            return false;
+    return std::all_of(topology.links().begin(), topology.links().end(),
+                       [](const LinkProperties& link) { return link.alive; });
 }
 
 } // namespace
 
-ScenarioEvaluation evaluateScenario(const Scenario& scenario, const WaferTopology& topology,
-                                    const std::filesystem::path& scenarioDirectory) {
-    ScenarioEvaluation evaluation;
+PreparedScenario prepareScenario(const Scenario& scenario, const WaferTopology& topology,
+                                 const std::filesystem::path& scenarioDirectory) {
+    PreparedScenario prepared;
+    ScenarioEvaluation& evaluation = prepared.evaluation;
+    prepared.independentRoutes = routesAreIndependent(scenario, topology);
+    std::vector<Flow> flows;
     if (scenario.workload || scenario.strategy) {
-        const TrainingStep step =
-            buildTrainingStep(scenario, topology, scenarioDirectory, std::nullopt);
-        const SimResult result = simulate(step.graph.problem());
+        // Only the problem, the flows and the tasks' kinds are read: no labels needed.
+        TrainingStep step = buildTrainingStep(scenario, topology, scenarioDirectory, std::nullopt,
+                                              TaskLabels::Skipped);
         evaluation.trainingStep = true;
-        evaluation.makespanS = result.makespanS;
-        evaluation.linkBytes = result.linkBytes;
-        evaluation.linkBandwidth = step.graph.problem().linkBandwidth;
-        for (const Flow& flow : step.graph.flows()) {
-            EvaluatedFlow view = evaluated(flow, result.tasks[static_cast<std::size_t>(flow.task)]);
+        flows = step.graph.takeFlows();
+        evaluation.flows.reserve(flows.size());
+        prepared.flowTasks.reserve(flows.size());
+        for (Flow& flow : flows) {
             const StepTaskInfo& info = step.graph.info()[static_cast<std::size_t>(flow.task)];
+            prepared.flowTasks.push_back(flow.task);
+            EvaluatedFlow view = evaluated(std::move(flow));
             view.kind = info.kind == StepTaskInfo::Kind::Transfer ? "tatp" : "collective";
-            if (flow.opIndex >= 0)
-                view.kind = toString(scenario.traffic[static_cast<std::size_t>(flow.opIndex)].kind);
+            if (view.opIndex >= 0)
+                view.kind = toString(scenario.traffic[static_cast<std::size_t>(view.opIndex)].kind);
             evaluation.flows.push_back(std::move(view));
         }
-        return evaluation;
+        prepared.problem = step.graph.takeProblem();
+    } else {
+        TrafficPlan plan = planTraffic(scenario, topology);
+        evaluation.flows.reserve(plan.flows.size());
+        prepared.flowTasks.reserve(plan.flows.size());
+        for (Flow& flow : plan.flows) {
+            prepared.flowTasks.push_back(flow.task);
+            EvaluatedFlow view = evaluated(std::move(flow));
+            view.kind = toString(scenario.traffic[static_cast<std::size_t>(view.opIndex)].kind);
+            evaluation.flows.push_back(std::move(view));
+        }
+        prepared.problem = std::move(plan.problem);
     }
-    const TrafficPlan plan = planTraffic(scenario, topology);
-    const SimResult result = simulate(plan.problem);
+    evaluation.linkBandwidth = prepared.problem.linkBandwidth;
+    return prepared;
+}
+
+void completeEvaluation(PreparedScenario& prepared, SimResult&& result) {
+    ScenarioEvaluation& evaluation = prepared.evaluation;
     evaluation.makespanS = result.makespanS;
-    evaluation.linkBytes = result.linkBytes;
-    evaluation.linkBandwidth = plan.problem.linkBandwidth;
-    for (const Flow& flow : plan.flows) {
-        EvaluatedFlow view = evaluated(flow, result.tasks[static_cast<std::size_t>(flow.task)]);
-        view.kind = toString(scenario.traffic[static_cast<std::size_t>(flow.opIndex)].kind);
-        evaluation.flows.push_back(std::move(view));
+    evaluation.linkBytes = std::move(result.linkBytes);
+    for (std::size_t f = 0; f < evaluation.flows.size(); ++f) {
+        const TaskTiming& timing = result.tasks[static_cast<std::size_t>(prepared.flowTasks[f])];
+        EvaluatedFlow& flow = evaluation.flows[f];
+        flow.startS = timing.startS;
+        flow.lastByteS = timing.lastByteS;
+        flow.endS = timing.endS;
     }
-    return evaluation;
+}
+
+ScenarioEvaluation evaluateScenario(const Scenario& scenario, const WaferTopology& topology,
+                                    const std::filesystem::path& scenarioDirectory) {
+    PreparedScenario prepared = prepareScenario(scenario, topology, scenarioDirectory);
+    completeEvaluation(prepared, simulate(prepared.problem));
+    return std::move(prepared.evaluation);
 }
 
 } // namespace ws

@@ -2,6 +2,7 @@
 
 #include "io/scenario.h"
 #include "routing/route.h"
+#include "sim/sim_problem.h"
 #include "topology/wafer_topology.h"
 
 #include <filesystem>
@@ -45,7 +46,33 @@ struct ScenarioEvaluation {
 };
 
 // Throws ScenarioError like the CLI would (bad routes, infeasible strategies).
+// Same as prepareScenario, simulate(prepared.problem), completeEvaluation.
 ScenarioEvaluation evaluateScenario(const Scenario& scenario, const WaferTopology& topology,
                                     const std::filesystem::path& scenarioDirectory = {});
+
+// A scenario built but not yet simulated: the problem evaluateScenario simulates and the flows
+// it reports. TCME keeps the current scenario's so that a candidate that only pins routes can be
+// judged by patching links in `problem` (route_patcher.h) instead of rebuilding the step.
+// Invariant: evaluation.flows[i] is task flowTasks[i] of problem, and its route's links are that
+// task's links. A flow with opIndex < 0 belongs to the training step's own graph, the others to
+// the explicit traffic (a pinned id applies to the step's flows of that id if there are any,
+// else to the traffic's flow of that id).
+struct PreparedScenario {
+    SimProblem problem;
+    ScenarioEvaluation evaluation; // flows without timings; makespan and link bytes unset
+    std::vector<TaskId> flowTasks; // parallel to evaluation.flows
+    // True when no flow's route depends on the flows routed before it: xy or yx routing on a
+    // wafer without dead dies or links (no load-aware choice, no detour). Pinning a flow then
+    // changes that flow's route and nothing else of the problem.
+    bool independentRoutes = false;
+};
+
+// Throws like evaluateScenario.
+PreparedScenario prepareScenario(const Scenario& scenario, const WaferTopology& topology,
+                                 const std::filesystem::path& scenarioDirectory = {});
+
+// Fills prepared.evaluation's makespan, link figures and flow timings from `result`, a
+// simulation of prepared.problem (its per-link vectors are taken).
+void completeEvaluation(PreparedScenario& prepared, SimResult&& result);
 
 } // namespace ws

@@ -1,9 +1,13 @@
 #include "tcme/tcme_engine.h"
 
+#include "sim/fluid_simulation.h"
+#include "sim/fluid_simulator.h"
 #include "tcme/bypass_path.h"
+#include "tcme/route_patcher.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -104,6 +108,22 @@ bool fillsRectangle(const WaferTopology& topology, const std::vector<DieId>& gro
     return area == dies.size();
 }
 
+// Puts a candidate's patched links into the current problem for its lifetime, whatever throws.
+class PatchedLinks {
+public:
+    PatchedLinks(PreparedScenario& prepared, std::vector<RoutePatch>& patches)
+        : m_prepared(prepared), m_patches(patches) {
+        swapPatchedLinks(m_prepared, m_patches);
+    }
+    ~PatchedLinks() { swapPatchedLinks(m_prepared, m_patches); }
+    PatchedLinks(const PatchedLinks&) = delete;
+    PatchedLinks& operator=(const PatchedLinks&) = delete;
+
+private:
+    PreparedScenario& m_prepared;
+    std::vector<RoutePatch>& m_patches;
+};
+
 void pin(Scenario& scenario, const std::string& flowId, const std::vector<DieId>& path) {
     if (!scenario.routing)
         scenario.routing = RoutingSpec{};
@@ -116,8 +136,9 @@ TcmeEngine::TcmeEngine(Scenario scenario, const WaferTopology& topology,
                        std::filesystem::path scenarioDirectory, TcmeOptions options)
     : m_scenario(std::move(scenario)), m_topology(topology),
       m_directory(std::move(scenarioDirectory)), m_options(std::move(options)) {
-    m_evaluation = evaluateScenario(m_scenario, m_topology, m_directory);
-    m_initial = snapshotOf(m_evaluation);
+    m_state = prepareScenario(m_scenario, m_topology, m_directory);
+    completeEvaluation(m_state, simulate(m_state.problem));
+    m_initial = snapshotOf(m_state.evaluation);
     m_current = m_initial;
     if (m_current.maxUtilization < m_options.spec.targetUtilization)
         m_stopReason = TcmeStopReason::BelowTarget;
@@ -128,7 +149,8 @@ TcmeEngine::TcmeEngine(Scenario scenario, const WaferTopology& topology,
 std::vector<TcmeEngine::Candidate>
 TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const {
     std::vector<Candidate> result;
-    const auto& flows = m_evaluation.flows;
+    const ScenarioEvaluation& evaluation = m_state.evaluation;
+    const auto& flows = evaluation.flows;
 
     // Explicit ops with a hot flow, in op order (merges act on whole ops).
     std::set<int> hotOps;
@@ -155,7 +177,7 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
             const Algorithm algorithm = op.effectiveAlgorithm();
             if (!mergeable(op))
                 continue;
-            Candidate candidate{m_scenario, {}};
+            Candidate candidate{m_scenario, {}, {}};
             candidate.scenario.traffic[static_cast<std::size_t>(opIndex)].algorithm =
                 Algorithm::Multicast;
             dropPinsOfOp(candidate.scenario, op.id);
@@ -168,7 +190,7 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
             result.push_back(std::move(candidate));
         }
         if (!result.empty()) {
-            Candidate allMerges{m_scenario, {}};
+            Candidate allMerges{m_scenario, {}, {}};
             for (TrafficOp& op : allMerges.scenario.traffic) {
                 if (!mergeable(op))
                     continue;
@@ -189,7 +211,7 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
         // strategy parser accepts ("fsdp_allgather": "ring" | "multicast").
         if (hotFsdp && m_scenario.strategy && m_scenario.strategy->is_object() &&
             m_scenario.strategy->value("fsdp_allgather", std::string("ring")) != "multicast") {
-            Candidate candidate{m_scenario, {}};
+            Candidate candidate{m_scenario, {}, {}};
             (*candidate.scenario.strategy)["fsdp_allgather"] = "multicast";
             dropPins(candidate.scenario,
                      [](const std::string& id) { return id.rfind("fsdp", 0) == 0; });
@@ -210,7 +232,7 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
             if ((op.kind != OpKind::ReduceScatter && op.kind != OpKind::AllReduce) ||
                 op.effectiveAlgorithm() != Algorithm::Ring || !fillsRectangle(m_topology, op.group))
                 continue;
-            Candidate candidate{m_scenario, {}};
+            Candidate candidate{m_scenario, {}, {}};
             candidate.scenario.traffic[static_cast<std::size_t>(opIndex)].algorithm =
                 Algorithm::Hierarchical;
             dropPinsOfOp(candidate.scenario, op.id);
@@ -241,7 +263,7 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
             return fa.id < fb.id;
         });
         std::set<std::string> tried; // a training step may reuse a label: pin each id once
-        Candidate combined{m_scenario, {}};
+        Candidate combined{m_scenario, {}, {}};
         int rerouted = 0;
         for (int index : unicast) {
             if (rerouted >= m_options.maxCandidatesPerIteration)
@@ -250,17 +272,18 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
             if (!tried.insert(flow.id).second)
                 continue;
             const auto path =
-                bypassPath(m_topology, flow.src, flow.dsts[0], mcl, m_evaluation.linkBytes);
+                bypassPath(m_topology, flow.src, flow.dsts[0], mcl, evaluation.linkBytes);
             if (!path || *path == flow.route.path)
                 continue;
             ++rerouted;
             TcmeAction action{TcmeAction::Kind::Reroute, flow.id, flow.route.path, *path,
                               "reroute '" + flow.id + "' around link " +
                                   linkName(m_topology.link(mcl))};
-            Candidate candidate{m_scenario, {action}};
+            Candidate candidate{m_scenario, {action}, {{flow.id, *path}}};
             pin(candidate.scenario, flow.id, *path);
             result.push_back(std::move(candidate));
             pin(combined.scenario, flow.id, *path);
+            combined.pins.emplace(flow.id, *path);
             combined.actions.push_back(std::move(action));
         }
         if (combined.actions.size() > 1)
@@ -273,27 +296,28 @@ const TcmeIteration& TcmeEngine::step() {
     if (finished())
         throw std::logic_error("TcmeEngine::step: already finished (" + toString(*m_stopReason) +
                                ")");
+    const ScenarioEvaluation& evaluation = m_state.evaluation;
     TcmeIteration iteration;
     iteration.index = static_cast<int>(m_iterations.size());
     iteration.before = m_current;
-    iteration.linkBytesBefore = m_evaluation.linkBytes;
+    iteration.linkBytesBefore = evaluation.linkBytes;
 
-    const LinkId mcl = m_evaluation.maxLink();
+    const LinkId mcl = evaluation.maxLink();
     bool improved = false;
     if (mcl >= 0) {
         const auto link = static_cast<std::size_t>(mcl);
-        const double bandwidth = m_evaluation.linkBandwidth[link];
+        const double bandwidth = evaluation.linkBandwidth[link];
         iteration.mcl = mcl;
         iteration.mclFrom = m_topology.link(mcl).from;
         iteration.mclTo = m_topology.link(mcl).to;
-        iteration.mclBytes = m_evaluation.linkBytes[link];
-        iteration.mclUtilization = m_evaluation.makespanS > 0
-                                       ? iteration.mclBytes / (bandwidth * m_evaluation.makespanS)
+        iteration.mclBytes = evaluation.linkBytes[link];
+        iteration.mclUtilization = evaluation.makespanS > 0
+                                       ? iteration.mclBytes / (bandwidth * evaluation.makespanS)
                                        : 0.0;
         std::vector<int> hot;
         std::set<std::string> groups;
-        for (std::size_t f = 0; f < m_evaluation.flows.size(); ++f) {
-            const EvaluatedFlow& flow = m_evaluation.flows[f];
+        for (std::size_t f = 0; f < evaluation.flows.size(); ++f) {
+            const EvaluatedFlow& flow = evaluation.flows[f];
             if (!crosses(flow, mcl))
                 continue;
             hot.push_back(static_cast<int>(f));
@@ -306,41 +330,145 @@ const TcmeIteration& TcmeEngine::step() {
         iteration.conflictGroups = static_cast<int>(groups.size());
 
         // Simulate every candidate; keep the best (lowest makespan, then max link bytes, then
-        // fewest actions; earlier candidates win exact ties, for determinism).
+        // fewest actions; earlier candidates win exact ties, for determinism). Reroutes whose
+        // routes the patcher derives are simulated first, forked from the current problem's run
+        // (simulatePatched); the others are rebuilt, as evaluateScenario would.
         std::vector<Candidate> options = candidates(mcl, hot);
+        std::vector<std::optional<std::vector<RoutePatch>>> patches = routePatches(options);
+        const std::vector<std::optional<ScenarioEvaluation>> patchedFigures =
+            simulatePatched(patches);
         std::optional<std::size_t> best;
-        ScenarioEvaluation bestEvaluation;
+        ScenarioEvaluation bestFigures; // makespan and link bytes only: what the objective reads
+        SimResult bestResult;           // when the best was rebuilt
+        std::optional<PreparedScenario> bestRebuilt; // likewise
         for (std::size_t c = 0; c < options.size(); ++c) {
-            ScenarioEvaluation evaluation;
-            try {
-                evaluation = evaluateScenario(options[c].scenario, m_topology, m_directory);
-            } catch (const std::exception&) {
-                continue; // a candidate that does not simulate (e.g. a pin the model rejects)
+            ScenarioEvaluation figures;
+            std::optional<PreparedScenario> rebuilt;
+            SimResult result;
+            if (patches[c]) {
+                if (!patchedFigures[c])
+                    continue; // a patched candidate that does not simulate
+                figures = *patchedFigures[c];
+            } else {
+                try {
+                    rebuilt = prepareScenario(options[c].scenario, m_topology, m_directory);
+                    result = simulate(rebuilt->problem);
+                } catch (const std::exception&) {
+                    continue; // a candidate that does not simulate (e.g. a pin the model rejects)
+                }
+                figures.makespanS = result.makespanS;
+                figures.linkBytes = result.linkBytes;
             }
             bool better = !best.has_value();
             if (best) {
-                const int order = compareObjective(evaluation, bestEvaluation);
+                const int order = compareObjective(figures, bestFigures);
                 better = order < 0 ||
                          (order == 0 && options[c].actions.size() < options[*best].actions.size());
             }
             if (better) {
                 best = c;
-                bestEvaluation = std::move(evaluation);
+                bestFigures = std::move(figures);
+                bestResult = std::move(result);
+                bestRebuilt = std::move(rebuilt);
             }
         }
-        if (best && compareObjective(bestEvaluation, m_evaluation) < 0) {
+        if (best && compareObjective(bestFigures, evaluation) < 0) {
             improved = true;
             iteration.actions = options[*best].actions;
             m_scenario = std::move(options[*best].scenario);
-            m_evaluation = std::move(bestEvaluation);
-            m_current = snapshotOf(m_evaluation);
+            if (patches[*best]) {
+                // Only its figures were kept: simulate the winner once more, whole (it
+                // simulated when forked, so it does now).
+                std::vector<RoutePatch>& winner = *patches[*best];
+                {
+                    const PatchedLinks patched(m_state, winner);
+                    bestResult = simulate(m_state.problem);
+                }
+                applyPatches(m_state, std::move(winner));
+            } else {
+                m_state = std::move(*bestRebuilt);
+            }
+            completeEvaluation(m_state, std::move(bestResult));
+            m_current = snapshotOf(m_state.evaluation);
         }
     }
     iteration.after = m_current;
-    iteration.linkBytesAfter = m_evaluation.linkBytes;
+    iteration.linkBytesAfter = m_state.evaluation.linkBytes;
     m_iterations.push_back(std::move(iteration));
     checkStopRules(m_iterations.back(), improved);
     return m_iterations.back();
+}
+
+std::vector<std::optional<std::vector<RoutePatch>>>
+TcmeEngine::routePatches(const std::vector<Candidate>& options) const {
+    std::vector<std::optional<std::vector<RoutePatch>>> patches(options.size());
+    if (!m_options.patchRoutes || !m_state.independentRoutes)
+        return patches;
+    std::set<std::string> pinnedIds;
+    for (const Candidate& candidate : options)
+        for (const auto& entry : candidate.pins)
+            pinnedIds.insert(entry.first);
+    if (pinnedIds.empty())
+        return patches;
+    const RoutePatcher patcher(m_state, m_topology, pinnedIds);
+    for (std::size_t c = 0; c < options.size(); ++c)
+        if (!options[c].pins.empty())
+            patches[c] = patcher.patches(options[c].pins);
+    return patches;
+}
+
+std::vector<std::optional<ScenarioEvaluation>>
+TcmeEngine::simulatePatched(std::vector<std::optional<std::vector<RoutePatch>>>& patches) {
+    std::vector<std::optional<ScenarioEvaluation>> figures(patches.size());
+    // A patched candidate runs as the current problem does until the first batch in which a
+    // rerouted flow becomes ready (its start time in the current evaluation): take candidates in
+    // that order, advance one run of the current problem to each one's time, and finish a copy
+    // of it on the patched problem (FluidSimulation::switchTo).
+    struct Pending {
+        std::size_t candidate;
+        double readyS;
+        std::vector<TaskId> tasks; // the rerouted flows' tasks
+    };
+    std::vector<Pending> pending;
+    for (std::size_t c = 0; c < patches.size(); ++c) {
+        if (!patches[c])
+            continue;
+        Pending entry{c, std::numeric_limits<double>::infinity(), {}};
+        for (const RoutePatch& patch : *patches[c]) {
+            const auto flow = static_cast<std::size_t>(patch.flow);
+            entry.readyS = std::min(entry.readyS, m_state.evaluation.flows[flow].startS);
+            entry.tasks.push_back(m_state.flowTasks[flow]);
+        }
+        pending.push_back(std::move(entry));
+    }
+    std::stable_sort(pending.begin(), pending.end(),
+                     [](const Pending& a, const Pending& b) { return a.readyS < b.readyS; });
+    std::optional<FluidSimulation> current;
+    std::optional<FluidSimulation> fork; // reused: copying into it keeps its buffers
+    for (const Pending& entry : pending) {
+        std::vector<RoutePatch>& patch = *patches[entry.candidate];
+        if (!current)
+            current.emplace(m_state.problem);
+        current->runUntil(entry.readyS);
+        if (!current->untouched(entry.tasks))
+            throw std::logic_error("TcmeEngine: a rerouted flow started before its recorded start");
+        if (fork)
+            *fork = *current;
+        else
+            fork.emplace(*current);
+        const PatchedLinks patched(m_state, patch);
+        try {
+            fork->switchTo(m_state.problem, entry.tasks);
+            fork->runToEnd();
+        } catch (const std::invalid_argument&) {
+            continue; // a patched problem that does not simulate: the candidate is skipped
+        }
+        ScenarioEvaluation result;
+        result.makespanS = fork->result().makespanS;
+        result.linkBytes = fork->result().linkBytes;
+        figures[entry.candidate] = std::move(result);
+    }
+    return figures;
 }
 
 void TcmeEngine::checkStopRules(const TcmeIteration& iteration, bool improved) {

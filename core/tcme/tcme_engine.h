@@ -1,11 +1,13 @@
 #pragma once
 
 #include "io/scenario.h"
+#include "tcme/route_patcher.h"
 #include "tcme/scenario_evaluation.h"
 #include "topology/wafer_topology.h"
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +58,10 @@ struct TcmeOptions {
     bool hierarchicalReduceScatter = true; // candidates (b): ring reduce-scatter -> hierarchical
     bool rerouteFlows = true;              // candidates (c): hot unicast flows -> bypass paths
     int maxCandidatesPerIteration = 8;     // hot unicast flows tried for rerouting per iteration
+    // Judge candidates that only pin routes by patching the current problem's links instead of
+    // rebuilding the scenario, when that gives the same problem (see RoutePatcher). The results
+    // are the same either way; false rebuilds every candidate (the reference, for tests).
+    bool patchRoutes = true;
 };
 
 // The options a scenario asks for: its `tcme` spec (defaults when absent), every stage on.
@@ -63,8 +69,12 @@ TcmeOptions tcmeOptionsFrom(const Scenario& scenario);
 
 // The traffic-conscious mapping engine (DOMAIN.md section 3). It edits a copy of the scenario
 // (pinned routes in routing.paths, op algorithms, strategy.fsdp_allgather) and judges every edit
-// by simulating it with evaluateScenario, so the tuned scenario is an ordinary scenario whose
-// evaluation reproduces current() exactly.
+// by simulating it as evaluateScenario would, so the tuned scenario is an ordinary scenario whose
+// evaluation reproduces current() exactly. The current scenario stays built (PreparedScenario):
+// a reroute candidate is judged by patching the rerouted flows' links into it (RoutePatcher) and
+// finishing a copy of the current problem's run paused where the first rerouted flow starts
+// (FluidSimulation::switchTo), rather than rebuilding and simulating the step from scratch; both
+// give the same figures to the last bit.
 //
 // Each step(): evaluate, find the most congested link (mcl), build candidates (merge duplicate
 // all-gather / broadcast unicasts into multicast trees; hierarchical reduce-scatter on a
@@ -94,23 +104,33 @@ public:
     const std::vector<TcmeIteration>& iterations() const { return m_iterations; }
     const TcmeSnapshot& initial() const { return m_initial; }
     const TcmeSnapshot& current() const { return m_current; }
-    const ScenarioEvaluation& currentEvaluation() const { return m_evaluation; }
+    const ScenarioEvaluation& currentEvaluation() const { return m_state.evaluation; }
     const Scenario& tunedScenario() const { return m_scenario; }
 
 private:
     struct Candidate {
         Scenario scenario;
         std::vector<TcmeAction> actions;
+        // What a reroute adds to routing.paths (flow id -> dies); empty for merges, which change
+        // the problem's structure and are rebuilt.
+        std::map<std::string, std::vector<DieId>> pins;
     };
 
     std::vector<Candidate> candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const;
+    // By candidate: the patches that simulate it on the current problem, or nullopt (rebuild).
+    std::vector<std::optional<std::vector<RoutePatch>>>
+    routePatches(const std::vector<Candidate>& options) const;
+    // By candidate: the makespan and link bytes of each patched candidate that simulates;
+    // nullopt for the others. The problem is left as it was.
+    std::vector<std::optional<ScenarioEvaluation>>
+    simulatePatched(std::vector<std::optional<std::vector<RoutePatch>>>& patches);
     void checkStopRules(const TcmeIteration& iteration, bool improved);
 
     Scenario m_scenario;
     const WaferTopology& m_topology;
     std::filesystem::path m_directory;
     TcmeOptions m_options;
-    ScenarioEvaluation m_evaluation; // of m_scenario
+    PreparedScenario m_state; // m_scenario built and evaluated: m_state.evaluation is current
     TcmeSnapshot m_initial;
     TcmeSnapshot m_current;
     std::vector<TcmeIteration> m_iterations;

@@ -229,5 +229,52 @@ TEST(TrainingStep, FsdpAllGatherAlgorithmFollowsTheStrategy) {
     EXPECT_EQ(multicastFlows(ring, Algorithm::Multicast), 8); // FSDP_ALLGATHER=multicast
 }
 
+// TCME builds steps without task labels (TaskLabels::Skipped): the problem, the flows (ids
+// included) and every task's kind, phase and round are those of a labelled build; most labels
+// are left empty. The labelled build is the one reports and timelines read.
+TEST(TrainingStep, SkippingTaskLabelsChangesNothingElse) {
+    Scenario scenario =
+        loadScenario(std::string(WAFERSCOPE_SCENARIO_DIR) + "/llama2_7b_4x4_tp_vs_tatp.json");
+    scenario.traffic.push_back(TrafficOp{});
+    scenario.traffic.back().id = "extra";
+    scenario.traffic.back().kind = OpKind::AllGather;
+    scenario.traffic.back().group = {0, 1, 5, 4};
+    scenario.traffic.back().bytes = Quantity{8e6, "8 MB"};
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    const TrainingStep kept = buildTrainingStep(scenario, topology, {}, std::nullopt);
+    const TrainingStep bare =
+        buildTrainingStep(scenario, topology, {}, std::nullopt, TaskLabels::Skipped);
+    const SimProblem& a = kept.graph.problem();
+    const SimProblem& b = bare.graph.problem();
+    ASSERT_EQ(a.tasks.size(), b.tasks.size());
+    ASSERT_EQ(kept.graph.info().size(), bare.graph.info().size());
+    std::size_t unlabelled = 0;
+    for (std::size_t t = 0; t < a.tasks.size(); ++t) {
+        const SimTask& x = a.tasks[t];
+        const SimTask& y = b.tasks[t];
+        ASSERT_TRUE(x.kind == y.kind && x.bytes == y.bytes && x.links == y.links &&
+                    x.hops == y.hops && x.die == y.die && x.seconds == y.seconds &&
+                    x.earliestStartS == y.earliestStartS && x.deps == y.deps)
+            << "task " << t;
+        const StepTaskInfo& i = kept.graph.info()[t];
+        const StepTaskInfo& j = bare.graph.info()[t];
+        ASSERT_TRUE(i.kind == j.kind && i.phase == j.phase && i.round == j.round &&
+                    i.flops == j.flops)
+            << "task " << t;
+        ASSERT_TRUE(j.label.empty() || j.label == i.label) << "task " << t;
+        unlabelled += j.label.empty() && !i.label.empty() ? 1 : 0;
+    }
+    EXPECT_GT(unlabelled, a.tasks.size() / 2); // the streams' computes and transfers at least
+    ASSERT_EQ(kept.graph.flows().size(), bare.graph.flows().size());
+    for (std::size_t f = 0; f < kept.graph.flows().size(); ++f) {
+        const Flow& x = kept.graph.flows()[f];
+        const Flow& y = bare.graph.flows()[f];
+        ASSERT_TRUE(x.id == y.id && x.opIndex == y.opIndex && x.src == y.src && x.dsts == y.dsts &&
+                    x.bytes == y.bytes && x.route == y.route && x.task == y.task)
+            << "flow " << f;
+    }
+    EXPECT_EQ(simulate(a).makespanS, simulate(b).makespanS);
+}
+
 } // namespace
 } // namespace ws

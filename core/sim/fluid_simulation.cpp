@@ -1,0 +1,352 @@
+#include "sim/fluid_simulation.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace ws {
+
+namespace {
+
+std::size_t idx(int i) {
+    return static_cast<std::size_t>(i);
+}
+
+// Events closer than this fraction of the current time are one batch: floating-point noise must
+// not split a symmetric set of finishes (every rank of a ring) into many tiny events, each with its
+// own rate solve. Times reported for a batch are its earliest event's time.
+constexpr double kSimultaneousRelTol = 1e-12;
+
+struct EventAfter {
+    template <typename Event> bool operator()(const Event& a, const Event& b) const {
+        return a.timeS > b.timeS || (a.timeS == b.timeS && a.seq > b.seq);
+    }
+};
+
+// The solver sees only flows that compete for bandwidth (bytes > 0), indexed by TaskId: other
+// tasks get an empty link range.
+MaxMinSolver makeSolver(const SimProblem& problem) {
+    std::vector<int> offsets(problem.tasks.size() + 1, 0);
+    std::vector<LinkId> links;
+    for (std::size_t t = 0; t < problem.tasks.size(); ++t) {
+        const SimTask& task = problem.tasks[t];
+        if (task.kind == SimTask::Kind::Flow && task.bytes > 0.0) {
+            links.insert(links.end(), task.links.begin(), task.links.end());
+        }
+        offsets[t + 1] = static_cast<int>(links.size());
+    }
+    return MaxMinSolver(problem.linkBandwidth, std::move(offsets), std::move(links));
+}
+
+} // namespace
+
+FluidSimulation::FluidSimulation(const SimProblem& problem, const std::function<bool()>* cancel)
+    : m_problem(&problem), m_cancel(cancel), m_graph(TaskGraph::build(problem)),
+      m_solver(makeSolver(problem)) {
+    const std::size_t taskCount = problem.tasks.size();
+    m_pendingDeps.resize(taskCount);
+    m_becameReady.assign(taskCount, 0);
+    m_remainingBytes.assign(taskCount, 0.0);
+    m_updatedAtS.assign(taskCount, 0.0);
+    m_rate.assign(taskCount, 0.0);
+    m_lastByteHeap.reset(taskCount);
+    m_events.reserve(taskCount);
+    m_dueNow.reserve(taskCount);
+    m_dieQueues.resize(idx(problem.dieCount));
+    m_dieBusy.assign(idx(problem.dieCount), 0);
+    m_dieTouched.assign(idx(problem.dieCount), 0);
+    m_result.tasks.resize(taskCount);
+    m_result.dieComputeS.assign(idx(problem.dieCount), 0.0);
+
+    fillLinkTotals();
+    for (std::size_t t = 0; t < taskCount; ++t) {
+        m_pendingDeps[t] = static_cast<int>(problem.tasks[t].deps.size());
+        if (m_pendingDeps[t] == 0) {
+            push(problem.tasks[t].earliestStartS, static_cast<TaskId>(t), TimedEvent::Kind::Ready);
+        }
+    }
+}
+
+void FluidSimulation::runUntil(double timeS) {
+    while (!finished() && nextEventS() < timeS) {
+        runCheckedBatch();
+    }
+}
+
+void FluidSimulation::runToEnd() {
+    while (!finished()) {
+        runCheckedBatch();
+    }
+}
+
+void FluidSimulation::runCheckedBatch() {
+    if (m_cancel != nullptr && *m_cancel && (*m_cancel)()) {
+        throw std::runtime_error("cancelled");
+    }
+    runBatch();
+}
+
+bool FluidSimulation::untouched(std::span<const TaskId> tasks) const {
+    return std::none_of(tasks.begin(), tasks.end(),
+                        [&](TaskId task) { return m_becameReady[idx(task)] != 0; });
+}
+
+void FluidSimulation::switchTo(const SimProblem& variant, std::span<const TaskId> changed) {
+    if (variant.tasks.size() != m_problem->tasks.size() || !untouched(changed)) {
+        throw std::logic_error("FluidSimulation::switchTo: the variant differs in more than the "
+                               "links of tasks not yet ready");
+    }
+    TaskGraph::check(variant, changed);
+    m_problem = &variant;
+    for (const TaskId id : changed) {
+        const SimTask& task = variant.tasks[idx(id)];
+        const bool competes = task.kind == SimTask::Kind::Flow && task.bytes > 0.0;
+        m_solver.setFlowLinks(id, competes ? std::span<const LinkId>(task.links)
+                                           : std::span<const LinkId>());
+    }
+    fillLinkTotals(); // as simulate(variant) computes them, in task order
+}
+
+void FluidSimulation::fillLinkTotals() {
+    const std::size_t linkCount = m_problem->linkBandwidth.size();
+    m_result.linkBytes.assign(linkCount, 0.0);
+    m_result.linkBusyS.assign(linkCount, 0.0);
+    for (const SimTask& task : m_problem->tasks) {
+        if (task.kind == SimTask::Kind::Flow) {
+            for (const LinkId link : task.links) {
+                m_result.linkBytes[idx(link)] += task.bytes;
+            }
+        }
+    }
+    for (std::size_t l = 0; l < linkCount; ++l) {
+        if (m_result.linkBytes[l] > 0.0) {
+            m_result.linkBusyS[l] = m_result.linkBytes[l] / m_problem->linkBandwidth[l];
+        }
+    }
+}
+
+// Events due at the current batch's time (most are: a dependent becomes ready when its last
+// dependency completes) skip the heap: they queue in push order, i.e. by (time, seq), and
+// nextEvent merges the queue with the heap, so events are handled in the same order.
+inline void FluidSimulation::push(double timeS, TaskId task, TimedEvent::Kind kind) {
+    if (timeS == m_batchS) {
+        m_dueNow.push_back({timeS, m_seq++, task, kind});
+        return;
+    }
+    m_events.push_back({timeS, m_seq++, task, kind});
+    std::push_heap(m_events.begin(), m_events.end(), EventAfter{});
+}
+
+// Takes the earliest event by (time, seq) of the heap and the two queues if it is due by
+// `limit` (the events queued at the batch's time are).
+inline bool FluidSimulation::nextEvent(double limit, TimedEvent& event) {
+    enum class Source { None, DueNow, Heap, OneHop };
+    Source source = Source::None;
+    const TimedEvent* first = nullptr;
+    if (m_dueHead < m_dueNow.size()) {
+        source = Source::DueNow;
+        first = &m_dueNow[m_dueHead];
+    }
+    if (!m_events.empty() && m_events.front().timeS <= limit &&
+        (first == nullptr || EventAfter{}(*first, m_events.front()))) {
+        source = Source::Heap;
+        first = &m_events.front();
+    }
+    if (m_oneHopHead < m_oneHop.size() && m_oneHop[m_oneHopHead].timeS <= limit &&
+        (first == nullptr || EventAfter{}(*first, m_oneHop[m_oneHopHead]))) {
+        source = Source::OneHop;
+    }
+    switch (source) {
+    case Source::None:
+        return false;
+    case Source::DueNow:
+        event = m_dueNow[m_dueHead++];
+        return true;
+    case Source::Heap:
+        std::pop_heap(m_events.begin(), m_events.end(), EventAfter{});
+        event = m_events.back();
+        m_events.pop_back();
+        return true;
+    case Source::OneHop:
+        event = m_oneHop[m_oneHopHead++];
+        if (m_oneHopHead == m_oneHop.size()) {
+            m_oneHop.clear();
+            m_oneHopHead = 0;
+        } else if (m_oneHopHead >= 4096 && 2 * m_oneHopHead >= m_oneHop.size()) {
+            // Drop the handled prefix now and then, so copies stay small.
+            m_oneHop.erase(m_oneHop.begin(),
+                           m_oneHop.begin() + static_cast<std::ptrdiff_t>(m_oneHopHead));
+            m_oneHopHead = 0;
+        }
+        return true;
+    }
+    return false;
+}
+
+inline double FluidSimulation::nextEventS() const {
+    double next = std::numeric_limits<double>::infinity();
+    if (!m_events.empty()) {
+        next = m_events.front().timeS;
+    }
+    if (m_oneHopHead < m_oneHop.size()) {
+        next = std::min(next, m_oneHop[m_oneHopHead].timeS);
+    }
+    if (!m_lastByteHeap.empty()) {
+        next = std::min(next, m_lastByteHeap.topKey());
+    }
+    return next;
+}
+
+// Handles everything due at the earliest pending time `now` (within the tolerance), including
+// what those events make due at `now` (zero-latency deliveries, barriers, zero-length
+// compute), then re-solves the rates of the flows the batch touched, once.
+inline void FluidSimulation::runBatch() {
+    const double now = nextEventS();
+    const double limit = now + kSimultaneousRelTol * now;
+    m_batchS = now;
+    while (true) {
+        bool handled = false;
+        while (!m_lastByteHeap.empty() && m_lastByteHeap.topKey() <= limit) {
+            const TaskId flow = m_lastByteHeap.topId();
+            m_lastByteHeap.pop();
+            finishSending(flow, now);
+            handled = true;
+        }
+        TimedEvent event{};
+        while (nextEvent(limit, event)) {
+            if (event.kind == TimedEvent::Kind::Ready) {
+                becomeReady(event.task, now);
+            } else {
+                complete(event.task, now);
+            }
+            handled = true;
+        }
+        // Dies start their next task only after the whole batch is in, so that tasks ready at
+        // the same time run in TaskId order whatever order their events were handled in.
+        handled = startIdleDies(now) || handled;
+        if (!handled) {
+            break;
+        }
+    }
+    m_dueNow.clear(); // all handled: they were due at `now`
+    m_dueHead = 0;
+    if (m_solver.hasTouchedLinks()) {
+        resolveRates(now);
+    }
+}
+
+inline void FluidSimulation::resolveRates(double now) {
+    // Bring the touched flows' remaining bytes up to `now` at their old rates first.
+    const std::vector<int>& flows = m_solver.solveTouched();
+    ++m_result.rateRecomputations;
+    for (const int flow : flows) {
+        const std::size_t f = idx(flow);
+        m_remainingBytes[f] =
+            std::max(0.0, m_remainingBytes[f] - m_rate[f] * (now - m_updatedAtS[f]));
+        m_updatedAtS[f] = now;
+        m_rate[f] = m_solver.rate(flow);
+        m_lastByteHeap.set(flow, now + m_remainingBytes[f] / m_rate[f]);
+    }
+}
+
+inline void FluidSimulation::becomeReady(TaskId id, double now) {
+    const SimTask& task = m_problem->tasks[idx(id)];
+    TaskTiming& timing = m_result.tasks[idx(id)];
+    timing.readyS = now;
+    m_becameReady[idx(id)] = 1; // from here on its links and hops are in use
+    switch (task.kind) {
+    case SimTask::Kind::Flow:
+        timing.startS = now;
+        if (task.bytes > 0.0) {
+            m_remainingBytes[idx(id)] = task.bytes;
+            m_updatedAtS[idx(id)] = now;
+            m_rate[idx(id)] = 0.0;
+            m_solver.activate(id);
+        } else {
+            finishSending(id, now); // nothing to send: only the latency remains
+        }
+        break;
+    case SimTask::Kind::Compute: {
+        auto& queue = m_dieQueues[idx(task.die)];
+        queue.emplace_back(now, id);
+        std::push_heap(queue.begin(), queue.end(), std::greater<QueuedCompute>());
+        if (!m_dieTouched[idx(task.die)]) {
+            m_dieTouched[idx(task.die)] = 1;
+            m_touchedDies.push_back(task.die);
+        }
+        break;
+    }
+    case SimTask::Kind::Barrier:
+        timing.startS = now;
+        timing.lastByteS = now;
+        complete(id, now);
+        break;
+    }
+}
+
+inline void FluidSimulation::finishSending(TaskId flow, double now) {
+    const SimTask& task = m_problem->tasks[idx(flow)];
+    if (task.bytes > 0.0) {
+        m_solver.deactivate(flow);
+        m_rate[idx(flow)] = 0.0;
+    }
+    m_result.tasks[idx(flow)].lastByteS = now;
+    const double deliveredS = now + task.hops * m_problem->hopLatencyS;
+    if (task.hops == 1 && deliveredS != m_batchS) {
+        // One hop after the batch's time, which only grows: these deliveries come due in push
+        // order, so they queue instead of going through the heap (most flows are one hop).
+        m_oneHop.push_back({deliveredS, m_seq++, flow, TimedEvent::Kind::Complete});
+        return;
+    }
+    push(deliveredS, flow, TimedEvent::Kind::Complete);
+}
+
+inline void FluidSimulation::complete(TaskId id, double now) {
+    const SimTask& task = m_problem->tasks[idx(id)];
+    TaskTiming& timing = m_result.tasks[idx(id)];
+    timing.endS = now;
+    if (task.kind == SimTask::Kind::Compute) {
+        timing.lastByteS = now;
+        m_dieBusy[idx(task.die)] = 0;
+        if (!m_dieTouched[idx(task.die)]) {
+            m_dieTouched[idx(task.die)] = 1;
+            m_touchedDies.push_back(task.die);
+        }
+    }
+    m_result.makespanS = std::max(m_result.makespanS, now);
+    for (int k = m_graph.dependentOffsets[idx(id)]; k < m_graph.dependentOffsets[idx(id) + 1];
+         ++k) {
+        const TaskId dependent = m_graph.dependents[idx(k)];
+        if (--m_pendingDeps[idx(dependent)] == 0) {
+            // Batches run in time order, so this is the last dependency to complete.
+            const double readyS = std::max(now, m_problem->tasks[idx(dependent)].earliestStartS);
+            push(readyS, dependent, TimedEvent::Kind::Ready);
+        }
+    }
+}
+
+inline bool FluidSimulation::startIdleDies(double now) {
+    bool started = false;
+    for (const DieId die : m_touchedDies) {
+        m_dieTouched[idx(die)] = 0;
+        auto& queue = m_dieQueues[idx(die)];
+        if (m_dieBusy[idx(die)] || queue.empty()) {
+            continue;
+        }
+        std::pop_heap(queue.begin(), queue.end(), std::greater<QueuedCompute>());
+        const TaskId id = queue.back().second;
+        queue.pop_back();
+        const double seconds = m_problem->tasks[idx(id)].seconds;
+        m_dieBusy[idx(die)] = 1;
+        m_result.tasks[idx(id)].startS = now;
+        m_result.dieComputeS[idx(die)] += seconds;
+        push(now + seconds, id, TimedEvent::Kind::Complete);
+        started = true;
+    }
+    m_touchedDies.clear();
+    return started;
+}
+
+} // namespace ws

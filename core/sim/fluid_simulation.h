@@ -1,0 +1,103 @@
+#pragma once
+
+#include "sim/indexed_min_heap.h"
+#include "sim/max_min_solver.h"
+#include "sim/sim_problem.h"
+#include "sim/task_graph.h"
+
+#include <functional>
+#include <limits>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace ws {
+
+// One run of the fluid simulator's event loop (fluid_simulator.h describes the model) as an
+// object that can be paused, copied and finished on a variant of its problem. simulate() runs
+// one to the end. TCME forks one per reroute candidate: a candidate differs from the current
+// problem only in some flows' links and hops, and a flow's links and hops are read first when it
+// becomes ready, so up to the first batch in which one of those flows becomes ready the candidate
+// runs exactly as the current problem does. One run advanced to that time and copied saves the
+// candidate that prefix (and the checks and set-up) at no cost in exactness.
+//
+// Every container is sized up front; the loop only pushes into vectors that keep their capacity,
+// so it does not allocate once warmed up; copying into an existing simulation reuses its buffers.
+class FluidSimulation {
+public:
+    // Checks the problem (throws std::invalid_argument like simulate) and queues the tasks
+    // without dependencies. `problem` and `cancel` (if not null) must outlive the simulation and
+    // its copies; `cancel` is polled before every batch (std::runtime_error("cancelled")).
+    explicit FluidSimulation(const SimProblem& problem,
+                             const std::function<bool()>* cancel = nullptr);
+
+    bool finished() const {
+        return m_events.empty() && m_oneHopHead == m_oneHop.size() && m_lastByteHeap.empty();
+    }
+    // Handles every batch of events that starts before `timeS`.
+    void runUntil(double timeS);
+    void runToEnd();
+    // True when none of `tasks` has become ready yet.
+    bool untouched(std::span<const TaskId> tasks) const;
+    // Continues on `variant`: the same problem except for the links and hops of the flow tasks
+    // `changed`, none of which may have become ready yet (std::logic_error otherwise). Throws
+    // std::invalid_argument as simulate(variant) would if a changed task is invalid. Running to
+    // the end then gives exactly simulate(variant)'s result. `variant` must outlive the run.
+    void switchTo(const SimProblem& variant, std::span<const TaskId> changed);
+
+    // The result so far (makespan, timings): complete once finished().
+    const SimResult& result() const { return m_result; }
+    SimResult takeResult() { return std::move(m_result); }
+
+private:
+    // A timed event other than a flow's last byte (those live in a keyed heap of their own).
+    struct TimedEvent {
+        enum class Kind { Ready, Complete };
+        double timeS;
+        long long seq; // push order: ties at equal times resolve deterministically
+        TaskId task;
+        Kind kind;
+    };
+    // (ready time, task): a die's queue pops the earliest ready task, ties by TaskId.
+    using QueuedCompute = std::pair<double, TaskId>;
+
+    void runCheckedBatch(); // polls `cancel` first
+    void fillLinkTotals();
+    void push(double timeS, TaskId task, TimedEvent::Kind kind);
+    bool nextEvent(double limit, TimedEvent& event);
+    double nextEventS() const;
+    void runBatch();
+    void resolveRates(double now);
+    void becomeReady(TaskId id, double now);
+    void finishSending(TaskId flow, double now);
+    void complete(TaskId id, double now);
+    bool startIdleDies(double now);
+
+    const SimProblem* m_problem;
+    const std::function<bool()>* m_cancel;
+    TaskGraph m_graph;
+    MaxMinSolver m_solver;
+
+    std::vector<int> m_pendingDeps;       // by task: dependencies not yet complete
+    std::vector<char> m_becameReady;      // by task: 1 once its Ready event was handled
+    std::vector<double> m_remainingBytes; // by flow: bytes left to send at m_updatedAtS
+    std::vector<double> m_updatedAtS;     // by flow
+    std::vector<double> m_rate;           // by flow: bytes/s since m_updatedAtS
+    IndexedMinHeap m_lastByteHeap;        // active flows keyed by projected last-byte time
+    std::vector<TimedEvent> m_events;     // min-heap by (time, seq)
+    std::vector<TimedEvent> m_dueNow;     // events at m_batchS, in push order (= by seq)
+    std::size_t m_dueHead = 0;            // m_dueNow[m_dueHead..] not handled yet
+    std::vector<TimedEvent> m_oneHop;     // one-hop deliveries, in push order (= by time, seq)
+    std::size_t m_oneHopHead = 0;         // m_oneHop[m_oneHopHead..] not handled yet
+    double m_batchS = std::numeric_limits<double>::quiet_NaN(); // time of the batch running
+    long long m_seq = 0;
+
+    std::vector<std::vector<QueuedCompute>> m_dieQueues; // min-heaps by (ready time, TaskId)
+    std::vector<char> m_dieBusy;    // bytes, not bits: read and written on every compute event
+    std::vector<char> m_dieTouched; // in m_touchedDies
+    std::vector<DieId> m_touchedDies;
+
+    SimResult m_result;
+};
+
+} // namespace ws

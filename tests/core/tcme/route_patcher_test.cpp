@@ -1,0 +1,306 @@
+// TCME's fast path for reroute candidates (RoutePatcher, then a FluidSimulation of the current
+// problem forked where the first rerouted flow starts) must give exactly, bit for bit, what the
+// slow path gives: evaluateScenario of the edited scenario, rebuilt from scratch.
+#include "io/scenario_error.h"
+#include "io/scenario_io.h"
+#include "sim/fluid_simulation.h"
+#include "sim/fluid_simulator.h"
+#include "tcme/bypass_path.h"
+#include "tcme/route_patcher.h"
+#include "tcme/scenario_evaluation.h"
+#include "tcme/tcme_engine.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ws {
+namespace {
+
+using Pins = std::map<std::string, std::vector<DieId>>;
+
+Scenario load(const std::string& name) {
+    return loadScenario(std::string(WAFERSCOPE_SCENARIO_DIR) + "/" + name);
+}
+
+// Fails at the first difference (a training step has ten thousand flows: one message is enough).
+void expectSameEvaluation(const ScenarioEvaluation& fast, const ScenarioEvaluation& slow) {
+    EXPECT_EQ(fast.makespanS, slow.makespanS);
+    EXPECT_EQ(fast.linkBytes, slow.linkBytes);
+    EXPECT_EQ(fast.linkBandwidth, slow.linkBandwidth);
+    EXPECT_EQ(fast.trainingStep, slow.trainingStep);
+    ASSERT_EQ(fast.flows.size(), slow.flows.size());
+    for (std::size_t f = 0; f < fast.flows.size(); ++f) {
+        const EvaluatedFlow& a = fast.flows[f];
+        const EvaluatedFlow& b = slow.flows[f];
+        const bool same = a.id == b.id && a.group == b.group && a.kind == b.kind &&
+                          a.opIndex == b.opIndex && a.src == b.src && a.dsts == b.dsts &&
+                          a.bytes == b.bytes && a.multicast == b.multicast && a.route == b.route &&
+                          a.startS == b.startS && a.lastByteS == b.lastByteS && a.endS == b.endS;
+        if (!same) {
+            ADD_FAILURE() << "flow " << f << " ('" << a.id << "') differs";
+            return;
+        }
+    }
+}
+
+void expectSameResult(const SimResult& a, const SimResult& b) {
+    EXPECT_EQ(a.makespanS, b.makespanS);
+    EXPECT_EQ(a.linkBytes, b.linkBytes);
+    EXPECT_EQ(a.linkBusyS, b.linkBusyS);
+    EXPECT_EQ(a.dieComputeS, b.dieComputeS);
+    EXPECT_EQ(a.rateRecomputations, b.rateRecomputations);
+    ASSERT_EQ(a.tasks.size(), b.tasks.size());
+    for (std::size_t t = 0; t < a.tasks.size(); ++t) {
+        const TaskTiming& x = a.tasks[t];
+        const TaskTiming& y = b.tasks[t];
+        if (x.readyS != y.readyS || x.startS != y.startS || x.lastByteS != y.lastByteS ||
+            x.endS != y.endS) {
+            ADD_FAILURE() << "task " << t << " timing differs";
+            return;
+        }
+    }
+}
+
+// What TCME tries first: the largest hot unicast flows on the most loaded link (ties by id),
+// each on its bypass path, at most `count` of them.
+Pins reroutes(const ScenarioEvaluation& evaluation, const WaferTopology& topology,
+              std::size_t count) {
+    const LinkId mcl = evaluation.maxLink();
+    std::vector<const EvaluatedFlow*> hot;
+    for (const EvaluatedFlow& flow : evaluation.flows)
+        if (!flow.multicast && flow.dsts.size() == 1 &&
+            std::find(flow.route.links.begin(), flow.route.links.end(), mcl) !=
+                flow.route.links.end())
+            hot.push_back(&flow);
+    std::stable_sort(hot.begin(), hot.end(), [](const EvaluatedFlow* a, const EvaluatedFlow* b) {
+        return a->bytes != b->bytes ? a->bytes > b->bytes : a->id < b->id;
+    });
+    Pins pins;
+    for (const EvaluatedFlow* flow : hot) {
+        if (pins.size() >= count)
+            break;
+        const auto path = bypassPath(topology, flow->src, flow->dsts[0], mcl, evaluation.linkBytes);
+        if (path && *path != flow->route.path)
+            pins.emplace(flow->id, *path);
+    }
+    return pins;
+}
+
+Scenario withPins(Scenario scenario, const Pins& pins) {
+    if (!scenario.routing)
+        scenario.routing = RoutingSpec{};
+    for (const auto& [id, path] : pins)
+        scenario.routing->paths[id] = PinnedRoute{path, {}};
+    return scenario;
+}
+
+std::set<std::string> idsOf(const Pins& pins) {
+    std::set<std::string> ids;
+    for (const auto& entry : pins)
+        ids.insert(entry.first);
+    return ids;
+}
+
+PreparedScenario evaluated(const Scenario& scenario, const WaferTopology& topology) {
+    PreparedScenario prepared = prepareScenario(scenario, topology);
+    completeEvaluation(prepared, simulate(prepared.problem));
+    return prepared;
+}
+
+// The fast path on `prepared` (left as it was, except that its evaluation is returned patched):
+// the patched problem simulated by a fork of the current problem's run, checked against a whole
+// simulation of the patched problem.
+ScenarioEvaluation patchedEvaluation(PreparedScenario prepared, const WaferTopology& topology,
+                                     const Pins& pins) {
+    const RoutePatcher patcher(prepared, topology, idsOf(pins));
+    auto patches = patcher.patches(pins);
+    if (!patches) {
+        ADD_FAILURE() << "the patcher declined";
+        return {};
+    }
+    double readyS = std::numeric_limits<double>::infinity();
+    std::vector<TaskId> tasks;
+    for (const RoutePatch& patch : *patches) {
+        const auto flow = static_cast<std::size_t>(patch.flow);
+        readyS = std::min(readyS, prepared.evaluation.flows[flow].startS);
+        tasks.push_back(prepared.flowTasks[flow]);
+    }
+    FluidSimulation current(prepared.problem);
+    current.runUntil(readyS);
+    FluidSimulation fork = current;
+    swapPatchedLinks(prepared, *patches);
+    fork.switchTo(prepared.problem, tasks);
+    fork.runToEnd();
+    const SimResult whole = simulate(prepared.problem);
+    swapPatchedLinks(prepared, *patches);
+    expectSameResult(fork.result(), whole);
+    applyPatches(prepared, std::move(*patches));
+    completeEvaluation(prepared, fork.takeResult());
+    return prepared.evaluation;
+}
+
+void expectFastPathMatches(const Scenario& scenario, std::size_t singles) {
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    const PreparedScenario current = evaluated(scenario, topology);
+    ASSERT_TRUE(current.independentRoutes);
+    const Pins all = reroutes(current.evaluation, topology, 8);
+    ASSERT_FALSE(all.empty());
+    std::size_t tried = 0;
+    for (const auto& [id, path] : all) {
+        if (tried++ == singles)
+            break;
+        SCOPED_TRACE("reroute " + id);
+        const Pins one{{id, path}};
+        expectSameEvaluation(patchedEvaluation(current, topology, one),
+                             evaluateScenario(withPins(scenario, one), topology));
+    }
+    if (all.size() < 2)
+        return;
+    SCOPED_TRACE("all reroutes together");
+    expectSameEvaluation(patchedEvaluation(current, topology, all),
+                         evaluateScenario(withPins(scenario, all), topology));
+}
+
+TEST(RoutePatcher, FastPathMatchesARebuildOnTheTeachingExample) {
+    expectFastPathMatches(load("contention_fsdp_tatp_4x4.json"), 8);
+}
+
+TEST(RoutePatcher, FastPathMatchesARebuildOnTheGpt3TrainingStep) {
+    expectFastPathMatches(load("gpt3_175b_6x8_fsdp_tatp.json"), 2);
+}
+
+// Pins on top of pins: an already tuned scenario (its reroutes pinned) rerouted again.
+TEST(RoutePatcher, FastPathMatchesARebuildOnTopOfEarlierPins) {
+    const Scenario base = load("contention_fsdp_tatp_4x4.json");
+    const WaferTopology topology(base.wafer.topologySpec());
+    const Pins first = reroutes(evaluateScenario(base, topology), topology, 1);
+    ASSERT_EQ(first.size(), 1u);
+    expectFastPathMatches(withPins(base, first), 8);
+}
+
+TEST(RoutePatcher, DeclinesWhatItCannotDeriveExactly) {
+    const Scenario scenario = load("contention_fsdp_tatp_4x4.json");
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    const PreparedScenario current = evaluated(scenario, topology);
+    const EvaluatedFlow& flow = current.evaluation.flows.front();
+    ASSERT_FALSE(flow.multicast);
+    const RoutePatcher patcher(current, topology, {flow.id, "no such flow"});
+    // Not joined by links, or not from the flow's source: a rebuild would reject the pin.
+    EXPECT_FALSE(patcher.patches({{flow.id, {flow.src, 15}}}).has_value());
+    EXPECT_FALSE(patcher.patches({{flow.id, {flow.dsts[0]}}}).has_value());
+    EXPECT_FALSE(patcher.patches({{flow.id, {}}}).has_value());
+    EXPECT_THROW(evaluateScenario(withPins(scenario, {{flow.id, {flow.src, 15}}}), topology),
+                 ScenarioError);
+    // A flow the patcher has not indexed (here: none has that id).
+    EXPECT_FALSE(patcher.patches({{"no such flow", {0, 1}}}).has_value());
+    // Its own route pinned: accepted, and the patch is that route.
+    const auto same = patcher.patches({{flow.id, flow.route.path}});
+    ASSERT_TRUE(same.has_value());
+    ASSERT_EQ(same->size(), 1u);
+    EXPECT_EQ((*same)[0].route, flow.route);
+
+    // Load-aware routing: a pin could move the flows routed after it, so never patch.
+    Scenario shortest = scenario;
+    shortest.routing->mode = RoutingMode::Shortest;
+    const PreparedScenario loadAware = evaluated(shortest, topology);
+    EXPECT_FALSE(loadAware.independentRoutes);
+    EXPECT_FALSE(RoutePatcher(loadAware, topology, {flow.id})
+                     .patches({{flow.id, flow.route.path}})
+                     .has_value());
+    // Faults: a route crossing one detours by a load-aware shortest path.
+    Scenario faulty = scenario;
+    faulty.wafer.deadDies = {15};
+    const WaferTopology faultyTopology(faulty.wafer.topologySpec());
+    EXPECT_FALSE(evaluated(faulty, faultyTopology).independentRoutes);
+}
+
+// A multicast flow: a pinned path on it is read as a tree, which the patcher leaves to a rebuild.
+TEST(RoutePatcher, DeclinesMulticastFlows) {
+    Scenario scenario = load("contention_fsdp_tatp_4x4.json");
+    for (TrafficOp& op : scenario.traffic)
+        if (op.kind == OpKind::AllGather)
+            op.algorithm = Algorithm::Multicast;
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    const PreparedScenario current = evaluated(scenario, topology);
+    const auto multicast =
+        std::find_if(current.evaluation.flows.begin(), current.evaluation.flows.end(),
+                     [](const EvaluatedFlow& flow) { return flow.multicast; });
+    ASSERT_NE(multicast, current.evaluation.flows.end());
+    const RoutePatcher patcher(current, topology, {multicast->id});
+    EXPECT_FALSE(
+        patcher.patches({{multicast->id, {multicast->src, multicast->dsts[0]}}}).has_value());
+}
+
+// The whole engine: patching (the default) and rebuilding every candidate take the same steps.
+void expectSameRunEitherWay(Scenario scenario, int candidatesPerIteration) {
+    if (!scenario.tcme)
+        scenario.tcme = TcmeSpec{};
+    scenario.tcme->targetUtilization = 1e-9; // iterate even on a compute-bound step
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeOptions patched = tcmeOptionsFrom(scenario);
+    patched.maxCandidatesPerIteration = candidatesPerIteration;
+    TcmeOptions rebuilt = patched;
+    rebuilt.patchRoutes = false;
+    TcmeEngine fast(scenario, topology, {}, patched);
+    TcmeEngine slow(scenario, topology, {}, rebuilt);
+    EXPECT_EQ(fast.run(), slow.run());
+    ASSERT_EQ(fast.iterations().size(), slow.iterations().size());
+    for (std::size_t i = 0; i < fast.iterations().size(); ++i) {
+        const TcmeIteration& a = fast.iterations()[i];
+        const TcmeIteration& b = slow.iterations()[i];
+        SCOPED_TRACE("iteration " + std::to_string(i));
+        EXPECT_EQ(a.mcl, b.mcl);
+        EXPECT_EQ(a.hotFlows, b.hotFlows);
+        EXPECT_EQ(a.queueingDelayS, b.queueingDelayS);
+        ASSERT_EQ(a.actions.size(), b.actions.size());
+        for (std::size_t k = 0; k < a.actions.size(); ++k) {
+            EXPECT_EQ(a.actions[k].flow, b.actions[k].flow);
+            EXPECT_EQ(a.actions[k].newPath, b.actions[k].newPath);
+            EXPECT_EQ(a.actions[k].detail, b.actions[k].detail);
+        }
+        EXPECT_EQ(a.linkBytesAfter, b.linkBytesAfter);
+        EXPECT_EQ(a.after.makespanS, b.after.makespanS);
+        EXPECT_EQ(a.after.maxUtilization, b.after.maxUtilization);
+    }
+    expectSameEvaluation(fast.currentEvaluation(), slow.currentEvaluation());
+    // And the tuned scenario, rebuilt, reproduces what the fast path ended with.
+    expectSameEvaluation(fast.currentEvaluation(),
+                         evaluateScenario(fast.tunedScenario(), topology));
+}
+
+TEST(TcmeEngine, PatchingAndRebuildingTakeTheSameStepsOnTheTeachingExample) {
+    expectSameRunEitherWay(load("contention_fsdp_tatp_4x4.json"), 8);
+}
+
+TEST(TcmeEngine, PatchingAndRebuildingTakeTheSameStepsOnTheGpt3TrainingStep) {
+    // Three reroutes per iteration keep the rebuilding engine's share of a debug run short.
+    expectSameRunEitherWay(load("gpt3_175b_6x8_fsdp_tatp.json"), 3);
+}
+
+// The figures the original engine (rebuilding every candidate) produced for the GPT-3 step, to
+// the last bit: the fast paths must not change them.
+TEST(TcmeEngine, Gpt3TrainingStepFiguresAreUnchanged) {
+    Scenario scenario = load("gpt3_175b_6x8_fsdp_tatp.json");
+    scenario.tcme = TcmeSpec{};
+    scenario.tcme->targetUtilization = 1e-9;
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, {}, tcmeOptionsFrom(scenario));
+    EXPECT_EQ(engine.initial().makespanS, 0x1.4ae5ef018ba41p-6);
+    EXPECT_EQ(engine.initial().maxLinkBytes, 0x1.32005ap+33);
+    EXPECT_EQ(engine.run(), TcmeStopReason::NoCandidate);
+    ASSERT_EQ(engine.iterations().size(), 2u);
+    EXPECT_EQ(engine.iterations()[0].queueingDelayS, 0x1.3c07615d4dfaep-8);
+    EXPECT_EQ(engine.iterations()[0].after.makespanS, 0x1.43692cae91ff2p-6);
+    EXPECT_EQ(engine.iterations()[0].after.maxLinkBytes, 0x1.f80054p+32);
+    EXPECT_EQ(engine.iterations()[1].queueingDelayS, 0x1.4f2f7c74b6994p-9);
+    EXPECT_TRUE(engine.iterations()[1].actions.empty());
+}
+
+} // namespace
+} // namespace ws
