@@ -3,6 +3,7 @@
 // saved as a PNG, and the app exits: 0 on success, 1 if the run failed, 2 for bad usage.
 #include "builtin_scenarios.h"
 #include "main_window.h"
+#include "search_panel.h"
 #include "tcme_panel.h"
 
 #include <QApplication>
@@ -85,6 +86,9 @@ int main(int argc, char** argv) {
         if (ran < steps)
             err << "waferscope: TCME stopped after " << ran << " of " << steps << " steps\n";
     }
+    // The search view is worth a picture only with a search in it.
+    if (parser.value(view) == QLatin1String("search") && !window.searchPanel()->searchBlocking())
+        err << "waferscope: the strategy search did not run (see the Search dock)\n";
     window.waitForIdle();
     QApplication::processEvents();
     const QString out = parser.value(screenshot);

@@ -9,6 +9,7 @@
 #include "mesh_view.h"
 #include "scenario_document.h"
 #include "strategy_panel.h"
+#include "search_panel.h"
 #include "tcme_panel.h"
 #include "timeline_view.h"
 #include "walkthrough_panel.h"
@@ -239,6 +240,10 @@ void MainWindow::createDocks() {
     m_charts = new ChartsPanel;
     m_chartsDock = dock(tr("Charts"), QStringLiteral("chartsDock"), m_charts, Qt::BottomDockWidgetArea);
     tabifyDockWidget(m_timelineDock, m_chartsDock);
+    m_search = new SearchPanel(m_document);
+    connect(m_search, &SearchPanel::statusMessage, this, &MainWindow::showStatus);
+    m_searchDock = dock(tr("Strategy search"), QStringLiteral("searchDock"), m_search, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(m_chartsDock, m_searchDock);
     m_timelineDock->raise();
 
     m_walkthrough = new WalkthroughPanel(this);
@@ -310,7 +315,7 @@ void MainWindow::createMenus() {
     fit->setShortcut(QKeySequence(tr("Ctrl+0")));
     view->addSeparator();
     for (QDockWidget* dock : {m_strategyDock, m_groupsDock, m_tcmeDock, m_inspectorDock, m_historyDock,
-                              m_timelineDock, m_chartsDock, m_walkthroughDock})
+                              m_timelineDock, m_chartsDock, m_searchDock, m_walkthroughDock})
         view->addAction(dock->toggleViewAction());
 
     QMenu* optimize = menuBar()->addMenu(tr("&Optimize"));
@@ -320,6 +325,13 @@ void MainWindow::createMenus() {
     run->setShortcut(QKeySequence(Qt::Key_F5));
     optimize->addAction(tr("&Reset"), m_tcme, &TcmePanel::reset);
     optimize->addAction(tr("&Apply tuned routes"), m_tcme, &TcmePanel::apply);
+    optimize->addSeparator();
+    QAction* search = optimize->addAction(tr("S&earch strategies"), this, [this] {
+        m_searchDock->show();
+        m_searchDock->raise();
+        m_search->start();
+    });
+    search->setShortcut(QKeySequence(tr("Ctrl+F5")));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* walkthrough = help->addAction(tr("&Walkthrough: why FSDP and TATP collide"), this, [this] {
@@ -364,7 +376,8 @@ bool MainWindow::openScenario(const QString& path, QString* error, bool quiet) {
 QStringList MainWindow::viewNames() {
     return {QStringLiteral("mesh"), QStringLiteral("strategy"), QStringLiteral("groups"),
             QStringLiteral("tcme"), QStringLiteral("inspector"), QStringLiteral("history"),
-            QStringLiteral("timeline"), QStringLiteral("charts"), QStringLiteral("walkthrough")};
+            QStringLiteral("timeline"), QStringLiteral("charts"), QStringLiteral("search"),
+            QStringLiteral("walkthrough")};
 }
 
 bool MainWindow::showView(const QString& name) {
@@ -379,6 +392,7 @@ bool MainWindow::showView(const QString& name) {
                                                           {"history", m_historyDock},
                                                           {"timeline", m_timelineDock},
                                                           {"charts", m_chartsDock},
+                                                          {"search", m_searchDock},
                                                           {"walkthrough", m_walkthroughDock}};
     for (const auto& [dockName, dock] : docks)
         if (name == QLatin1String(dockName)) {
@@ -386,6 +400,8 @@ bool MainWindow::showView(const QString& name) {
             dock->raise();
             if (dock == m_walkthroughDock && m_walkthrough->currentText().isEmpty())
                 m_walkthrough->start();
+            if (dock == m_searchDock) // the scatter and the table need more than the timeline
+                resizeDocks({m_searchDock}, {360}, Qt::Vertical);
             return true;
         }
     return false;

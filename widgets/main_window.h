@@ -27,6 +27,7 @@ class GroupPanel;
 class LinkFlowsModel;
 class MeshView;
 class ScenarioDocument;
+class SearchPanel;
 class StrategyPanel;
 class TcmePanel;
 class TimelineView;
@@ -54,6 +55,7 @@ public:
     EvaluationRunner* runner() const { return m_runner; }
     MeshView* meshView() const { return m_mesh; }
     TcmePanel* tcmePanel() const { return m_tcme; }
+    SearchPanel* searchPanel() const { return m_search; }
     GroupPanel* groupPanel() const { return m_groups; }
     TimelineView* timelineView() const { return m_timeline; }
     WalkthroughPanel* walkthrough() const { return m_walkthrough; }
@@ -96,6 +98,7 @@ private:
     StrategyPanel* m_strategy = nullptr;
     GroupPanel* m_groups = nullptr;
     TcmePanel* m_tcme = nullptr;
+    SearchPanel* m_search = nullptr;
     DieInspector* m_dieInspector = nullptr;
     LinkFlowsModel* m_linkFlows = nullptr;
     QSortFilterProxyModel* m_linkFlowsSorted = nullptr;
@@ -112,6 +115,7 @@ private:
     WalkthroughPanel* m_walkthrough = nullptr;
     ChartsPanel* m_charts = nullptr;
     QDockWidget* m_chartsDock = nullptr;
+    QDockWidget* m_searchDock = nullptr;
     QSlider* m_roundSlider = nullptr;
     QLabel* m_roundLabel = nullptr;
     QMenu* m_recentMenu = nullptr;

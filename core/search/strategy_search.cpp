@@ -170,6 +170,8 @@ public:
 
     int evaluations() const { return m_evaluations; }
     const std::optional<Genome>& best() const { return m_best; }
+    // Every genome the GA and its local search evaluated, in evaluation order.
+    const std::vector<Genome>& visited() const { return m_visited; }
 
     // Memetic finish: hill-climb from the GA's best genome and from the best ones of up to two
     // other degree tuples of the final population, each step evaluating every neighbour
@@ -198,6 +200,9 @@ public:
                         fresh.push_back(n);
                 bool completed = true;
                 m_evaluations += m_memo.evaluate(fresh, cancel, completed);
+                for (const Genome& g : fresh)
+                    if (m_memo.known(g))
+                        m_visited.push_back(g);
                 if (!completed)
                     return false;
                 const Genome before = current;
@@ -358,11 +363,17 @@ SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& top
 
     // Level 2: the genetic algorithm.
     GeneticSearch ga(space, memo, options);
+    std::size_t reportedVisits = 0;
     if (completed) {
         completed = ga.run(seeds, cancel, [&] {
             if (!progress)
                 return;
             SearchProgress p;
+            for (; reportedVisits < ga.visited().size(); ++reportedVisits) {
+                const Genome& g = ga.visited()[reportedVisits];
+                if (memo.estimate(g).feasible)
+                    p.newCandidates.push_back(scoreOf(space, memo, g, tokensPerStep));
+            }
             p.evaluations = ga.evaluations();
             p.budget = options.budget;
             p.bestStepS = ga.best() && memo.fitness(*ga.best()) < kInfeasible

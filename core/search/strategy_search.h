@@ -24,14 +24,6 @@ struct SearchOptions {
     int tcmeMaxIter = 3;     // TCME iterations on the winner (each simulates a few candidates)
 };
 
-struct SearchProgress {
-    int evaluations = 0; // analytical evaluations so far
-    int budget = 0;
-    double bestStepS = 0.0; // best analytical step time so far (0 before any feasible one)
-    double elapsedS = 0.0;
-    double remainingS = 0.0; // estimated from the evaluation rate so far
-};
-
 // One strategy, scored.
 struct StrategyScore {
     nlohmann::json strategy;             // as in a scenario file (toJson(StrategySpec))
@@ -42,6 +34,17 @@ struct StrategyScore {
     double memoryPerDieBytes = 0.0;
     bool outOfMemory = false; // more than SRAM + HBM per die
     bool fitsInSram = false;
+};
+
+struct SearchProgress {
+    int evaluations = 0; // analytical evaluations so far
+    int budget = 0;
+    double bestStepS = 0.0; // best analytical step time so far (0 before any feasible one)
+    double elapsedS = 0.0;
+    double remainingS = 0.0; // estimated from the evaluation rate so far
+    // The valid strategies the GA evaluated since the previous call, scored analytically
+    // (out-of-memory ones included and flagged), in evaluation order: a live scatter plot.
+    std::vector<StrategyScore> newCandidates;
 };
 
 // A baseline system (the paper's Megatron-1, Megatron-3 and FSDP, with the sequential mapper):

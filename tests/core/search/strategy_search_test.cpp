@@ -10,8 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <set>
 
 namespace ws {
 namespace {
@@ -162,6 +164,31 @@ TEST(StrategySearch, ReportsProgressAndCancels) {
     EXPECT_LT(result.evaluations, 1000);
     EXPECT_GT(last.bestStepS, 0.0);
     EXPECT_FALSE(result.best.simulatedStepS); // no simulation after a cancel
+}
+
+// The live scatter: every strategy the GA evaluates is reported once, as the final candidate
+// list scores it.
+TEST(StrategySearch, ProgressReportsEachEvaluatedStrategyOnce) {
+    const Fixture f("small_transformer_4x4.json");
+    std::vector<StrategyScore> reported;
+    const SearchResult result =
+        searchStrategies(f.scenario, f.topology, kData, small(300, 2), {},
+                         [&](const SearchProgress& p) {
+                             reported.insert(reported.end(), p.newCandidates.begin(),
+                                             p.newCandidates.end());
+                         });
+    ASSERT_FALSE(reported.empty());
+    EXPECT_LE(static_cast<int>(reported.size()), result.evaluations);
+    std::set<std::string> labels;
+    for (const StrategyScore& score : reported) {
+        EXPECT_TRUE(labels.insert(score.label).second) << "reported twice: " << score.label;
+        const auto final = std::find_if(
+            result.candidates.begin(), result.candidates.end(),
+            [&](const StrategyScore& c) { return c.strategy == score.strategy; });
+        ASSERT_NE(final, result.candidates.end()) << score.label;
+        EXPECT_DOUBLE_EQ(final->analyticStepS, score.analyticStepS);
+        EXPECT_DOUBLE_EQ(final->memoryPerDieBytes, score.memoryPerDieBytes);
+    }
 }
 
 TEST(StrategySearch, NeedsAWorkload) {

@@ -1,0 +1,182 @@
+#include "scenario_document.h"
+#include "main_window.h"
+#include "search_panel.h"
+#include "search_results_model.h"
+#include "widget_test_support.h"
+
+#include <QAbstractItemModelTester>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QThread>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+namespace ws {
+namespace {
+
+// A 2-layer transformer on a 4x4 wafer: its whole strategy space is a few hundred strategies,
+// so a search with its simulations takes well under a second.
+Scenario tinyTransformerScenario() {
+    Scenario scenario;
+    scenario.name = "tiny transformer";
+    scenario.wafer.rows = 4;
+    scenario.wafer.cols = 4;
+    scenario.wafer.die.sram = Quantity{8e6, "8 MB"};
+    scenario.wafer.die.hbm = Quantity{64e6, "64 MB"};
+    scenario.workload = nlohmann::json::parse(R"({
+        "kind": "transformer",
+        "model": {"name": "tiny", "layers": 2, "hidden": 512, "heads": 8, "ffn_hidden": 2048,
+                  "vocab": 4096},
+        "seq_len": 256, "global_batch": 8})");
+    scenario.strategy = nlohmann::json{{"dp", 1}};
+    return scenario;
+}
+
+struct SearchFixture {
+    SearchFixture() {
+        document.load(tinyTransformerScenario(), {});
+        panel.setBudget(200);
+        panel.setThreads(2);
+    }
+    ScenarioDocument document;
+    SearchPanel panel{&document};
+};
+
+TEST(SearchPanel, FillsTheScatterAndTheTableWithTheBaselines) {
+    SearchFixture f;
+    QAbstractItemModelTester tester(f.panel.resultsModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy busy(&f.panel, &SearchPanel::busyChanged);
+    ASSERT_TRUE(f.panel.searchBlocking());
+    EXPECT_EQ(busy.count(), 2); // started, finished
+    const SearchResult* result = f.panel.result();
+    ASSERT_NE(result, nullptr);
+    EXPECT_FALSE(result->cancelled);
+    // Every candidate is on the scatter; the front is a non-empty part of the fitting ones.
+    EXPECT_EQ(f.panel.plottedCandidates(), static_cast<int>(result->candidates.size()));
+    EXPECT_GE(f.panel.paretoPoints(), 1);
+    EXPECT_LE(f.panel.paretoPoints(), f.panel.plottedCandidates());
+
+    const SearchResultsModel* model = f.panel.resultsModel();
+    ASSERT_EQ(model->rowCount(), static_cast<int>(result->top.size() + result->baselines.size()));
+    EXPECT_EQ(model->index(0, SearchResultsModel::NameColumn).data().toString(), "best");
+    EXPECT_EQ(model->index(0, SearchResultsModel::StrategyColumn).data().toString().toStdString(),
+              result->best.label);
+    EXPECT_EQ(model->index(0, SearchResultsModel::SpeedupColumn).data().toString(), "1.00×");
+    const int firstBaseline = static_cast<int>(result->top.size());
+    EXPECT_TRUE(model->isBaseline(firstBaseline));
+    EXPECT_EQ(model->index(firstBaseline, SearchResultsModel::NameColumn).data().toString().toStdString(),
+              result->baselines.front().name);
+    // A baseline is never faster than the best (the search is seeded with them).
+    for (int row = firstBaseline; row < model->rowCount(); ++row) {
+        if (!model->scoreAt(row))
+            continue;
+        EXPECT_GE(model->index(row, SearchResultsModel::SpeedupColumn)
+                      .data(SearchResultsModel::SortRole)
+                      .toDouble(),
+                  1.0 - 1e-9);
+    }
+}
+
+TEST(SearchPanel, ApplyIsOneUndoCommandAndUndoRestoresTheScenario) {
+    SearchFixture f;
+    const Scenario original = f.document.scenario();
+    ASSERT_TRUE(f.panel.searchBlocking());
+    f.panel.apply(); // nothing selected: the best
+    ASSERT_EQ(f.document.undoStack()->count(), 1);
+    EXPECT_TRUE(f.document.undoStack()->undoText().startsWith("Apply searched strategy: "))
+        << f.document.undoStack()->undoText().toStdString();
+    EXPECT_EQ(f.document.scenario(), f.panel.result()->bestScenario);
+    f.document.undoStack()->undo();
+    EXPECT_EQ(f.document.scenario(), original);
+}
+
+TEST(SearchPanel, AppliesTheSelectedBaseline) {
+    SearchFixture f;
+    ASSERT_TRUE(f.panel.searchBlocking());
+    const SearchResultsModel* model = f.panel.resultsModel();
+    int row = -1;
+    for (int r = 0; r < model->rowCount(); ++r)
+        if (model->isBaseline(r) && model->scoreAt(r))
+            row = r;
+    ASSERT_GE(row, 0) << "no baseline fits this wafer";
+    f.panel.resultsView()->selectRow(row);
+    f.panel.apply();
+    ASSERT_EQ(f.document.undoStack()->count(), 1);
+    EXPECT_EQ(*f.document.scenario().strategy, model->scoreAt(row)->strategy);
+}
+
+TEST(SearchPanel, ApplyIsRefusedOnceTheWaferChanged) {
+    SearchFixture f;
+    ASSERT_TRUE(f.panel.searchBlocking());
+    Scenario bigger = f.document.scenario();
+    bigger.wafer.cols = 8;
+    f.document.edit("wider wafer", bigger);
+    f.panel.apply();
+    EXPECT_EQ(f.document.undoStack()->count(), 1); // only the wafer edit
+}
+
+TEST(SearchPanel, OpeningAnotherScenarioDropsTheResult) {
+    SearchFixture f;
+    ASSERT_TRUE(f.panel.searchBlocking());
+    ASSERT_GT(f.panel.resultsModel()->rowCount(), 0);
+    f.document.load(test::smallStrategyScenario(), {});
+    EXPECT_EQ(f.panel.result(), nullptr);
+    EXPECT_EQ(f.panel.resultsModel()->rowCount(), 0);
+    EXPECT_EQ(f.panel.plottedCandidates(), 0);
+}
+
+TEST(SearchPanel, PlotsLiveAndCancelKeepsTheBestSoFar) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("gpt3_175b_6x8_fsdp_tatp.json"), {});
+    SearchPanel panel(&document);
+    panel.setBudget(200000); // far more than the test waits for
+    panel.setThreads(1);
+    panel.start();
+    ASSERT_TRUE(panel.isBusy());
+    QElapsedTimer timer;
+    timer.start();
+    while (panel.plottedCandidates() == 0 && timer.elapsed() < 120000) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QThread::msleep(5);
+    }
+    ASSERT_GT(panel.plottedCandidates(), 0) << "no candidate plotted while the search ran";
+    ASSERT_TRUE(panel.isBusy());
+    panel.cancel();
+    while (panel.isBusy() && timer.elapsed() < 120000) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QThread::msleep(5);
+    }
+    ASSERT_FALSE(panel.isBusy());
+    ASSERT_NE(panel.result(), nullptr);
+    EXPECT_TRUE(panel.result()->cancelled);
+    EXPECT_LT(panel.result()->evaluations, 200000);
+}
+
+TEST(SearchPanel, MainWindowHasASearchDock) {
+    EXPECT_TRUE(MainWindow::viewNames().contains("search"));
+    MainWindow window;
+    auto* dock = window.findChild<QDockWidget*>("searchDock");
+    ASSERT_NE(dock, nullptr);
+    EXPECT_EQ(dock->widget(), window.searchPanel());
+    window.show();
+    EXPECT_TRUE(window.showView("search"));
+    EXPECT_TRUE(dock->isVisible());
+}
+
+TEST(SearchPanel, ExplainsThatExplicitTrafficHasNothingToSearch) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    SearchPanel panel(&document);
+    QSignalSpy messages(&panel, &SearchPanel::statusMessage);
+    panel.start();
+    EXPECT_FALSE(panel.isBusy());
+    ASSERT_EQ(messages.count(), 1);
+    EXPECT_TRUE(messages.front().front().toString().contains("workload"));
+}
+
+} // namespace
+} // namespace ws

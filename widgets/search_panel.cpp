@@ -1,0 +1,606 @@
+#include "search_panel.h"
+
+#include "scenario_document.h"
+#include "search_results_model.h"
+
+#include "search/pareto_front.h"
+#include "search/strategy_scoring.h"
+#include "strategy/strategy_spec.h"
+#include "topology/wafer_topology.h"
+#include "units/quantity.h"
+
+#include <QCheckBox>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <qcustomplot.h>
+
+namespace ws {
+
+namespace {
+
+constexpr double kBytesPerGB = 1e9;
+constexpr int kPollIntervalMs = 100; // progress and live scatter refresh (10 Hz)
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+QString secondsText(double seconds) {
+    return qs(formatSeconds(seconds));
+}
+
+// Colours of the scatter: one per kind of point, all named in its legend.
+const QColor kCandidateColour(110, 110, 110, 150);
+const QColor kOutOfMemoryColour(214, 39, 40, 130);
+const QColor kFrontColour(255, 127, 14);
+const QColor kBaselineColour(31, 119, 180);
+const QColor kBestColour(44, 160, 44);
+
+QCPGraph* addScatterGraph(QCustomPlot* plot, const QString& name, const QColor& colour,
+                          QCPScatterStyle::ScatterShape shape, double size) {
+    QCPGraph* graph = plot->addGraph();
+    graph->setName(name);
+    graph->setLineStyle(QCPGraph::lsNone);
+    graph->setPen(QPen(colour, 1.5));
+    graph->setScatterStyle(QCPScatterStyle(shape, colour, size));
+    return graph;
+}
+
+} // namespace
+
+SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document) {
+    auto* controls = new QWidget;
+    auto* form = new QFormLayout;
+    m_budget = new QSpinBox;
+    m_budget->setRange(50, 200000);
+    m_budget->setSingleStep(500);
+    m_budget->setValue(SearchOptions{}.budget);
+    m_budget->setGroupSeparatorShown(true);
+    m_budget->setToolTip(tr("How many distinct strategies the genetic algorithm evaluates with "
+                            "the analytical model"));
+    form->addRow(tr("Budget"), m_budget);
+    m_threads = new QSpinBox;
+    m_threads->setRange(1, std::max(1, QThread::idealThreadCount()));
+    m_threads->setValue(m_threads->maximum());
+    m_threads->setToolTip(tr("Worker threads; the answer for a seed is the same whatever the count"));
+    form->addRow(tr("Threads"), m_threads);
+    m_seed = new QSpinBox;
+    m_seed->setRange(0, std::numeric_limits<int>::max());
+    m_seed->setValue(static_cast<int>(SearchOptions{}.seed));
+    m_seed->setToolTip(tr("The genetic algorithm's only source of randomness"));
+    form->addRow(tr("Seed"), m_seed);
+    m_polish = new QCheckBox(tr("Polish the best with TCME"));
+    m_polish->setChecked(SearchOptions{}.polishWithTcme);
+    form->addRow(m_polish);
+
+    auto* buttons = new QHBoxLayout;
+    m_searchButton = new QPushButton(tr("Search"));
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setToolTip(tr("Stop the search: the best candidate found so far is kept"));
+    m_applyButton = new QPushButton(tr("Apply"));
+    for (QPushButton* button : {m_searchButton, m_cancelButton, m_applyButton})
+        buttons->addWidget(button);
+
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("%v / %m evaluations"));
+    m_status = new QLabel(tr("Search the strategies of this scenario's workload."));
+    m_status->setWordWrap(true);
+    m_status->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* controlsLayout = new QVBoxLayout(controls);
+    controlsLayout->setContentsMargins(4, 2, 4, 2);
+    controlsLayout->addLayout(form);
+    controlsLayout->addLayout(buttons);
+    controlsLayout->addWidget(m_progress);
+    // The summary and the search's notes can outgrow a short dock: they scroll.
+    auto* statusScroll = new QScrollArea;
+    statusScroll->setWidget(m_status);
+    statusScroll->setWidgetResizable(true);
+    statusScroll->setFrameShape(QFrame::NoFrame);
+    statusScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    controlsLayout->addWidget(statusScroll, 1);
+
+    m_scatter = new QCustomPlot;
+    m_scatter->setMinimumSize(280, 180);
+    m_candidates = addScatterGraph(m_scatter, tr("candidate"), kCandidateColour, QCPScatterStyle::ssDisc, 4);
+    m_outOfMemory = addScatterGraph(m_scatter, tr("out of memory"), kOutOfMemoryColour, QCPScatterStyle::ssCross, 5);
+    m_front = addScatterGraph(m_scatter, tr("Pareto front"), kFrontColour, QCPScatterStyle::ssCircle, 7);
+    m_front->setLineStyle(QCPGraph::lsStepLeft);
+    m_front->setPen(QPen(kFrontColour, 1.5));
+    m_baselines = addScatterGraph(m_scatter, tr("baseline (sim.)"), kBaselineColour, QCPScatterStyle::ssTriangle, 10);
+    m_best = addScatterGraph(m_scatter, tr("best (sim.)"), kBestColour, QCPScatterStyle::ssStar, 16);
+    m_best->setPen(QPen(kBestColour, 2.5));
+    m_selected = m_scatter->addGraph();
+    m_selected->setLineStyle(QCPGraph::lsNone);
+    m_selected->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 18));
+    m_selected->removeFromLegend();
+    m_scatter->xAxis->setLabel(tr("memory per die (GB)"));
+    m_scatter->yAxis->setLabel(tr("step time (s, log scale)"));
+    m_scatter->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerLog> logTicker(new QCPAxisTickerLog);
+    logTicker->setSubTickCount(8);
+    m_scatter->yAxis->setTicker(logTicker);
+    m_scatter->yAxis->setNumberFormat(QStringLiteral("gb"));
+    m_scatter->legend->setVisible(true);
+    QFont legendFont = font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
+    m_scatter->legend->setFont(legendFont);
+    // Below the plot, in rows of three: inside it would cover the points.
+    m_scatter->plotLayout()->addElement(1, 0, m_scatter->legend);
+    m_scatter->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_scatter->legend->setWrap(3);
+    m_scatter->legend->setFillOrder(QCPLegend::foColumnsFirst, true); // rearranges by the wrap
+    m_scatter->legend->setBorderPen(Qt::NoPen);
+    m_scatter->legend->setMargins(QMargins(4, 0, 4, 2));
+
+    m_model = new SearchResultsModel(this);
+    m_table = new QTableView;
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(SearchResultsModel::StrategyColumn, QHeaderView::Stretch);
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideRight);
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(controls);
+    splitter->addWidget(m_scatter);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 3);
+    splitter->setSizes({230, 480, 700});
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+
+    m_pollTimer = new QTimer(this);
+    m_pollTimer->setInterval(kPollIntervalMs);
+    connect(m_pollTimer, &QTimer::timeout, this, &SearchPanel::drainProgress);
+    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &SearchPanel::finish);
+    connect(m_searchButton, &QPushButton::clicked, this, &SearchPanel::start);
+    connect(m_cancelButton, &QPushButton::clicked, this, &SearchPanel::cancel);
+    connect(m_applyButton, &QPushButton::clicked, this, &SearchPanel::apply);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &SearchPanel::highlightSelectedRow);
+    connect(m_document, &ScenarioDocument::scenarioChanged, this, &SearchPanel::refreshControls);
+    connect(m_document, &ScenarioDocument::documentReplaced, this, &SearchPanel::clear);
+    refreshControls();
+    replot();
+}
+
+SearchPanel::~SearchPanel() {
+    if (m_job)
+        m_job->cancel = true;
+    m_watcher.waitForFinished(); // the search polls the cancel flag between evaluations
+}
+
+void SearchPanel::clear() {
+    if (m_job) {
+        m_job->cancel = true;
+        m_discardRunning = true;
+    }
+    m_result.reset();
+    m_model->setResult(nullptr);
+    m_points.clear();
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_status->setText(tr("Search the strategies of this scenario's workload."));
+    refreshControls();
+    replot();
+}
+
+void SearchPanel::setBudget(int evaluations) {
+    m_budget->setValue(evaluations);
+}
+
+void SearchPanel::setThreads(int threads) {
+    m_threads->setValue(threads);
+}
+
+bool SearchPanel::resultMatchesDocument() const {
+    const Scenario& current = m_document->scenario();
+    return m_result && current.wafer == m_searched.wafer && current.workload == m_searched.workload;
+}
+
+void SearchPanel::refreshControls() {
+    const bool hasWorkload = m_document->scenario().workload.has_value();
+    m_searchButton->setEnabled(!m_job && hasWorkload);
+    m_cancelButton->setEnabled(m_job != nullptr);
+    m_applyButton->setEnabled(!m_job && resultMatchesDocument());
+    for (QWidget* input : {static_cast<QWidget*>(m_budget), static_cast<QWidget*>(m_threads),
+                           static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_polish)})
+        input->setEnabled(!m_job);
+    if (!m_job && !hasWorkload)
+        m_searchButton->setToolTip(tr("This scenario is explicit traffic: the search needs a workload "
+                                      "(open a model example, such as GPT-3 175B on 6x8)"));
+    else
+        m_searchButton->setToolTip(tr("Search strategies for this workload on this wafer (off the GUI thread)"));
+    if (m_result && !m_job && !resultMatchesDocument())
+        m_applyButton->setToolTip(tr("The wafer or the workload changed since this search: search again"));
+    else
+        m_applyButton->setToolTip(tr("Write the selected strategy (the best if none is selected) into "
+                                     "the scenario, as one undo step"));
+}
+
+void SearchPanel::start() {
+    if (m_job)
+        return;
+    const Scenario scenario = m_document->scenario();
+    if (!scenario.workload) {
+        m_status->setText(tr("This scenario has no workload (it is explicit traffic): open a model "
+                             "example, such as GPT-3 175B on 6x8, to search its strategies."));
+        emit statusMessage(tr("The search needs a workload"));
+        return;
+    }
+    SearchOptions options;
+    options.budget = m_budget->value();
+    options.threads = m_threads->value();
+    options.seed = static_cast<std::uint64_t>(m_seed->value());
+    options.polishWithTcme = m_polish->isChecked();
+
+    m_searched = scenario;
+    m_result.reset();
+    m_model->setResult(nullptr);
+    m_points.clear();
+    m_sramGB = scenario.wafer.die.sram.value / kBytesPerGB;
+    m_sramHbmGB = (scenario.wafer.die.sram.value + scenario.wafer.die.hbm.value) / kBytesPerGB;
+    m_progress->setRange(0, options.budget);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("%v / %m evaluations"));
+    m_status->setText(tr("Searching: level 1 (segments) and the baselines first…"));
+    m_job = std::make_shared<Job>();
+    std::shared_ptr<Job> job = m_job;
+    const std::filesystem::path directory = m_document->directory();
+    m_watcher.setFuture(QtConcurrent::run([job, scenario, directory, options]() -> Outcome {
+        Outcome outcome;
+        try {
+            const WaferTopology topology(scenario.wafer.topologySpec());
+            auto result = std::make_shared<SearchResult>(searchStrategies(
+                scenario, topology, directory, options, [job] { return job->cancel.load(); },
+                [job](const SearchProgress& progress) {
+                    const std::lock_guard lock(job->mutex);
+                    job->latest = progress;
+                    job->latest.newCandidates.clear();
+                    job->pending.insert(job->pending.end(), progress.newCandidates.begin(),
+                                        progress.newCandidates.end());
+                }));
+            outcome.result = std::move(result);
+        } catch (const std::exception& error) {
+            outcome.error = qs(error.what());
+        }
+        return outcome;
+    }));
+    m_pollTimer->start();
+    refreshControls();
+    replot();
+    emit busyChanged(true);
+    emit statusMessage(tr("Strategy search started (%1 evaluations, %2 threads, seed %3)")
+                           .arg(options.budget)
+                           .arg(options.threads)
+                           .arg(options.seed));
+}
+
+void SearchPanel::cancel() {
+    if (!m_job)
+        return;
+    m_job->cancel = true;
+    m_cancelButton->setEnabled(false);
+    m_status->setText(tr("Cancelling: keeping the best candidate found so far…"));
+}
+
+void SearchPanel::drainProgress() {
+    if (!m_job)
+        return;
+    SearchProgress progress;
+    std::vector<StrategyScore> fresh;
+    {
+        const std::lock_guard lock(m_job->mutex);
+        progress = m_job->latest;
+        fresh.swap(m_job->pending);
+    }
+    if (progress.budget == 0) // level 1 and the baselines are still running
+        return;
+    showProgress(progress);
+    if (!fresh.empty()) {
+        addPoints(fresh);
+        replot();
+    }
+}
+
+void SearchPanel::showProgress(const SearchProgress& progress) {
+    m_progress->setValue(std::min(progress.evaluations, m_progress->maximum()));
+    QString text = tr("%1 of %2 evaluations").arg(progress.evaluations).arg(progress.budget);
+    if (progress.bestStepS > 0.0)
+        text += tr(" · best so far %1 (model)").arg(secondsText(progress.bestStepS));
+    if (m_job && m_job->cancel)
+        text = tr("Cancelling: keeping the best candidate found so far…");
+    else if (progress.evaluations < progress.budget)
+        text += tr(" · about %1 left").arg(secondsText(progress.remainingS));
+    else
+        text += tr(" · simulating the best candidates and the baselines…");
+    m_status->setText(text);
+}
+
+void SearchPanel::addPoints(const std::vector<StrategyScore>& scores) {
+    for (const StrategyScore& score : scores)
+        m_points.push_back({score.memoryPerDieBytes / kBytesPerGB, score.analyticStepS, score.outOfMemory});
+}
+
+int SearchPanel::paretoPoints() const {
+    return m_front->dataCount();
+}
+
+void SearchPanel::replot() {
+    QVector<double> fitX, fitY, oomX, oomY;
+    std::vector<std::pair<double, double>> fitting;
+    for (const Point& p : m_points) {
+        if (p.stepS <= 0.0) // not on a log axis; the analytical model gives positive times
+            continue;
+        if (p.outOfMemory) {
+            oomX << p.memoryGB;
+            oomY << p.stepS;
+        } else {
+            fitX << p.memoryGB;
+            fitY << p.stepS;
+            fitting.emplace_back(p.memoryGB, p.stepS);
+        }
+    }
+    m_candidates->setData(fitX, fitY, true);
+    m_outOfMemory->setData(oomX, oomY, true);
+    QVector<double> frontX, frontY;
+    for (std::size_t i : paretoFront(fitting)) {
+        frontX << fitting[i].first;
+        frontY << fitting[i].second;
+    }
+    m_front->setData(frontX, frontY, true);
+    plotResultMarkers();
+
+    m_scatter->clearItems();
+    // The view: every strategy that fits, the baselines and the best, and memory up to twice
+    // SRAM + HBM (out-of-memory strategies can need a thousand times more; beyond that they are
+    // off the axis, and the legend says how many).
+    const double memoryShownGB = std::max(2.0 * m_sramHbmGB, 1.0);
+    double xMin = std::numeric_limits<double>::infinity(), xMax = 0.0, yMin = std::numeric_limits<double>::infinity(), yMax = 0.0;
+    int offAxis = 0;
+    auto include = [&](double memoryGB, double stepS) {
+        xMin = std::min(xMin, memoryGB);
+        xMax = std::max(xMax, memoryGB);
+        yMin = std::min(yMin, stepS);
+        yMax = std::max(yMax, stepS);
+    };
+    for (const Point& p : m_points) {
+        if (p.stepS <= 0.0)
+            continue;
+        if (p.memoryGB > memoryShownGB)
+            ++offAxis;
+        else if (!p.outOfMemory)
+            include(p.memoryGB, p.stepS);
+    }
+    for (QCPGraph* graph : {m_baselines, m_best})
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+            include(it->key, it->value);
+    if (yMax <= 0.0) { // nothing fits (yet): show what there is below the memory cut
+        for (const Point& p : m_points)
+            if (p.stepS > 0.0 && p.memoryGB <= memoryShownGB)
+                include(p.memoryGB, p.stepS);
+    }
+    if (yMax <= 0.0) {
+        yMin = 0.1;
+        yMax = 10.0;
+        xMin = 0.0;
+        xMax = m_sramHbmGB;
+    }
+    xMax = std::max(xMax, m_sramHbmGB); // the limit is always in view
+    // The memory limits, so that "out of memory" has a place on the axis.
+    const std::pair<double, QString> limits[] = {{m_sramGB, tr("SRAM")}, {m_sramHbmGB, tr("SRAM + HBM")}};
+    for (const auto& [limitGB, name] : limits) {
+        if (limitGB <= 0.0)
+            continue;
+        auto* line = new QCPItemStraightLine(m_scatter);
+        line->setPen(QPen(QColor(150, 40, 40), 1, Qt::DashLine));
+        line->point1->setCoords(limitGB, 1.0);
+        line->point2->setCoords(limitGB, 2.0);
+        auto* label = new QCPItemText(m_scatter);
+        label->setText(name);
+        label->setColor(QColor(150, 40, 40));
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(limitGB, 1.0);
+        label->setRotation(-90);
+        label->setPadding(QMargins(2, 0, 2, 2));
+    }
+    // Baselines with the same simulated point (Megatron-1 and -3 often pick the same tp-only
+    // configuration) share one label.
+    std::vector<std::pair<QPointF, QStringList>> labels;
+    if (m_result)
+        for (const BaselineScore& baseline : m_result->baselines) {
+            if (!baseline.score)
+                continue;
+            const QPointF point(baseline.score->memoryPerDieBytes / kBytesPerGB,
+                                SearchResultsModel::stepTime(*baseline.score));
+            auto same = std::find_if(labels.begin(), labels.end(), [&](const auto& l) { return l.first == point; });
+            if (same == labels.end())
+                labels.push_back({point, {qs(baseline.name)}});
+            else
+                same->second << qs(baseline.name);
+        }
+    // Zoomed on the candidates (they often differ by tens of percent, far from 0).
+    const double span = std::max(std::min(memoryShownGB, xMax) - xMin, 1e-3);
+    const QCPRange x(std::max(0.0, xMin - 0.08 * span), std::min(memoryShownGB, xMax) + 0.08 * span);
+    if (offAxis > 0) {
+        auto* note = new QCPItemText(m_scatter);
+        note->setText(tr("%1 more out of memory, beyond the axis →").arg(offAxis));
+        note->setColor(kOutOfMemoryColour.darker(130));
+        note->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+        note->position->setType(QCPItemPosition::ptAxisRectRatio);
+        note->position->setCoords(1.0, 0.0);
+        note->setPadding(QMargins(2, 2, 4, 2));
+    }
+    for (const auto& [point, names] : labels) {
+        auto* label = new QCPItemText(m_scatter);
+        label->setText(names.join(QStringLiteral(" = ")));
+        label->setColor(kBaselineColour);
+        const bool rightHalf = point.x() > x.center(); // the label goes towards the middle
+        label->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+        label->position->setCoords(point.x(), point.y());
+        label->setPadding(rightHalf ? QMargins(0, 0, 8, 0) : QMargins(8, 0, 0, 0));
+    }
+    // Log axis: a little room above and below, in ratio.
+    const QCPRange y(yMin / 1.25, yMax * 1.25);
+    m_scatter->xAxis->setRange(x);
+    m_scatter->yAxis->setRange(y);
+    m_scatter->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SearchPanel::plotResultMarkers() {
+    QVector<double> baselineX, baselineY, bestX, bestY;
+    if (m_result) {
+        for (const BaselineScore& baseline : m_result->baselines)
+            if (baseline.score) {
+                baselineX << baseline.score->memoryPerDieBytes / kBytesPerGB;
+                baselineY << SearchResultsModel::stepTime(*baseline.score);
+            }
+        bestX << m_result->best.memoryPerDieBytes / kBytesPerGB;
+        bestY << SearchResultsModel::stepTime(m_result->best);
+    }
+    m_baselines->setData(baselineX, baselineY);
+    m_best->setData(bestX, bestY, true);
+    highlightSelectedRow();
+}
+
+void SearchPanel::highlightSelectedRow() {
+    QVector<double> x, y;
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    if (!rows.isEmpty())
+        if (const std::optional<StrategyScore> score = m_model->scoreAt(rows.front().row())) {
+            x << score->memoryPerDieBytes / kBytesPerGB;
+            y << SearchResultsModel::stepTime(*score);
+        }
+    m_selected->setData(x, y, true);
+    m_scatter->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SearchPanel::finish() {
+    if (!m_job)
+        return;
+    drainProgress();
+    m_pollTimer->stop();
+    const bool cancelled = m_job->cancel;
+    m_job.reset();
+    const Outcome outcome = m_watcher.result();
+    if (m_discardRunning) { // for a scenario no longer open
+        m_discardRunning = false;
+        clear();
+        emit busyChanged(false);
+        return;
+    }
+    if (!outcome.result && cancelled) {
+        m_status->setText(tr("Search cancelled before any strategy was evaluated."));
+        emit statusMessage(tr("Search cancelled"));
+    } else if (!outcome.result) {
+        m_status->setText(tr("<span style='color:#c00'>The search could not run: %1</span>")
+                              .arg(outcome.error.toHtmlEscaped()));
+        emit statusMessage(tr("Search failed: %1").arg(outcome.error));
+    } else {
+        m_result = outcome.result;
+        m_points.clear(); // the final list also has level 1's and the baselines' strategies
+        addPoints(m_result->candidates);
+        m_model->setResult(m_result);
+        if (m_result->cancelled) {
+            m_progress->setValue(std::min(m_result->evaluations, m_progress->maximum()));
+        } else { // the GA may stop short of the budget once no new strategy turns up
+            m_progress->setRange(0, std::max(1, m_result->evaluations));
+            m_progress->setValue(m_progress->maximum());
+            m_progress->setFormat(tr("done: %1 evaluations").arg(m_result->evaluations));
+        }
+        const StrategyScore& best = m_result->best;
+        QString text = tr("<b>Best:</b> %1, %2 %3")
+                           .arg(qs(best.label).toHtmlEscaped(), secondsText(SearchResultsModel::stepTime(best)),
+                                best.simulatedStepS ? tr("(simulated)") : tr("(model)"));
+        QStringList speedups;
+        for (const BaselineScore& baseline : m_result->baselines)
+            if (baseline.score && SearchResultsModel::stepTime(best) > 0.0)
+                speedups << tr("%1× over %2")
+                                .arg(SearchResultsModel::stepTime(*baseline.score) /
+                                         SearchResultsModel::stepTime(best),
+                                     0, 'f', 2)
+                                .arg(qs(baseline.name).toHtmlEscaped());
+        if (!speedups.isEmpty())
+            text += tr("<br>Speed-up: %1.").arg(speedups.join(QStringLiteral(", ")));
+        text += tr("<br>%1 strategies evaluated, %2 simulated.")
+                    .arg(m_result->evaluations + m_result->otherEvaluations)
+                    .arg(m_result->simulations);
+        for (const std::string& note : m_result->notes)
+            text += QStringLiteral("<br><i>%1</i>").arg(qs(note).toHtmlEscaped());
+        m_status->setText(text);
+        emit statusMessage(cancelled || m_result->cancelled
+                               ? tr("Search cancelled: the best analytical candidate so far is %1").arg(qs(best.label))
+                               : tr("Search done: best %1, %2").arg(qs(best.label), secondsText(SearchResultsModel::stepTime(best))));
+    }
+    replot();
+    refreshControls();
+    emit busyChanged(false);
+}
+
+void SearchPanel::apply() {
+    if (m_job || !resultMatchesDocument())
+        return;
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    const int row = rows.isEmpty() ? 0 : rows.front().row();
+    const std::optional<StrategyScore> score = m_model->scoreAt(row);
+    if (!score) {
+        emit statusMessage(tr("This baseline has no strategy to apply"));
+        return;
+    }
+    const Scenario& current = m_document->scenario();
+    // The best comes with the routes TCME tuned for it: they are valid while nothing but the
+    // strategy and the routes changed since the search.
+    Scenario unchanged = current;
+    unchanged.strategy = m_searched.strategy;
+    unchanged.routing = m_searched.routing;
+    const Scenario applied = row == 0 && unchanged == m_searched
+                                 ? m_result->bestScenario
+                                 : withStrategy(current, parseStrategy(score->strategy));
+    const QString text = tr("Apply searched strategy: %1 (%2)")
+                             .arg(qs(score->label), secondsText(SearchResultsModel::stepTime(*score)));
+    m_document->edit(text, applied);
+    emit statusMessage(text);
+}
+
+bool SearchPanel::searchBlocking(int timeoutMs) {
+    start();
+    QElapsedTimer timer;
+    timer.start();
+    while (m_job) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QThread::yieldCurrentThread();
+    }
+    return m_result != nullptr;
+}
+
+} // namespace ws

@@ -1,0 +1,130 @@
+#pragma once
+
+#include "io/scenario.h"
+#include "search/strategy_search.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+class QCheckBox;
+class QCPGraph;
+class QCustomPlot;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+class QTimer;
+
+namespace ws {
+
+class ScenarioDocument;
+class SearchResultsModel;
+
+// The strategy search of ISSUE 7 in a dock: budget, threads and seed; Search and Cancel with a
+// progress bar (evaluations, best so far, time left); a live scatter of every candidate (step
+// time against per-die memory, the Pareto front highlighted, the memory limits drawn); a table
+// of the best strategies with the baselines beside them; Apply writes the selected strategy
+// into the scenario as one undo command.
+//
+// The search runs off the GUI thread on the scenario as it was when Search was pressed; the
+// worker hands its progress to a shared buffer that a 10 Hz timer drains, so that a fast search
+// does not flood the event loop. Results stay after the document changes; Apply is offered only
+// while the wafer and the workload are still those searched.
+class SearchPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SearchPanel(ScenarioDocument* document, QWidget* parent = nullptr);
+    ~SearchPanel() override;
+
+    void start();
+    void cancel();
+    // Forgets the result (another scenario was opened); a search in flight is cancelled and
+    // its result dropped.
+    void clear();
+    // Applies the strategy of the selected table row (the best when none is selected).
+    void apply();
+    // Runs a search and waits for it (the GUI's --view search, tests); false on a timeout or
+    // when the search could not run.
+    bool searchBlocking(int timeoutMs = 120000);
+
+    bool isBusy() const { return m_job != nullptr; }
+    const SearchResult* result() const { return m_result.get(); }
+    SearchResultsModel* resultsModel() const { return m_model; }
+    QTableView* resultsView() const { return m_table; }
+    QCustomPlot* scatter() const { return m_scatter; }
+    // Candidates on the scatter so far, and how many of them lie on the Pareto front.
+    int plottedCandidates() const { return static_cast<int>(m_points.size()); }
+    int paretoPoints() const;
+    void setBudget(int evaluations);
+    void setThreads(int threads);
+
+signals:
+    void statusMessage(const QString& text);
+    void busyChanged(bool busy);
+
+private:
+    // Shared by the GUI thread and the worker: progress waits here until the timer takes it.
+    struct Job {
+        std::atomic<bool> cancel{false};
+        std::mutex mutex;
+        SearchProgress latest;               // guarded by mutex
+        std::vector<StrategyScore> pending;  // guarded by mutex: candidates not yet plotted
+    };
+    struct Outcome {
+        std::shared_ptr<const SearchResult> result; // null when the search could not run
+        QString error;
+    };
+    struct Point {
+        double memoryGB;
+        double stepS;
+        bool outOfMemory;
+    };
+
+    void drainProgress();
+    void finish();
+    void showProgress(const SearchProgress& progress);
+    void addPoints(const std::vector<StrategyScore>& scores);
+    void replot();
+    void plotResultMarkers();
+    void highlightSelectedRow();
+    void refreshControls();
+    bool resultMatchesDocument() const;
+
+    ScenarioDocument* m_document;
+    Scenario m_searched; // the scenario the current result (or the running search) is for
+    std::shared_ptr<Job> m_job; // null when idle
+    QFutureWatcher<Outcome> m_watcher;
+    std::shared_ptr<const SearchResult> m_result;
+    std::vector<Point> m_points;
+    bool m_discardRunning = false; // the search in flight is for a replaced document
+    double m_sramGB = 0.0;
+    double m_sramHbmGB = 0.0;
+
+    QSpinBox* m_budget;
+    QSpinBox* m_threads;
+    QSpinBox* m_seed;
+    QCheckBox* m_polish;
+    QPushButton* m_searchButton;
+    QPushButton* m_cancelButton;
+    QPushButton* m_applyButton;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+    QCustomPlot* m_scatter;
+    QCPGraph* m_candidates;
+    QCPGraph* m_outOfMemory;
+    QCPGraph* m_front;
+    QCPGraph* m_baselines;
+    QCPGraph* m_best;
+    QCPGraph* m_selected;
+    QTableView* m_table;
+    SearchResultsModel* m_model;
+    QTimer* m_pollTimer;
+};
+
+} // namespace ws
