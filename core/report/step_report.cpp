@@ -1,5 +1,7 @@
 #include "report/step_report.h"
 
+#include "step/round_windows.h"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -131,9 +133,6 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
 
     double executedFlops = 0.0;
     std::vector<double> scaledCompute(static_cast<std::size_t>(topology.dieCount()), 0.0);
-    // Round r's window: the compute time a die spends in round r over every stream of the
-    // simulated window (the busiest die's), the time round r's transfers have to hide behind.
-    std::map<std::pair<int, DieId>, double> roundComputeOnDie;
     for (std::size_t task = 0; task < problem.tasks.size(); ++task) {
         const SimTask& simTask = problem.tasks[task];
         if (simTask.kind != SimTask::Kind::Compute)
@@ -146,8 +145,6 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
         const double times = repetitions(static_cast<TaskId>(task));
         scaledCompute[static_cast<std::size_t>(simTask.die)] += simTask.seconds * times;
         executedFlops += info.flops * times;
-        if (info.round >= 0 && step.strategy.tatp > 1)
-            roundComputeOnDie[{info.round, simTask.die}] += simTask.seconds;
     }
 
     for (DieId die : step.placement.usedDies()) {
@@ -170,9 +167,7 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
                          });
 
     // Per-round link load: bytes each link carries for round r, against the round's window.
-    std::map<int, double> roundWindow;
-    for (const auto& [key, seconds] : roundComputeOnDie)
-        roundWindow[key.first] = std::max(roundWindow[key.first], seconds);
+    const std::map<int, double> roundWindow = roundWindows(problem, graph.info(), step.strategy.tatp);
     if (!roundWindow.empty()) {
         std::map<int, std::vector<double>> bytesPerRound;
         for (const Flow& flow : graph.flows()) {

@@ -2,6 +2,7 @@
 
 #include "collectives/traffic_plan.h"
 #include "sim/fluid_simulator.h"
+#include "step/round_windows.h"
 #include "step/training_step.h"
 
 #include <algorithm>
@@ -35,6 +36,24 @@ double ScenarioEvaluation::maxUtilization() const {
         return best;
     for (std::size_t link = 0; link < linkBytes.size(); ++link)
         best = std::max(best, linkBytes[link] / (linkBandwidth[link] * makespanS));
+    if (roundWindowS.empty())
+        return best;
+    std::map<int, std::vector<double>> roundBytes; // round -> bytes per link
+    for (std::size_t f = 0; f < flows.size() && f < flowRound.size(); ++f) {
+        if (flowRound[f] < 0)
+            continue;
+        std::vector<double>& bytes = roundBytes[flowRound[f]];
+        bytes.resize(linkBytes.size(), 0.0);
+        for (LinkId link : flows[f].route.links)
+            bytes[static_cast<std::size_t>(link)] += flows[f].bytes;
+    }
+    for (const auto& [round, bytes] : roundBytes) {
+        const auto window = roundWindowS.find(round);
+        if (window == roundWindowS.end() || window->second <= 0)
+            continue;
+        for (std::size_t link = 0; link < bytes.size(); ++link)
+            best = std::max(best, bytes[link] / (linkBandwidth[link] * window->second));
+    }
     return best;
 }
 
@@ -85,12 +104,16 @@ PreparedScenario prepareScenario(const Scenario& scenario, const WaferTopology& 
         TrainingStep step = buildTrainingStep(scenario, topology, scenarioDirectory, std::nullopt,
                                               TaskLabels::Skipped);
         evaluation.trainingStep = true;
+        evaluation.roundWindowS =
+            roundWindows(step.graph.problem(), step.graph.info(), step.strategy.tatp);
         flows = step.graph.takeFlows();
         evaluation.flows.reserve(flows.size());
         prepared.flowTasks.reserve(flows.size());
         for (Flow& flow : flows) {
             const StepTaskInfo& info = step.graph.info()[static_cast<std::size_t>(flow.task)];
             prepared.flowTasks.push_back(flow.task);
+            evaluation.flowRound.push_back(
+                info.kind == StepTaskInfo::Kind::Transfer ? info.round : -1);
             EvaluatedFlow view = evaluated(std::move(flow));
             view.kind = info.kind == StepTaskInfo::Kind::Transfer ? "tatp" : "collective";
             if (view.opIndex >= 0)

@@ -6,6 +6,7 @@
 #include "topology/wafer_topology.h"
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,10 +37,18 @@ struct ScenarioEvaluation {
     std::vector<double> linkBandwidth;
     std::vector<EvaluatedFlow> flows;
     bool trainingStep = false;
+    // A training step's TATP rounds: the round of each flow (parallel to flows; -1 for a flow in
+    // no round) and each round's window, its compute time (step/round_windows.h). Empty for
+    // explicit traffic.
+    std::vector<int> flowRound;
+    std::map<int, double> roundWindowS;
 
     double maxLinkBytes() const;
     LinkId maxLink() const; // the most loaded link (lowest id on ties); -1 if none carries bytes
-    double maxUtilization() const; // max over links of bytes / (bandwidth * makespan)
+    // SPEC section 2's utilisation, the highest of: any link's bytes over bandwidth times the
+    // makespan, and any link's bytes of TATP round r over bandwidth times round r's window (the
+    // transfers of a round must hide behind its compute).
+    double maxUtilization() const;
     // Sum over links of bytes squared: lower when load is spread more evenly, even when the
     // most loaded link stays as loaded (e.g. its reverse direction carries the same).
     double sumSquaredLinkBytes() const;

@@ -27,7 +27,7 @@ struct TcmeAction {
 struct TcmeSnapshot {
     double makespanS = 0;      // seconds
     double maxLinkBytes = 0;   // bytes on the most loaded link
-    double maxUtilization = 0; // max over links of bytes / (bandwidth * makespan), in [0, 1]
+    double maxUtilization = 0; // ScenarioEvaluation::maxUtilization(): per TATP round for steps
     LinkId maxLink = -1;       // -1 when no link carries bytes
 };
 
