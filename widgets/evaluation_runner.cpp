@@ -1,8 +1,7 @@
 #include "evaluation_runner.h"
 
-#include <QCoreApplication>
-#include <QElapsedTimer>
-#include <QThread>
+#include "process_events_until.h"
+
 #include <QtConcurrent>
 
 namespace ws {
@@ -55,15 +54,7 @@ void EvaluationRunner::cancel() {
 }
 
 bool EvaluationRunner::waitForIdle(int timeoutMs) {
-    QElapsedTimer timer;
-    timer.start();
-    while (m_pending > 0) {
-        if (timer.elapsed() > timeoutMs)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-        QThread::yieldCurrentThread();
-    }
-    return true;
+    return processEventsUntil([this] { return m_pending == 0; }, timeoutMs);
 }
 
 } // namespace ws

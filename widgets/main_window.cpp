@@ -7,6 +7,7 @@
 #include "group_panel.h"
 #include "link_flows_model.h"
 #include "mesh_view.h"
+#include "process_events_until.h"
 #include "scenario_document.h"
 #include "strategy_panel.h"
 #include "search_panel.h"
@@ -25,7 +26,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -44,7 +44,6 @@
 #include <QSvgGenerator>
 #include <QTabWidget>
 #include <QTableView>
-#include <QThread>
 #include <QTimer>
 #include <QUndoStack>
 #include <QUndoView>
@@ -408,15 +407,9 @@ bool MainWindow::showView(const QString& name) {
 }
 
 bool MainWindow::waitForIdle(int timeoutMs) {
-    QElapsedTimer timer;
-    timer.start();
     // The runner can be asked again while TCME applies: wait for both to settle.
-    while (m_runner->isBusy() || m_tcme->isBusy()) {
-        if (timer.elapsed() > timeoutMs)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-        QThread::yieldCurrentThread();
-    }
+    if (!processEventsUntil([this] { return !m_runner->isBusy() && !m_tcme->isBusy(); }, timeoutMs))
+        return false;
     QCoreApplication::processEvents();
     return true;
 }

@@ -1,5 +1,6 @@
 #include "search_panel.h"
 
+#include "process_events_until.h"
 #include "scenario_document.h"
 #include "search_results_model.h"
 
@@ -11,7 +12,6 @@
 
 #include <QCheckBox>
 #include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -592,15 +592,7 @@ void SearchPanel::apply() {
 
 bool SearchPanel::searchBlocking(int timeoutMs) {
     start();
-    QElapsedTimer timer;
-    timer.start();
-    while (m_job) {
-        if (timer.elapsed() > timeoutMs)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-        QThread::yieldCurrentThread();
-    }
-    return m_result != nullptr;
+    return processEventsUntil([this] { return m_job == nullptr; }, timeoutMs) && m_result != nullptr;
 }
 
 } // namespace ws

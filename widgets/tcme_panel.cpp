@@ -1,17 +1,16 @@
 #include "tcme_panel.h"
 
+#include "process_events_until.h"
 #include "scenario_document.h"
 
 #include "units/quantity.h"
 
 #include <QButtonGroup>
 #include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QThread>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -248,15 +247,7 @@ int TcmePanel::stepBlocking(int count) {
 }
 
 bool TcmePanel::waitForIdle(int timeoutMs) {
-    QElapsedTimer timer;
-    timer.start();
-    while (m_busy) {
-        if (timer.elapsed() > timeoutMs)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-        QThread::yieldCurrentThread();
-    }
-    return true;
+    return processEventsUntil([this] { return !m_busy; }, timeoutMs);
 }
 
 void TcmePanel::apply() {
