@@ -399,8 +399,6 @@ bool MainWindow::showView(const QString& name) {
             dock->raise();
             if (dock == m_walkthroughDock && m_walkthrough->currentText().isEmpty())
                 m_walkthrough->start();
-            if (dock == m_searchDock) // the scatter and the table need more than the timeline
-                resizeDocks({m_searchDock}, {360}, Qt::Vertical);
             return true;
         }
     return false;
