@@ -24,6 +24,7 @@
 #include <QTableView>
 #include <QThread>
 #include <QTimer>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -182,6 +183,13 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
     connect(m_searchButton, &QPushButton::clicked, this, &SearchPanel::start);
     connect(m_cancelButton, &QPushButton::clicked, this, &SearchPanel::cancel);
     connect(m_applyButton, &QPushButton::clicked, this, &SearchPanel::apply);
+    connect(m_scatter, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        const QString text = candidateToolTip(event->position());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), text, m_scatter);
+    });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &SearchPanel::highlightSelectedRow);
     connect(m_document, &ScenarioDocument::scenarioChanged, this, &SearchPanel::refreshControls);
@@ -345,7 +353,29 @@ void SearchPanel::showProgress(const SearchProgress& progress) {
 
 void SearchPanel::addPoints(const std::vector<StrategyScore>& scores) {
     for (const StrategyScore& score : scores)
-        m_points.push_back({score.memoryPerDieBytes / kBytesPerGB, score.analyticStepS, score.outOfMemory});
+        m_points.push_back(
+            {score.memoryPerDieBytes / kBytesPerGB, score.analyticStepS, score.outOfMemory, score.label});
+}
+
+QString SearchPanel::candidateToolTip(const QPointF& pixel) const {
+    constexpr double kReachPx = 6.0;
+    const Point* nearest = nullptr;
+    double nearestSquared = kReachPx * kReachPx;
+    for (const Point& p : m_points) {
+        if (p.stepS <= 0.0)
+            continue;
+        const double dx = m_scatter->xAxis->coordToPixel(p.memoryGB) - pixel.x();
+        const double dy = m_scatter->yAxis->coordToPixel(p.stepS) - pixel.y();
+        if (dx * dx + dy * dy <= nearestSquared) {
+            nearestSquared = dx * dx + dy * dy;
+            nearest = &p;
+        }
+    }
+    if (!nearest)
+        return {};
+    return tr("%1\n%2 per step (model), %3 per die%4")
+        .arg(qs(nearest->label), secondsText(nearest->stepS), qs(formatBytes(nearest->memoryGB * kBytesPerGB)),
+             nearest->outOfMemory ? tr(": out of memory") : QString());
 }
 
 int SearchPanel::paretoPoints() const {

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 class QCheckBox;
@@ -61,6 +62,9 @@ public:
     // Candidates on the scatter so far, and how many of them lie on the Pareto front.
     int plottedCandidates() const { return static_cast<int>(m_points.size()); }
     int paretoPoints() const;
+    // The hover text of the candidate nearest to `pixel` on the scatter (within a few
+    // pixels): its strategy, step time and memory; empty when none is that close.
+    QString candidateToolTip(const QPointF& pixel) const;
     void setBudget(int evaluations);
     void setThreads(int threads);
 
@@ -84,6 +88,7 @@ private:
         double memoryGB;
         double stepS;
         bool outOfMemory;
+        std::string label; // "dp 6 x tatp 8, fsdp, snake"
     };
 
     void drainProgress();

@@ -12,6 +12,8 @@
 #include <QThread>
 #include <QUndoStack>
 
+#include <qcustomplot.h>
+
 #include <gtest/gtest.h>
 
 namespace ws {
@@ -79,6 +81,20 @@ TEST(SearchPanel, FillsTheScatterAndTheTableWithTheBaselines) {
                       .toDouble(),
                   1.0 - 1e-9);
     }
+}
+
+TEST(SearchPanel, HoveringACandidateNamesItsStrategy) {
+    SearchFixture f;
+    ASSERT_TRUE(f.panel.searchBlocking());
+    f.panel.scatter()->resize(600, 400);
+    f.panel.scatter()->replot();
+    const StrategyScore& best = f.panel.result()->top.front();
+    const QPointF at(f.panel.scatter()->xAxis->coordToPixel(best.memoryPerDieBytes / 1e9),
+                     f.panel.scatter()->yAxis->coordToPixel(best.analyticStepS));
+    const QString text = f.panel.candidateToolTip(at);
+    // Another candidate may lie on the same pixel; the text names one strategy and its figures.
+    EXPECT_TRUE(text.contains("per step (model)")) << text.toStdString();
+    EXPECT_TRUE(f.panel.candidateToolTip(QPointF(-100, -100)).isEmpty());
 }
 
 TEST(SearchPanel, ApplyIsOneUndoCommandAndUndoRestoresTheScenario) {
