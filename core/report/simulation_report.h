@@ -61,7 +61,9 @@ struct DieReport {
     DieId id = 0;
     bool alive = true;
     double computeS = 0.0;
-    double utilization = 0.0; // computeS / makespan
+    // Fraction of the time the die computes: computeS / makespan for explicit traffic; for a
+    // training step, its compute over the whole step (every layer and micro-batch) / step time.
+    double utilization = 0.0;
     double peakMemoryBytes = 0.0;
     std::vector<DieEvent> events;          // sorted by start time, then kind
     std::optional<MemoryBreakdown> memory; // training steps: dies the strategy uses
