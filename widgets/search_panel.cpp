@@ -79,7 +79,8 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
     m_threads = new QSpinBox;
     m_threads->setRange(1, std::max(1, QThread::idealThreadCount()));
     m_threads->setValue(m_threads->maximum());
-    m_threads->setToolTip(tr("Worker threads; the answer for a seed is the same whatever the count"));
+    m_threads->setToolTip(
+        tr("Worker threads; the answer for a seed is the same whatever the count"));
     form->addRow(tr("Threads"), m_threads);
     m_seed = new QSpinBox;
     m_seed->setRange(0, std::numeric_limits<int>::max());
@@ -122,17 +123,23 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
 
     m_scatter = new QCustomPlot;
     m_scatter->setMinimumSize(280, 180);
-    m_candidates = addScatterGraph(m_scatter, tr("candidate"), kCandidateColour, QCPScatterStyle::ssDisc, 4);
-    m_outOfMemory = addScatterGraph(m_scatter, tr("out of memory"), kOutOfMemoryColour, QCPScatterStyle::ssCross, 5);
-    m_front = addScatterGraph(m_scatter, tr("Pareto front"), kFrontColour, QCPScatterStyle::ssCircle, 7);
+    m_candidates =
+        addScatterGraph(m_scatter, tr("candidate"), kCandidateColour, QCPScatterStyle::ssDisc, 4);
+    m_outOfMemory = addScatterGraph(m_scatter, tr("out of memory"), kOutOfMemoryColour,
+                                    QCPScatterStyle::ssCross, 5);
+    m_front =
+        addScatterGraph(m_scatter, tr("Pareto front"), kFrontColour, QCPScatterStyle::ssCircle, 7);
     m_front->setLineStyle(QCPGraph::lsStepLeft);
     m_front->setPen(QPen(kFrontColour, 1.5));
-    m_baselines = addScatterGraph(m_scatter, tr("baseline (sim.)"), kBaselineColour, QCPScatterStyle::ssTriangle, 10);
-    m_best = addScatterGraph(m_scatter, tr("best (sim.)"), kBestColour, QCPScatterStyle::ssStar, 16);
+    m_baselines = addScatterGraph(m_scatter, tr("baseline (sim.)"), kBaselineColour,
+                                  QCPScatterStyle::ssTriangle, 10);
+    m_best =
+        addScatterGraph(m_scatter, tr("best (sim.)"), kBestColour, QCPScatterStyle::ssStar, 16);
     m_best->setPen(QPen(kBestColour, 2.5));
     m_selected = m_scatter->addGraph();
     m_selected->setLineStyle(QCPGraph::lsNone);
-    m_selected->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 18));
+    m_selected->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 18));
     m_selected->removeFromLegend();
     m_scatter->xAxis->setLabel(tr("memory per die (GB)"));
     m_scatter->yAxis->setLabel(tr("step time (s, log scale)"));
@@ -160,7 +167,8 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(SearchResultsModel::StrategyColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(SearchResultsModel::StrategyColumn,
+                                                      QHeaderView::Stretch);
     m_table->setWordWrap(false);
     m_table->setTextElideMode(Qt::ElideRight);
 
@@ -241,15 +249,19 @@ void SearchPanel::refreshControls() {
                            static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_polish)})
         input->setEnabled(!m_job);
     if (!m_job && !hasWorkload)
-        m_searchButton->setToolTip(tr("This scenario is explicit traffic: the search needs a workload "
-                                      "(open a model example, such as GPT-3 175B on 6x8)"));
+        m_searchButton->setToolTip(
+            tr("This scenario is explicit traffic: the search needs a workload "
+               "(open a model example, such as GPT-3 175B on 6x8)"));
     else
-        m_searchButton->setToolTip(tr("Search strategies for this workload on this wafer (off the GUI thread)"));
+        m_searchButton->setToolTip(
+            tr("Search strategies for this workload on this wafer (off the GUI thread)"));
     if (m_result && !m_job && !resultMatchesDocument())
-        m_applyButton->setToolTip(tr("The wafer or the workload changed since this search: search again"));
+        m_applyButton->setToolTip(
+            tr("The wafer or the workload changed since this search: search again"));
     else
-        m_applyButton->setToolTip(tr("Write the selected strategy (the best if none is selected) into "
-                                     "the scenario, as one undo step"));
+        m_applyButton->setToolTip(
+            tr("Write the selected strategy (the best if none is selected) into "
+               "the scenario, as one undo step"));
 }
 
 void SearchPanel::start() {
@@ -353,8 +365,8 @@ void SearchPanel::showProgress(const SearchProgress& progress) {
 
 void SearchPanel::addPoints(const std::vector<StrategyScore>& scores) {
     for (const StrategyScore& score : scores)
-        m_points.push_back(
-            {score.memoryPerDieBytes / kBytesPerGB, score.analyticStepS, score.outOfMemory, score.label});
+        m_points.push_back({score.memoryPerDieBytes / kBytesPerGB, score.analyticStepS,
+                            score.outOfMemory, score.label});
 }
 
 QString SearchPanel::candidateToolTip(const QPointF& pixel) const {
@@ -374,7 +386,8 @@ QString SearchPanel::candidateToolTip(const QPointF& pixel) const {
     if (!nearest)
         return {};
     return tr("%1\n%2 per step (model), %3 per die%4")
-        .arg(qs(nearest->label), secondsText(nearest->stepS), qs(formatBytes(nearest->memoryGB * kBytesPerGB)),
+        .arg(qs(nearest->label), secondsText(nearest->stepS),
+             qs(formatBytes(nearest->memoryGB * kBytesPerGB)),
              nearest->outOfMemory ? tr(": out of memory") : QString());
 }
 
@@ -397,22 +410,24 @@ void SearchPanel::replot() {
             fitting.emplace_back(p.memoryGB, p.stepS);
         }
     }
-    m_candidates->setData(fitX, fitY, true);
-    m_outOfMemory->setData(oomX, oomY, true);
+    // Not sorted by memory: QCPGraph sorts them (it finds the visible range by key).
+    m_candidates->setData(fitX, fitY);
+    m_outOfMemory->setData(oomX, oomY);
     QVector<double> frontX, frontY;
     for (std::size_t i : paretoFront(fitting)) {
         frontX << fitting[i].first;
         frontY << fitting[i].second;
     }
-    m_front->setData(frontX, frontY, true);
+    m_front->setData(frontX, frontY, true); // paretoFront: by ascending memory
     plotResultMarkers();
 
     m_scatter->clearItems();
     // The view: every strategy that fits, the baselines and the best, and memory up to twice
     // SRAM + HBM (out-of-memory strategies can need a thousand times more; beyond that they are
-    // off the axis, and the legend says how many).
+    // off the axis, and a note says how many).
     const double memoryShownGB = std::max(2.0 * m_sramHbmGB, 1.0);
-    double xMin = std::numeric_limits<double>::infinity(), xMax = 0.0, yMin = std::numeric_limits<double>::infinity(), yMax = 0.0;
+    double xMin = std::numeric_limits<double>::infinity(), xMax = 0.0,
+           yMin = std::numeric_limits<double>::infinity(), yMax = 0.0;
     int offAxis = 0;
     auto include = [&](double memoryGB, double stepS) {
         xMin = std::min(xMin, memoryGB);
@@ -444,7 +459,8 @@ void SearchPanel::replot() {
     }
     xMax = std::max(xMax, m_sramHbmGB); // the limit is always in view
     // The memory limits, so that "out of memory" has a place on the axis.
-    const std::pair<double, QString> limits[] = {{m_sramGB, tr("SRAM")}, {m_sramHbmGB, tr("SRAM + HBM")}};
+    const std::pair<double, QString> limits[] = {{m_sramGB, tr("SRAM")},
+                                                 {m_sramHbmGB, tr("SRAM + HBM")}};
     for (const auto& [limitGB, name] : limits) {
         if (limitGB <= 0.0)
             continue;
@@ -471,7 +487,8 @@ void SearchPanel::replot() {
                 continue;
             const QPointF point(baseline.score->memoryPerDieBytes / kBytesPerGB,
                                 SearchResultsModel::stepTime(*baseline.score));
-            auto same = std::find_if(labels.begin(), labels.end(), [&](const auto& l) { return l.first == point; });
+            auto same = std::find_if(labels.begin(), labels.end(),
+                                     [&](const auto& l) { return l.first == point; });
             if (same == labels.end())
                 labels.push_back({point, {qs(baseline.name)}});
             else
@@ -479,7 +496,8 @@ void SearchPanel::replot() {
         }
     // Zoomed on the candidates (they often differ by tens of percent, far from 0).
     const double span = std::max(std::min(memoryShownGB, xMax) - xMin, 1e-3);
-    const QCPRange x(std::max(0.0, xMin - 0.08 * span), std::min(memoryShownGB, xMax) + 0.08 * span);
+    const QCPRange x(std::max(0.0, xMin - 0.08 * span),
+                     std::min(memoryShownGB, xMax) + 0.08 * span);
     if (offAxis > 0) {
         auto* note = new QCPItemText(m_scatter);
         note->setText(tr("%1 more out of memory, beyond the axis →").arg(offAxis));
@@ -494,7 +512,8 @@ void SearchPanel::replot() {
         label->setText(names.join(QStringLiteral(" = ")));
         label->setColor(kBaselineColour);
         const bool rightHalf = point.x() > x.center(); // the label goes towards the middle
-        label->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+        label->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) |
+                                    Qt::AlignVCenter);
         label->position->setCoords(point.x(), point.y());
         label->setPadding(rightHalf ? QMargins(0, 0, 8, 0) : QMargins(8, 0, 0, 0));
     }
@@ -568,7 +587,8 @@ void SearchPanel::finish() {
         }
         const StrategyScore& best = m_result->best;
         QString text = tr("<b>Best:</b> %1, %2 %3")
-                           .arg(qs(best.label).toHtmlEscaped(), secondsText(SearchResultsModel::stepTime(best)),
+                           .arg(qs(best.label).toHtmlEscaped(),
+                                secondsText(SearchResultsModel::stepTime(best)),
                                 best.simulatedStepS ? tr("(simulated)") : tr("(model)"));
         QStringList speedups;
         for (const BaselineScore& baseline : m_result->baselines)
@@ -586,9 +606,12 @@ void SearchPanel::finish() {
         for (const std::string& note : m_result->notes)
             text += QStringLiteral("<br><i>%1</i>").arg(qs(note).toHtmlEscaped());
         m_status->setText(text);
-        emit statusMessage(cancelled || m_result->cancelled
-                               ? tr("Search cancelled: the best analytical candidate so far is %1").arg(qs(best.label))
-                               : tr("Search done: best %1, %2").arg(qs(best.label), secondsText(SearchResultsModel::stepTime(best))));
+        emit statusMessage(
+            cancelled || m_result->cancelled
+                ? tr("Search cancelled: the best analytical candidate so far is %1")
+                      .arg(qs(best.label))
+                : tr("Search done: best %1, %2")
+                      .arg(qs(best.label), secondsText(SearchResultsModel::stepTime(best))));
     }
     replot();
     refreshControls();
@@ -614,15 +637,17 @@ void SearchPanel::apply() {
     const Scenario applied = row == 0 && unchanged == m_searched
                                  ? m_result->bestScenario
                                  : withStrategy(current, parseStrategy(score->strategy));
-    const QString text = tr("Apply searched strategy: %1 (%2)")
-                             .arg(qs(score->label), secondsText(SearchResultsModel::stepTime(*score)));
+    const QString text =
+        tr("Apply searched strategy: %1 (%2)")
+            .arg(qs(score->label), secondsText(SearchResultsModel::stepTime(*score)));
     m_document->edit(text, applied);
     emit statusMessage(text);
 }
 
 bool SearchPanel::searchBlocking(int timeoutMs) {
     start();
-    return processEventsUntil([this] { return m_job == nullptr; }, timeoutMs) && m_result != nullptr;
+    return processEventsUntil([this] { return m_job == nullptr; }, timeoutMs) &&
+           m_result != nullptr;
 }
 
 } // namespace ws

@@ -77,8 +77,8 @@ private:
     struct Job {
         std::atomic<bool> cancel{false};
         std::mutex mutex;
-        SearchProgress latest;               // guarded by mutex
-        std::vector<StrategyScore> pending;  // guarded by mutex: candidates not yet plotted
+        SearchProgress latest;              // guarded by mutex
+        std::vector<StrategyScore> pending; // guarded by mutex: candidates not yet plotted
     };
     struct Outcome {
         std::shared_ptr<const SearchResult> result; // null when the search could not run
@@ -102,7 +102,7 @@ private:
     bool resultMatchesDocument() const;
 
     ScenarioDocument* m_document;
-    Scenario m_searched; // the scenario the current result (or the running search) is for
+    Scenario m_searched;        // the scenario the current result (or the running search) is for
     std::shared_ptr<Job> m_job; // null when idle
     QFutureWatcher<Outcome> m_watcher;
     std::shared_ptr<const SearchResult> m_result;

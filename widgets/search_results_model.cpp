@@ -91,21 +91,24 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const {
         if (!score)
             return text(m_result->baselines[static_cast<std::size_t>(row) - top].whyNot);
         if (role == Qt::ToolTipRole && baseline)
-            return tr("%1\n(%2)").arg(text(score->label),
-                                      text(m_result->baselines[static_cast<std::size_t>(row) - top].family));
+            return tr("%1\n(%2)")
+                .arg(text(score->label),
+                     text(m_result->baselines[static_cast<std::size_t>(row) - top].family));
         return text(score->label);
     case StepTimeColumn:
         if (!score)
             return QStringLiteral("–");
-        return score->simulatedStepS ? text(formatSeconds(*score->simulatedStepS))
-                                     : tr("%1 (model)").arg(text(formatSeconds(score->analyticStepS)));
+        return score->simulatedStepS
+                   ? text(formatSeconds(*score->simulatedStepS))
+                   : tr("%1 (model)").arg(text(formatSeconds(score->analyticStepS)));
     case TokensColumn:
         return score ? QLocale().toString(score->tokensPerSecond, 'f', 0) : QStringLiteral("–");
     case MemoryColumn:
         if (!score)
             return QStringLiteral("–");
-        return score->outOfMemory ? tr("%1, out of memory").arg(text(formatBytes(score->memoryPerDieBytes)))
-                                  : text(formatBytes(score->memoryPerDieBytes));
+        return score->outOfMemory
+                   ? tr("%1, out of memory").arg(text(formatBytes(score->memoryPerDieBytes)))
+                   : text(formatBytes(score->memoryPerDieBytes));
     case SpeedupColumn:
         if (!score || best <= 0.0)
             return QStringLiteral("–");

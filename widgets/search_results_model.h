@@ -16,12 +16,12 @@ class SearchResultsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Columns {
-        NameColumn,          // "best", "#2", "FSDP"
-        StrategyColumn,      // "dp 6 x tatp 8, fsdp, snake", or why a baseline has none
-        StepTimeColumn,      // simulated (analytical when not simulated, marked "model")
-        TokensColumn,        // tokens per second
-        MemoryColumn,        // per die; "out of memory" when over SRAM + HBM
-        SpeedupColumn,       // this row's step time over the best's: "1.34×"
+        NameColumn,     // "best", "#2", "FSDP"
+        StrategyColumn, // "dp 6 x tatp 8, fsdp, snake", or why a baseline has none
+        StepTimeColumn, // simulated (analytical when not simulated, marked "model")
+        TokensColumn,   // tokens per second
+        MemoryColumn,   // per die; "out of memory" when over SRAM + HBM
+        SpeedupColumn,  // this row's step time over the best's: "1.34×"
         ColumnCount
     };
     enum Roles { SortRole = Qt::UserRole + 1, IsBaselineRole };
@@ -41,7 +41,8 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
 private:
     std::shared_ptr<const SearchResult> m_result;

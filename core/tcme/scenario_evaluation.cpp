@@ -112,8 +112,8 @@ PreparedScenario prepareScenario(const Scenario& scenario, const WaferTopology& 
         for (Flow& flow : flows) {
             const StepTaskInfo& info = step.graph.info()[static_cast<std::size_t>(flow.task)];
             prepared.flowTasks.push_back(flow.task);
-            evaluation.flowRound.push_back(
-                info.kind == StepTaskInfo::Kind::Transfer ? info.round : -1);
+            evaluation.flowRound.push_back(info.kind == StepTaskInfo::Kind::Transfer ? info.round
+                                                                                     : -1);
             EvaluatedFlow view = evaluated(std::move(flow));
             view.kind = info.kind == StepTaskInfo::Kind::Transfer ? "tatp" : "collective";
             if (view.opIndex >= 0)

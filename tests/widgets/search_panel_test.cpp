@@ -1,5 +1,5 @@
-#include "scenario_document.h"
 #include "main_window.h"
+#include "scenario_document.h"
 #include "search_panel.h"
 #include "search_results_model.h"
 #include "widget_test_support.h"
@@ -70,8 +70,9 @@ TEST(SearchPanel, FillsTheScatterAndTheTableWithTheBaselines) {
     EXPECT_EQ(model->index(0, SearchResultsModel::SpeedupColumn).data().toString(), "1.00×");
     const int firstBaseline = static_cast<int>(result->top.size());
     EXPECT_TRUE(model->isBaseline(firstBaseline));
-    EXPECT_EQ(model->index(firstBaseline, SearchResultsModel::NameColumn).data().toString().toStdString(),
-              result->baselines.front().name);
+    EXPECT_EQ(
+        model->index(firstBaseline, SearchResultsModel::NameColumn).data().toString().toStdString(),
+        result->baselines.front().name);
     // A baseline is never faster than the best (the search is seeded with them).
     for (int row = firstBaseline; row < model->rowCount(); ++row) {
         if (!model->scoreAt(row))
