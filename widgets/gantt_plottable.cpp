@@ -112,15 +112,23 @@ void GanttPlottable::setReport(std::shared_ptr<const SimulationReport> report,
     m_report = std::move(report);
     m_visibleFlows = visibleFlows;
     m_rows.clear();
+    m_rowDie.clear();
     m_roundStarts.clear();
     m_shownEventCount = 0;
     m_endS = 0.0;
     if (m_report) {
         m_endS = m_report->makespanS;
         std::map<int, double> roundStarts;
-        m_rows.resize(m_report->dies.size());
-        for (std::size_t die = 0; die < m_report->dies.size(); ++die) {
-            const std::vector<DieEvent>& events = m_report->dies[die].events;
+        for (std::size_t die = 0; die < m_report->dies.size(); ++die)
+            if (!m_report->dies[die].events.empty())
+                m_rowDie.push_back(static_cast<int>(die));
+        if (m_rowDie.empty())
+            for (std::size_t die = 0; die < m_report->dies.size(); ++die)
+                m_rowDie.push_back(static_cast<int>(die));
+        m_rows.resize(m_rowDie.size());
+        for (std::size_t row = 0; row < m_rowDie.size(); ++row) {
+            const std::vector<DieEvent>& events =
+                m_report->dies[static_cast<std::size_t>(m_rowDie[row])].events;
             std::array<std::vector<BarEvent>, kGanttLaneCount> lanes;
             for (std::size_t i = 0; i < events.size(); ++i) {
                 const DieEvent& event = events[i];
@@ -138,7 +146,7 @@ void GanttPlottable::setReport(std::shared_ptr<const SimulationReport> report,
                 ++m_shownEventCount;
             }
             for (std::size_t lane = 0; lane < lanes.size(); ++lane)
-                m_rows[die].lanes[lane] = makeBarRow(std::move(lanes[lane]));
+                m_rows[row].lanes[lane] = makeBarRow(std::move(lanes[lane]));
         }
         m_roundStarts.assign(roundStarts.begin(), roundStarts.end());
     }
@@ -164,10 +172,15 @@ void GanttPlottable::collectHighlighted() {
     }
 }
 
-QCPRange GanttPlottable::laneRange(int die, GanttLane lane) {
-    // Fractions of a row (1.0 per die): compute/idle 0.50, send 0.17, receive 0.17, with gaps
+int GanttPlottable::rowOfDie(int die) const {
+    const auto it = std::lower_bound(m_rowDie.begin(), m_rowDie.end(), die); // ascending
+    return it != m_rowDie.end() && *it == die ? static_cast<int>(it - m_rowDie.begin()) : -1;
+}
+
+QCPRange GanttPlottable::laneRange(int row, GanttLane lane) {
+    // Fractions of a row (1.0 per row): compute/idle 0.50, send 0.17, receive 0.17, with gaps
     // so that lanes and neighbouring rows never touch.
-    const double centre = static_cast<double>(die);
+    const double centre = static_cast<double>(row);
     switch (lane) {
     case GanttLane::ComputeIdle:
         return QCPRange(centre - 0.45, centre + 0.05);
@@ -179,8 +192,8 @@ QCPRange GanttPlottable::laneRange(int die, GanttLane lane) {
     return QCPRange(centre - 0.45, centre + 0.45);
 }
 
-std::pair<int, int> GanttPlottable::lanePixels(int die, GanttLane lane) const {
-    const QCPRange range = laneRange(die, lane);
+std::pair<int, int> GanttPlottable::lanePixels(int row, GanttLane lane) const {
+    const QCPRange range = laneRange(row, lane);
     const double a = mValueAxis->coordToPixel(range.lower);
     const double b = mValueAxis->coordToPixel(range.upper);
     const int top = static_cast<int>(std::lround(std::min(a, b)));
@@ -204,20 +217,20 @@ GanttPlottable::Hit GanttPlottable::hitTest(const QPointF& pixel) const {
         return hit;
     if (!mKeyAxis->axisRect()->rect().contains(pixel.toPoint()))
         return hit;
-    const long die = std::lround(mValueAxis->pixelToCoord(pixel.y()));
-    if (die < 0 || die >= static_cast<long>(m_rows.size()))
+    const long rowIndex = std::lround(mValueAxis->pixelToCoord(pixel.y()));
+    if (rowIndex < 0 || rowIndex >= static_cast<long>(m_rows.size()))
         return hit;
-    hit.die = static_cast<int>(die);
+    hit.die = m_rowDie[static_cast<std::size_t>(rowIndex)];
     std::optional<GanttLane> lane;
     for (int l = 0; l < kGanttLaneCount; ++l) {
-        const auto [top, height] = lanePixels(hit.die, static_cast<GanttLane>(l));
+        const auto [top, height] = lanePixels(static_cast<int>(rowIndex), static_cast<GanttLane>(l));
         if (pixel.y() >= top - 0.5 && pixel.y() < top + height + 0.5)
             lane = static_cast<GanttLane>(l);
     }
     if (!lane)
         return hit;
     const BarRow& row =
-        m_rows[static_cast<std::size_t>(hit.die)].lanes[static_cast<std::size_t>(*lane)];
+        m_rows[static_cast<std::size_t>(rowIndex)].lanes[static_cast<std::size_t>(*lane)];
     const std::vector<FoldedBar> bars = foldBars(row, mapping());
     // The bar under the pointer, else one within a pixel of it (one-pixel bars are hard to hit).
     const FoldedBar* best = nullptr;
@@ -241,7 +254,8 @@ GanttPlottable::Hit GanttPlottable::hitTest(const QPointF& pixel) const {
 }
 
 QRectF GanttPlottable::eventRect(int die, int eventIndex) const {
-    if (!m_report || die < 0 || die >= static_cast<int>(m_report->dies.size()))
+    const int row = m_report ? rowOfDie(die) : -1;
+    if (row < 0)
         return {};
     const std::vector<DieEvent>& events = m_report->dies[static_cast<std::size_t>(die)].events;
     if (eventIndex < 0 || eventIndex >= static_cast<int>(events.size()))
@@ -249,7 +263,7 @@ QRectF GanttPlottable::eventRect(int die, int eventIndex) const {
     const DieEvent& event = events[static_cast<std::size_t>(eventIndex)];
     const double left = mKeyAxis->coordToPixel(event.startS);
     const double right = mKeyAxis->coordToPixel(event.endS);
-    const auto [top, height] = lanePixels(die, ganttLaneOf(event.kind));
+    const auto [top, height] = lanePixels(row, ganttLaneOf(event.kind));
     return QRectF(left, top, right - left, height);
 }
 
@@ -281,15 +295,15 @@ void GanttPlottable::draw(QCPPainter* painter) {
     painter->setPen(Qt::NoPen);
 
     const QCPRange values = mValueAxis->range();
-    const int dieCount = static_cast<int>(m_rows.size());
-    const int firstDie = std::clamp(static_cast<int>(std::floor(values.lower)), 0, dieCount - 1);
-    const int lastDie = std::clamp(static_cast<int>(std::ceil(values.upper)), 0, dieCount - 1);
+    const int rowCount = static_cast<int>(m_rows.size());
+    const int firstRow = std::clamp(static_cast<int>(std::floor(values.lower)), 0, rowCount - 1);
+    const int lastRow = std::clamp(static_cast<int>(std::ceil(values.upper)), 0, rowCount - 1);
 
     // Every other row shaded, so that a bar is easy to follow to its die label.
     painter->setBrush(ganttColor(GanttColor::RowShade));
-    for (int die = firstDie | 1; die <= lastDie; die += 2) {
-        const double a = mValueAxis->coordToPixel(die - 0.5);
-        const double b = mValueAxis->coordToPixel(die + 0.5);
+    for (int row = firstRow | 1; row <= lastRow; row += 2) {
+        const double a = mValueAxis->coordToPixel(row - 0.5);
+        const double b = mValueAxis->coordToPixel(row + 0.5);
         const int top = static_cast<int>(std::lround(std::min(a, b)));
         const int bottom = static_cast<int>(std::lround(std::max(a, b)));
         painter->drawRect(QRect(axisRect.left(), top, axisRect.width(), bottom - top));
@@ -297,14 +311,14 @@ void GanttPlottable::draw(QCPPainter* painter) {
 
     for (QVector<QRect>& rects : m_rectsByColour)
         rects.clear();
-    for (int die = firstDie; die <= lastDie; ++die) {
+    for (int row = firstRow; row <= lastRow; ++row) {
         for (int lane = 0; lane < kGanttLaneCount; ++lane) {
             m_bars.clear();
-            foldBars(m_rows[static_cast<std::size_t>(die)].lanes[static_cast<std::size_t>(lane)],
+            foldBars(m_rows[static_cast<std::size_t>(row)].lanes[static_cast<std::size_t>(lane)],
                      map, m_bars);
             if (m_bars.empty())
                 continue;
-            const auto [top, height] = lanePixels(die, static_cast<GanttLane>(lane));
+            const auto [top, height] = lanePixels(row, static_cast<GanttLane>(lane));
             for (const FoldedBar& bar : m_bars) {
                 const int left = static_cast<int>(std::floor(bar.leftPx));
                 int right = std::max(left + 1, static_cast<int>(std::lround(bar.rightPx)));
@@ -334,7 +348,8 @@ void GanttPlottable::draw(QCPPainter* painter) {
         painter->setPen(QPen(Qt::black, 1));
         painter->setBrush(ganttColor(GanttColor::Highlight));
         for (const auto& [die, index] : m_highlighted) {
-            if (die < firstDie || die > lastDie)
+            const int row = rowOfDie(die);
+            if (row < firstRow || row > lastRow)
                 continue;
             const DieEvent& event = m_report->dies[static_cast<std::size_t>(die)]
                                         .events[static_cast<std::size_t>(index)];
@@ -350,7 +365,7 @@ void GanttPlottable::draw(QCPPainter* painter) {
                 left = centre - 1;
                 right = centre + 2;
             }
-            const auto [top, height] = lanePixels(die, ganttLaneOf(event.kind));
+            const auto [top, height] = lanePixels(row, ganttLaneOf(event.kind));
             // drawRect with a 1 px pen covers one pixel more on the right and bottom.
             painter->drawRect(QRect(left, top - 1, right - left - 1, height + 1));
         }

@@ -33,8 +33,10 @@ enum class GanttLane { ComputeIdle = 0, Send = 1, Recv = 2 };
 inline constexpr int kGanttLaneCount = 3;
 GanttLane ganttLaneOf(DieEvent::Kind kind);
 
-// Draws a SimulationReport's die events as a Gantt chart: keys are seconds, die d's row is
-// centred on value d (the value axis is meant to be reversed, die 0 on top). Each replot draws
+// Draws a SimulationReport's die events as a Gantt chart: keys are seconds, row r is centred
+// on value r (the value axis is meant to be reversed, row 0 on top). There is a row for every
+// die with events, by die id (dies without any, unused or dead, take no room); for a report
+// without events, a row for every die. Each replot draws
 // only the visible bars, folds runs of bars narrower than a pixel (foldBars), and issues one
 // drawRects per colour. Round boundaries (the earliest start of each round's events, rounds
 // >= 0) are dashed vertical lines; the events of a highlighted flow are drawn on top, outlined.
@@ -54,12 +56,14 @@ public:
     void setHighlightedFlow(const std::string& flowId);
     const std::string& highlightedFlow() const { return m_highlightedFlow; }
 
-    int dieCount() const { return static_cast<int>(m_rows.size()); }
+    int rowCount() const { return static_cast<int>(m_rows.size()); }
+    int dieOfRow(int row) const { return m_rowDie.at(static_cast<std::size_t>(row)); }
+    int rowOfDie(int die) const;                              // -1 when the die has no row
     int shownEventCount() const { return m_shownEventCount; } // after the flow filter
     // (round, earliest start in seconds), by round.
     const std::vector<std::pair<int, double>>& roundBoundaries() const { return m_roundStarts; }
-    // The lane's extent in value coordinates (die d's row spans d - 0.45 .. d + 0.45).
-    static QCPRange laneRange(int die, GanttLane lane);
+    // The lane's extent in value coordinates (row r spans r - 0.45 .. r + 0.45).
+    static QCPRange laneRange(int row, GanttLane lane);
 
     // Round labels ("r3") are drawn in a band this many pixels high just above the axis rect:
     // the view reserves it as the axis rect's top margin, so labels never cover die 0's bars.
@@ -95,14 +99,15 @@ private:
         std::array<BarRow, kGanttLaneCount> lanes;
     };
     TimeAxisMapping mapping() const;
-    // The lane's top pixel row and its height in pixels (>= 1).
-    std::pair<int, int> lanePixels(int die, GanttLane lane) const;
+    // The lane's top pixel and its height in pixels (>= 1).
+    std::pair<int, int> lanePixels(int row, GanttLane lane) const;
     void collectHighlighted();
     void drawRoundBoundaries(QCPPainter* painter) const;
     QFont roundLabelFont() const;
 
     std::shared_ptr<const SimulationReport> m_report;
-    std::vector<DieRow> m_rows; // by DieId
+    std::vector<DieRow> m_rows; // by row
+    std::vector<int> m_rowDie;  // row -> DieId
     int m_shownEventCount = 0;
     double m_endS = 0.0; // the latest event end (or the makespan)
     std::vector<std::pair<int, double>> m_roundStarts;

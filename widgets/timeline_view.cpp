@@ -176,8 +176,8 @@ void TimelineView::rebuild() {
     m_gantt->setReport(m_report, flows);
     m_emptyText->setVisible(m_gantt->shownEventCount() == 0);
 
-    const int dies = std::max(1, m_gantt->dieCount());
-    m_plot->yAxis->setRange(-0.5, dies - 0.5);
+    const int rows = std::max(1, m_gantt->rowCount());
+    m_plot->yAxis->setRange(-0.5, rows - 0.5);
     m_dieTickStep = 0; // the row count may have changed
 
     if (!m_linkFilter) {
@@ -232,21 +232,21 @@ void TimelineView::boundXRange(const QCPRange& range) {
 // A "die N" label on every row when rows are tall enough for the text, else on every 2nd, 4th...
 // Runs before each replot, where the plot's current height is known.
 void TimelineView::updateDieTicks() {
-    const int dies = m_gantt->dieCount();
+    const int rows = m_gantt->rowCount();
     // The axis rect is the plot less the round band and the time axis (about 3 text lines).
     const int labelPx = QFontMetrics(m_plot->yAxis->tickLabelFont()).height();
     const double rowsPx = std::max(1, m_plot->height() - 3 * labelPx - 12);
-    const double rowPx = rowsPx / std::max(1, dies);
+    const double rowPx = rowsPx / std::max(1, rows);
     int step = 1;
-    while (step * rowPx < labelPx && step < dies)
+    while (step * rowPx < labelPx && step < rows)
         step *= 2;
     if (step == m_dieTickStep)
         return;
     m_dieTickStep = step;
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(m_plot->yAxis->ticker());
     ticker->clear();
-    for (int die = 0; die < dies; die += step)
-        ticker->addTick(die, QStringLiteral("die %1").arg(die));
+    for (int row = 0; row < rows; row += step)
+        ticker->addTick(row, QStringLiteral("die %1").arg(m_gantt->dieOfRow(row)));
 }
 
 void TimelineView::onMousePress(QMouseEvent* event) {

@@ -22,11 +22,11 @@ namespace ws {
 
 class GanttPlottable;
 
-// The timeline dock's widget: a Gantt chart of a SimulationReport with a row per die ("die N"),
-// compute, send, receive and idle in the legend's colours, bars narrower than a pixel folded,
-// round boundaries dashed, a time axis in ns / us / ms. Drag pans and the wheel zooms, both
-// horizontally only; a double click shows the whole run again. Hovering a bar shows its event
-// (GEMM and sub-tensors, or flow, bytes and links crossed). Linked to the mesh: a click on a
+// The timeline dock's widget: a Gantt chart of a SimulationReport with a row per die that has
+// events ("die N"), compute, send, receive and idle in the legend's colours, bars narrower than
+// a pixel folded, round boundaries dashed, a time axis in ns / us / ms. Drag pans and the wheel
+// zooms, both horizontally only; a double click shows the whole run again. Hovering a bar shows its
+// event (GEMM and sub-tensors, or flow, bytes and links crossed). Linked to the mesh: a click on a
 // transfer emits flowActivated (the mesh highlights its path), and setLinkFilter keeps only the
 // transfers of the flows that cross a link. Zoom and pan are navigation: nothing is undoable.
 class TimelineView : public QWidget {

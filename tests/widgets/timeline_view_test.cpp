@@ -371,6 +371,27 @@ TEST(TimelineView, TooltipsDescribeComputeAndTransfers) {
     EXPECT_TRUE(send.contains(QStringLiteral("round 2")));
 }
 
+// Dies without events (unused or dead) take no room: the teaching example uses 4 of 16 dies.
+TEST(TimelineView, DiesWithoutEventsHaveNoRow) {
+    auto report = smallReport();
+    report->dies.resize(4);
+    report->dies[3].id = 3;
+    report->dies[3].events = std::move(report->dies[2].events);
+    report->dies[2].events.clear();
+    ShownView shown(report);
+    const GanttPlottable* gantt = shown.view.gantt();
+    ASSERT_EQ(gantt->rowCount(), 3);
+    EXPECT_EQ(gantt->dieOfRow(2), 3);
+    EXPECT_EQ(gantt->rowOfDie(2), -1);
+    EXPECT_TRUE(shown.view.eventRect(2, 0).isNull());
+    // Die 3's idle bar sits in the last row, below die 1's, and is named as die 3's.
+    const QRectF idle = shown.view.eventRect(3, 0);
+    EXPECT_GT(idle.top(), shown.view.eventRect(1, 0).bottom());
+    EXPECT_EQ(pixelAt(shown.image(), idle.center()), ganttColor(GanttColor::Idle));
+    const QString tip = shown.view.toolTipAt(idle.center().toPoint());
+    EXPECT_TRUE(tip.contains(QStringLiteral("die 3"))) << tip.toStdString();
+}
+
 TEST(TimelineView, TooltipOfAFoldedBarCountsItsEvents) {
     auto report = std::make_shared<SimulationReport>();
     report->makespanS = 1e-3;
