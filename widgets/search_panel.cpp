@@ -198,6 +198,10 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
         else
             QToolTip::showText(event->globalPosition().toPoint(), text, m_scatter);
     });
+    connect(m_scatter, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
+        if (event->button() == Qt::LeftButton && m_result)
+            pickCandidateAt(event->position());
+    });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &SearchPanel::highlightSelectedRow);
     connect(m_document, &ScenarioDocument::scenarioChanged, this, &SearchPanel::refreshControls);
@@ -220,6 +224,7 @@ void SearchPanel::clear() {
     m_result.reset();
     m_model->setResult(nullptr);
     m_points.clear();
+    m_picked.reset();
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_status->setText(tr("Search the strategies of this scenario's workload."));
@@ -260,8 +265,8 @@ void SearchPanel::refreshControls() {
             tr("The wafer or the workload changed since this search: search again"));
     else
         m_applyButton->setToolTip(
-            tr("Write the selected strategy (the best if none is selected) into "
-               "the scenario, as one undo step"));
+            tr("Write the candidate clicked on the scatter, else the selected row's strategy "
+               "(the best if none is selected), into the scenario as one undo step"));
 }
 
 void SearchPanel::start() {
@@ -284,6 +289,7 @@ void SearchPanel::start() {
     m_result.reset();
     m_model->setResult(nullptr);
     m_points.clear();
+    m_picked.reset();
     m_sramGB = scenario.wafer.die.sram.value / kBytesPerGB;
     m_sramHbmGB = (scenario.wafer.die.sram.value + scenario.wafer.die.hbm.value) / kBytesPerGB;
     m_progress->setRange(0, options.budget);
@@ -365,28 +371,47 @@ void SearchPanel::showProgress(const SearchProgress& progress) {
 
 void SearchPanel::addPoints(const std::vector<StrategyScore>& scores) {
     for (const StrategyScore& score : scores)
-        m_points.push_back({score.memoryPerDieBytes / kBytesPerGB, score.analyticStepS,
-                            score.outOfMemory, score.label});
+        m_points.push_back(
+            {score.memoryPerDieBytes / kBytesPerGB, score.analyticStepS, score.outOfMemory, score});
 }
 
-QString SearchPanel::candidateToolTip(const QPointF& pixel) const {
+int SearchPanel::candidateAt(const QPointF& pixel) const {
     constexpr double kReachPx = 6.0;
-    const Point* nearest = nullptr;
+    int nearest = -1;
     double nearestSquared = kReachPx * kReachPx;
-    for (const Point& p : m_points) {
+    for (std::size_t i = 0; i < m_points.size(); ++i) {
+        const Point& p = m_points[i];
         if (p.stepS <= 0.0)
             continue;
         const double dx = m_scatter->xAxis->coordToPixel(p.memoryGB) - pixel.x();
         const double dy = m_scatter->yAxis->coordToPixel(p.stepS) - pixel.y();
         if (dx * dx + dy * dy <= nearestSquared) {
             nearestSquared = dx * dx + dy * dy;
-            nearest = &p;
+            nearest = static_cast<int>(i);
         }
     }
-    if (!nearest)
+    return nearest;
+}
+
+bool SearchPanel::pickCandidateAt(const QPointF& pixel) {
+    const int index = candidateAt(pixel);
+    if (index < 0)
+        return false;
+    m_table->clearSelection(); // a picked point and a selected row exclude each other
+    m_picked = m_points[static_cast<std::size_t>(index)].score;
+    highlightSelectedRow();
+    emit statusMessage(tr("Picked %1 (%2, model): Apply writes it into the scenario")
+                           .arg(qs(m_picked->label), secondsText(m_picked->analyticStepS)));
+    return true;
+}
+
+QString SearchPanel::candidateToolTip(const QPointF& pixel) const {
+    const int index = candidateAt(pixel);
+    if (index < 0)
         return {};
+    const Point* nearest = &m_points[static_cast<std::size_t>(index)];
     return tr("%1\n%2 per step (model), %3 per die%4")
-        .arg(qs(nearest->label), secondsText(nearest->stepS),
+        .arg(qs(nearest->score.label), secondsText(nearest->stepS),
              qs(formatBytes(nearest->memoryGB * kBytesPerGB)),
              nearest->outOfMemory ? tr(": out of memory") : QString());
 }
@@ -544,6 +569,11 @@ void SearchPanel::highlightSelectedRow() {
     QVector<double> x, y;
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     if (!rows.isEmpty())
+        m_picked.reset(); // a table row replaces a point picked on the scatter
+    if (m_picked) {
+        x << m_picked->memoryPerDieBytes / kBytesPerGB;
+        y << m_picked->analyticStepS;
+    } else if (!rows.isEmpty())
         if (const std::optional<StrategyScore> score = m_model->scoreAt(rows.front().row())) {
             x << score->memoryPerDieBytes / kBytesPerGB;
             y << SearchResultsModel::stepTime(*score);
@@ -622,8 +652,8 @@ void SearchPanel::apply() {
     if (m_job || !resultMatchesDocument())
         return;
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    const int row = rows.isEmpty() ? 0 : rows.front().row();
-    const std::optional<StrategyScore> score = m_model->scoreAt(row);
+    const int row = m_picked ? -1 : (rows.isEmpty() ? 0 : rows.front().row());
+    const std::optional<StrategyScore> score = m_picked ? m_picked : m_model->scoreAt(row);
     if (!score) {
         emit statusMessage(tr("This baseline has no strategy to apply"));
         return;

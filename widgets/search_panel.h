@@ -9,7 +9,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
-#include <string>
+#include <optional>
 #include <vector>
 
 class QCheckBox;
@@ -48,8 +48,12 @@ public:
     // Forgets the result (another scenario was opened); a search in flight is cancelled and
     // its result dropped.
     void clear();
-    // Applies the strategy of the selected table row (the best when none is selected).
+    // Applies the candidate picked on the scatter, else the strategy of the selected table row
+    // (the best when none is selected).
     void apply();
+    // Picks the candidate nearest to `pixel` on the scatter for Apply (a click); false when none
+    // is within a few pixels.
+    bool pickCandidateAt(const QPointF& pixel);
     // Runs a search and waits for it (the GUI's --view search, tests); false on a timeout or
     // when the search could not run.
     bool searchBlocking(int timeoutMs = 120000);
@@ -88,7 +92,7 @@ private:
         double memoryGB;
         double stepS;
         bool outOfMemory;
-        std::string label; // "dp 6 x tatp 8, fsdp, snake"
+        StrategyScore score; // analytical
     };
 
     void drainProgress();
@@ -99,6 +103,7 @@ private:
     void plotResultMarkers();
     void highlightSelectedRow();
     void refreshControls();
+    int candidateAt(const QPointF& pixel) const; // index into m_points, -1 for none
     bool resultMatchesDocument() const;
 
     ScenarioDocument* m_document;
@@ -107,7 +112,8 @@ private:
     QFutureWatcher<Outcome> m_watcher;
     std::shared_ptr<const SearchResult> m_result;
     std::vector<Point> m_points;
-    bool m_discardRunning = false; // the search in flight is for a replaced document
+    std::optional<StrategyScore> m_picked; // clicked on the scatter; cleared by a table selection
+    bool m_discardRunning = false;         // the search in flight is for a replaced document
     double m_sramGB = 0.0;
     double m_sramHbmGB = 0.0;
 

@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace ws {
 namespace {
 
@@ -96,6 +98,33 @@ TEST(SearchPanel, HoveringACandidateNamesItsStrategy) {
     // Another candidate may lie on the same pixel; the text names one strategy and its figures.
     EXPECT_TRUE(text.contains("per step (model)")) << text.toStdString();
     EXPECT_TRUE(f.panel.candidateToolTip(QPointF(-100, -100)).isEmpty());
+}
+
+TEST(SearchPanel, AppliesACandidatePickedOnTheScatter) {
+    SearchFixture f;
+    ASSERT_TRUE(f.panel.searchBlocking());
+    f.panel.scatter()->resize(600, 400);
+    f.panel.scatter()->replot();
+    // The leanest candidate that fits: rarely the fastest, so not what Apply picks by default.
+    const auto& candidates = f.panel.result()->candidates;
+    const auto leanest = std::min_element(candidates.begin(), candidates.end(),
+                                          [](const StrategyScore& a, const StrategyScore& b) {
+                                              return a.memoryPerDieBytes < b.memoryPerDieBytes;
+                                          });
+    ASSERT_NE(leanest, candidates.end());
+    const QPointF at(f.panel.scatter()->xAxis->coordToPixel(leanest->memoryPerDieBytes / 1e9),
+                     f.panel.scatter()->yAxis->coordToPixel(leanest->analyticStepS));
+    ASSERT_TRUE(f.panel.pickCandidateAt(at));
+    f.panel.apply();
+    ASSERT_EQ(f.document.undoStack()->count(), 1);
+    // The picked point is the candidate nearest the pixel: one with the same coordinates.
+    const nlohmann::json applied = *f.document.scenario().strategy;
+    const auto match = std::find_if(candidates.begin(), candidates.end(),
+                                    [&](const StrategyScore& c) { return c.strategy == applied; });
+    ASSERT_NE(match, candidates.end());
+    EXPECT_NEAR(match->memoryPerDieBytes, leanest->memoryPerDieBytes,
+                0.01 * leanest->memoryPerDieBytes);
+    EXPECT_FALSE(f.panel.pickCandidateAt(QPointF(-100, -100)));
 }
 
 TEST(SearchPanel, ApplyIsOneUndoCommandAndUndoRestoresTheScenario) {
