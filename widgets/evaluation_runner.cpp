@@ -16,20 +16,20 @@ void EvaluationRunner::evaluate(const Scenario& scenario, const std::filesystem:
     const quint64 generation = ++m_generation;
     if (m_pending++ == 0)
         emit busyChanged(true);
-    m_lastRun =
-        QtConcurrent::run([scenario, directory]() -> Outcome {
-            try {
-                return {analyseScenario(scenario, directory), {}};
-            } catch (const std::exception& error) {
-                return {nullptr, QString::fromStdString(error.what())};
-            }
-        }).then(this, [this, generation](const Outcome& outcome) {
-            // Always answer from the event loop, even when the job finished before .then() was
-            // attached (Qt then calls this at once, inside evaluate()): callers can rely on
-            // evaluate() and cancel() returning before any answer.
-            QMetaObject::invokeMethod(
-                this, [this, generation, outcome] { finish(generation, outcome); }, Qt::QueuedConnection);
-        });
+    m_lastRun = QtConcurrent::run([scenario, directory]() -> Outcome {
+                    try {
+                        return {analyseScenario(scenario, directory), {}};
+                    } catch (const std::exception& error) {
+                        return {nullptr, QString::fromStdString(error.what())};
+                    }
+                }).then(this, [this, generation](const Outcome& outcome) {
+        // Always answer from the event loop, even when the job finished before .then() was
+        // attached (Qt then calls this at once, inside evaluate()): callers can rely on
+        // evaluate() and cancel() returning before any answer.
+        QMetaObject::invokeMethod(
+            this, [this, generation, outcome] { finish(generation, outcome); },
+            Qt::QueuedConnection);
+    });
 }
 
 void EvaluationRunner::finish(quint64 generation, const Outcome& outcome) {

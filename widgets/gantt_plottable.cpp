@@ -223,7 +223,8 @@ GanttPlottable::Hit GanttPlottable::hitTest(const QPointF& pixel) const {
     hit.die = m_rowDie[static_cast<std::size_t>(rowIndex)];
     std::optional<GanttLane> lane;
     for (int l = 0; l < kGanttLaneCount; ++l) {
-        const auto [top, height] = lanePixels(static_cast<int>(rowIndex), static_cast<GanttLane>(l));
+        const auto [top, height] =
+            lanePixels(static_cast<int>(rowIndex), static_cast<GanttLane>(l));
         if (pixel.y() >= top - 0.5 && pixel.y() < top + height + 0.5)
             lane = static_cast<GanttLane>(l);
     }

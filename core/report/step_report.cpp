@@ -167,7 +167,8 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
                          });
 
     // Per-round link load: bytes each link carries for round r, against the round's window.
-    const std::map<int, double> roundWindow = roundWindows(problem, graph.info(), step.strategy.tatp);
+    const std::map<int, double> roundWindow =
+        roundWindows(problem, graph.info(), step.strategy.tatp);
     if (!roundWindow.empty()) {
         std::map<int, std::vector<double>> bytesPerRound;
         for (const Flow& flow : graph.flows()) {

@@ -15,20 +15,20 @@
 namespace ws {
 
 struct SearchOptions {
-    int threads = 0;         // 0: every hardware thread
-    std::uint64_t seed = 1;  // the GA's only source of randomness (std::mt19937_64)
-    int budget = 2000;       // analytical evaluations of distinct strategies by the GA
-    int population = 32;     // genomes per generation
-    int topK = 4;            // best analytical candidates re-scored by the full simulator
+    int threads = 0;        // 0: every hardware thread
+    std::uint64_t seed = 1; // the GA's only source of randomness (std::mt19937_64)
+    int budget = 2000;      // analytical evaluations of distinct strategies by the GA
+    int population = 32;    // genomes per generation
+    int topK = 4;           // best analytical candidates re-scored by the full simulator
     bool polishWithTcme = true;
-    int tcmeMaxIter = 3;     // TCME iterations on the winner (each simulates a few candidates)
+    int tcmeMaxIter = 3; // TCME iterations on the winner (each simulates a few candidates)
 };
 
 // One strategy, scored.
 struct StrategyScore {
-    nlohmann::json strategy;             // as in a scenario file (toJson(StrategySpec))
-    std::string label;                   // "dp 6 x tatp 8, fsdp, snake"
-    double analyticStepS = 0.0;          // the fast analytical model
+    nlohmann::json strategy;              // as in a scenario file (toJson(StrategySpec))
+    std::string label;                    // "dp 6 x tatp 8, fsdp, snake"
+    double analyticStepS = 0.0;           // the fast analytical model
     std::optional<double> simulatedStepS; // the full simulator, when re-scored
     double tokensPerSecond = 0.0;         // from the simulated step time when there is one
     double memoryPerDieBytes = 0.0;

@@ -44,7 +44,8 @@ TEST(EvaluationRunner, BadInputIsReportedNotThrown) {
     runner.evaluate(scenario, {});
     ASSERT_TRUE(runner.waitForIdle());
     ASSERT_EQ(failed.count(), 1);
-    EXPECT_TRUE(failed.at(0).at(0).toString().contains("tatp01")) << failed.at(0).at(0).toString().toStdString();
+    EXPECT_TRUE(failed.at(0).at(0).toString().contains("tatp01"))
+        << failed.at(0).at(0).toString().toStdString();
 }
 
 } // namespace

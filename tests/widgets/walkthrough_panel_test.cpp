@@ -23,7 +23,8 @@ TEST(WalkthroughPanel, PointsAtTheConflictWithTheSimulatorsNumbers) {
     const auto analysis = window.meshView()->analysis();
     ASSERT_TRUE(analysis);
     // Step 0 quotes the simulated makespan, not a number from the paper.
-    EXPECT_TRUE(tour.currentText().contains(QString::fromStdString(formatSeconds(analysis->report.makespanS))));
+    EXPECT_TRUE(tour.currentText().contains(
+        QString::fromStdString(formatSeconds(analysis->report.makespanS))));
 
     tour.showStep(1); // the link shared by a TATP transfer and an FSDP all-gather is selected
     ASSERT_TRUE(window.meshView()->selectedLink().has_value());

@@ -293,10 +293,10 @@ TEST(Cli, SimulateExportsOfATrainingStepParseBack) {
     const fs::path trace = dir / "step_trace.json";
     const fs::path links = dir / "step_links.csv";
     const fs::path dies = dir / "step_dies.csv";
-    const CliRun run = runCli("simulate --json " +
-                              quote((kScenarios / "llama2_7b_4x4_tp_vs_tatp.json").string()) +
-                              " --trace " + quote(trace.string()) + " --csv " +
-                              quote(links.string()) + " --die-csv " + quote(dies.string()));
+    const CliRun run =
+        runCli("simulate --json " + quote((kScenarios / "llama2_7b_4x4_tp_vs_tatp.json").string()) +
+               " --trace " + quote(trace.string()) + " --csv " + quote(links.string()) +
+               " --die-csv " + quote(dies.string()));
     ASSERT_EQ(run.status, 0) << run.err;
     const auto report = nlohmann::json::parse(run.out);
 
@@ -345,9 +345,9 @@ TEST(Cli, SimulateExportsOfATrainingStepParseBack) {
 
 TEST(Cli, DieCsvOfATrafficScenarioLeavesMemoryEmpty) {
     const fs::path dies = scratchDir() / "traffic_dies.csv";
-    const CliRun run = runCli("simulate " +
-                              quote((kScenarios / "ring_allgather_line.json").string()) +
-                              " --die-csv " + quote(dies.string()));
+    const CliRun run =
+        runCli("simulate " + quote((kScenarios / "ring_allgather_line.json").string()) +
+               " --die-csv " + quote(dies.string()));
     ASSERT_EQ(run.status, 0) << run.err;
     const auto rows = lines(readFile(dies));
     ASSERT_GE(rows.size(), 2u);
@@ -360,9 +360,8 @@ TEST(Cli, LaunchPrintsMegatronFlagsForTheGpt3Strategy) {
     ASSERT_EQ(run.status, 0) << run.err;
     for (const char* flag :
          {"--tensor-model-parallel-size 8 \\\n", "--pipeline-model-parallel-size 1 \\\n",
-          "--sequence-parallel \\\n", "--micro-batch-size 4 \\\n",
-          "--global-batch-size 96 \\\n", "--recompute-granularity full \\\n",
-          "--use-distributed-optimizer\n"})
+          "--sequence-parallel \\\n", "--micro-batch-size 4 \\\n", "--global-batch-size 96 \\\n",
+          "--recompute-granularity full \\\n", "--use-distributed-optimizer\n"})
         EXPECT_NE(run.out.find(flag), std::string::npos) << flag << "\n" << run.out;
     EXPECT_NE(run.out.find("48 GPUs: data parallel 6 x tensor parallel 8"), std::string::npos);
     EXPECT_NE(run.out.find("TATP (degree 8) has no GPU equivalent"), std::string::npos);
@@ -372,9 +371,8 @@ TEST(Cli, LaunchPrintsMegatronFlagsForTheGpt3Strategy) {
     ASSERT_EQ(all.status, 0) << all.err;
     const auto open = all.out.find("# DeepSpeed ds_config.json\n");
     ASSERT_NE(open, std::string::npos) << all.out;
-    const auto config = nlohmann::json::parse(
-        all.out.substr(all.out.find('{', open), all.out.find("\n}\n", open) + 2 -
-                                                     all.out.find('{', open)));
+    const auto config = nlohmann::json::parse(all.out.substr(
+        all.out.find('{', open), all.out.find("\n}\n", open) + 2 - all.out.find('{', open)));
     EXPECT_EQ(config.at("train_batch_size"), 96);
     EXPECT_EQ(config.at("train_micro_batch_size_per_gpu"), 4);
     EXPECT_EQ(config.at("gradient_accumulation_steps"), 4);

@@ -52,9 +52,11 @@ TEST(AnalyticEvaluator, InvalidStrategiesAreInfeasibleWithTheReason) {
 TEST(AnalyticEvaluator, StreamsAndCollectivesAgreeWithTheSimulator) {
     const Fixture f("gemm_4x4.json");
     for (auto [dp, tp, tatp, fsdp, mapping] :
-         {std::tuple{1, 1, 4, false, StrategySpec::Snake}, std::tuple{1, 1, 16, false, StrategySpec::Snake},
+         {std::tuple{1, 1, 4, false, StrategySpec::Snake},
+          std::tuple{1, 1, 16, false, StrategySpec::Snake},
           std::tuple{4, 1, 4, true, StrategySpec::Sequential},
-          std::tuple{2, 2, 4, true, StrategySpec::Snake}, std::tuple{1, 16, 1, false, StrategySpec::Sequential}}) {
+          std::tuple{2, 2, 4, true, StrategySpec::Snake},
+          std::tuple{1, 16, 1, false, StrategySpec::Sequential}}) {
         StrategySpec s;
         s.dp = dp;
         s.tp = tp;
@@ -85,8 +87,7 @@ TEST(AnalyticEvaluator, MemoryIsTheTrainingStepsMemory) {
 
 TEST(AnalyticEvaluator, RanksRandomStrategiesLikeTheSimulator) {
     const Fixture f("small_transformer_4x4.json");
-    const RankAgreement agreement =
-        measureRankAgreement(f.scenario, f.topology, kData, 40, 11, 2);
+    const RankAgreement agreement = measureRankAgreement(f.scenario, f.topology, kData, 40, 11, 2);
     ASSERT_EQ(agreement.analyticS.size(), 40u);
     EXPECT_GT(agreement.spearman, 0.9);
     EXPECT_LT(agreement.meanAbsRelativeError, 0.15);

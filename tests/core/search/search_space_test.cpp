@@ -27,11 +27,11 @@ struct Fixture {
 TEST(SearchSpace, DegreeValuesDivideWhatTheySplit) {
     const Fixture f;
     EXPECT_EQ(f.space.liveDies(), 16);
-    EXPECT_EQ(f.space.dpValues(), (std::vector<int>{1, 2, 4, 8}));        // global batch 8
-    EXPECT_EQ(f.space.spValues(), (std::vector<int>{1, 2, 4, 8, 16}));    // seq_len 256
-    EXPECT_EQ(f.space.tpValues(), (std::vector<int>{1, 2, 4, 8}));        // 8 heads
-    EXPECT_EQ(f.space.tatpValues(), (std::vector<int>{1, 2, 4, 8, 16}));  // hidden 512
-    EXPECT_EQ(f.space.microBatchValues(4), (std::vector<int>{1, 2}));     // 8 / m divisible by 4
+    EXPECT_EQ(f.space.dpValues(), (std::vector<int>{1, 2, 4, 8}));       // global batch 8
+    EXPECT_EQ(f.space.spValues(), (std::vector<int>{1, 2, 4, 8, 16}));   // seq_len 256
+    EXPECT_EQ(f.space.tpValues(), (std::vector<int>{1, 2, 4, 8}));       // 8 heads
+    EXPECT_EQ(f.space.tatpValues(), (std::vector<int>{1, 2, 4, 8, 16})); // hidden 512
+    EXPECT_EQ(f.space.microBatchValues(4), (std::vector<int>{1, 2}));    // 8 / m divisible by 4
 }
 
 TEST(SearchSpace, EnumerationListsEachStrategyOnceInNormalForm) {

@@ -64,8 +64,8 @@ TEST(StrategySearch, GemmFindsTheExhaustiveOptimumOfTheSimulator) {
         const StrategySpec s = f.space.toStrategy(g);
         if (!f.evaluator.evaluate(s).feasible)
             continue;
-        bestSimulated =
-            std::min(bestSimulated, simulateStep(withStrategy(f.scenario, s), f.topology, kData).stepS);
+        bestSimulated = std::min(
+            bestSimulated, simulateStep(withStrategy(f.scenario, s), f.topology, kData).stepS);
     }
     const SearchResult result = searchStrategies(f.scenario, f.topology, kData, small(150, 2));
     EXPECT_LE(result.evaluations, 150);
@@ -79,7 +79,8 @@ TEST(StrategySearch, SmallTransformerFindsTheExhaustiveAnalyticalOptimum) {
     const auto [optimum, genome] = f.analyticOptimum();
     const std::size_t space = f.space.enumerate().size();
     for (std::uint64_t seed : {1u, 2u, 3u}) {
-        const SearchResult result = searchStrategies(f.scenario, f.topology, kData, small(400, 2, seed));
+        const SearchResult result =
+            searchStrategies(f.scenario, f.topology, kData, small(400, 2, seed));
         EXPECT_LT(static_cast<std::size_t>(result.evaluations), space / 4);
         ASSERT_FALSE(result.candidates.empty());
         // The analytical ranking's head is the exhaustive optimum (the winner is then chosen
@@ -171,20 +172,18 @@ TEST(StrategySearch, ReportsProgressAndCancels) {
 TEST(StrategySearch, ProgressReportsEachEvaluatedStrategyOnce) {
     const Fixture f("small_transformer_4x4.json");
     std::vector<StrategyScore> reported;
-    const SearchResult result =
-        searchStrategies(f.scenario, f.topology, kData, small(300, 2), {},
-                         [&](const SearchProgress& p) {
-                             reported.insert(reported.end(), p.newCandidates.begin(),
-                                             p.newCandidates.end());
-                         });
+    const SearchResult result = searchStrategies(
+        f.scenario, f.topology, kData, small(300, 2), {}, [&](const SearchProgress& p) {
+            reported.insert(reported.end(), p.newCandidates.begin(), p.newCandidates.end());
+        });
     ASSERT_FALSE(reported.empty());
     EXPECT_LE(static_cast<int>(reported.size()), result.evaluations);
     std::set<std::string> labels;
     for (const StrategyScore& score : reported) {
         EXPECT_TRUE(labels.insert(score.label).second) << "reported twice: " << score.label;
-        const auto final = std::find_if(
-            result.candidates.begin(), result.candidates.end(),
-            [&](const StrategyScore& c) { return c.strategy == score.strategy; });
+        const auto final =
+            std::find_if(result.candidates.begin(), result.candidates.end(),
+                         [&](const StrategyScore& c) { return c.strategy == score.strategy; });
         ASSERT_NE(final, result.candidates.end()) << score.label;
         EXPECT_DOUBLE_EQ(final->analyticStepS, score.analyticStepS);
         EXPECT_DOUBLE_EQ(final->memoryPerDieBytes, score.memoryPerDieBytes);
