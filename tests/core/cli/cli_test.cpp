@@ -1,18 +1,18 @@
 // Drives the real `waferscope-cli` binary: exit statuses, messages and output files as
 // SPEC.md section 3 specifies them.
+#include "cli_runner.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
@@ -21,43 +21,11 @@ namespace fs = std::filesystem;
 const fs::path kScenarios = WAFERSCOPE_SCENARIO_DIR;
 const fs::path kBadInputs = fs::path(WAFERSCOPE_TEST_DATA_DIR) / ".." / "io" / "bad_inputs";
 
-struct CliRun {
-    int status = -1; // exit status, or -1 if killed by a signal
-    std::string out;
-    std::string err;
-};
-
-std::string readFile(const fs::path& path) {
-    std::ifstream stream(path, std::ios::binary);
-    std::ostringstream text;
-    text << stream.rdbuf();
-    return text.str();
-}
-
-fs::path scratchDir() {
-    const fs::path dir =
-        fs::temp_directory_path() / ("waferscope_cli_test_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
-
-std::string quote(const std::string& text) {
-    return "'" + text + "'";
-}
-
-CliRun runCli(const std::string& arguments, const std::string& environment = "") {
-    const fs::path dir = scratchDir();
-    const fs::path out = dir / "stdout.txt";
-    const fs::path err = dir / "stderr.txt";
-    const std::string command = environment + " " + quote(WAFERSCOPE_CLI_PATH) + " " + arguments +
-                                " >" + quote(out.string()) + " 2>" + quote(err.string());
-    const int raw = std::system(command.c_str());
-    CliRun run;
-    run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    run.out = readFile(out);
-    run.err = readFile(err);
-    return run;
-}
+using ws::test::CliRun;
+using ws::test::quote;
+using ws::test::readFile;
+using ws::test::runCli;
+using ws::test::scratchDir;
 
 TEST(Cli, ValidatesEveryExample) {
     int examples = 0;

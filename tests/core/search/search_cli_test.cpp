@@ -1,16 +1,13 @@
 // Drives `waferscope-cli search`: the same seed gives the same JSON whatever the thread count,
 // -o writes a scenario that validates, bad options exit 2.
+#include "cli_runner.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
@@ -18,35 +15,9 @@ namespace fs = std::filesystem;
 
 const fs::path kData = fs::path(WAFERSCOPE_TEST_DATA_DIR) / "data";
 
-struct CliRun {
-    int status = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string readFile(const fs::path& path) {
-    std::ifstream stream(path, std::ios::binary);
-    std::ostringstream text;
-    text << stream.rdbuf();
-    return text.str();
-}
-
-fs::path scratchDir() {
-    const fs::path dir =
-        fs::temp_directory_path() / ("waferscope_search_test_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
-
-CliRun runCli(const std::string& arguments) {
-    const fs::path dir = scratchDir();
-    const std::string command = std::string("'") + WAFERSCOPE_CLI_PATH + "' " + arguments + " >'" +
-                                (dir / "out.txt").string() + "' 2>'" + (dir / "err.txt").string() +
-                                "'";
-    const int raw = std::system(command.c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, readFile(dir / "out.txt"),
-            readFile(dir / "err.txt")};
-}
+using ws::test::CliRun;
+using ws::test::runCli;
+using ws::test::scratchDir;
 
 TEST(SearchCli, SameSeedSameJsonWithOneOrTwoThreads) {
     const std::string file = "'" + (kData / "small_transformer_4x4.json").string() + "'";
