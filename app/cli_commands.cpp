@@ -1,7 +1,7 @@
 #include "cli_commands.h"
 #include "cli_search.h"
 
-#include "collectives/traffic_plan.h"
+#include "evaluation/scenario_run.h"
 #include "io/environment_overrides.h"
 #include "io/scenario_io.h"
 #include "report/die_metrics_csv.h"
@@ -9,8 +9,6 @@
 #include "report/report_formats.h"
 #include "report/simulation_report.h"
 #include "report/step_report.h"
-#include "sim/fluid_simulator.h"
-#include "step/training_step.h"
 #include "strategy/strategy_spec.h"
 #include "tcme/tcme_engine.h"
 #include "units/quantity.h"
@@ -69,31 +67,13 @@ struct UsageError {
     std::string message;
 };
 
-// A scenario loaded, overridden by the environment and planned: everything a run needs.
-// Not movable: the plan and the step refer to the topology.
-struct PreparedRun {
-    Scenario scenario;
-    std::optional<WaferTopology> topology;
-    EnvironmentOverrides overrides;
-    std::optional<TrafficPlan> plan;  // a pure network experiment
-    std::optional<TrainingStep> step; // a scenario with a workload and a strategy
-
-    PreparedRun() = default;
-    PreparedRun(const PreparedRun&) = delete;
-    PreparedRun& operator=(const PreparedRun&) = delete;
-};
-
-void prepare(const std::string& file, PreparedRun& run) {
-    run.scenario = loadScenario(file);
-    run.overrides = readEnvironmentOverrides();
-    applyEnvironmentOverrides(run.overrides, run.scenario);
-    run.topology.emplace(run.scenario.wafer.topologySpec());
-    if (run.scenario.workload || run.scenario.strategy)
-        run.step.emplace(buildTrainingStep(run.scenario, *run.topology,
-                                           std::filesystem::path(file).parent_path(),
-                                           run.overrides.fsdpAllGather));
-    else
-        run.plan.emplace(planTraffic(run.scenario, *run.topology));
+// The scenario FILE prepared by core's one pipeline, with the environment's overrides.
+ScenarioRun prepareFile(const std::string& file, TaskLabels labels = TaskLabels::Kept) {
+    RunOptions options;
+    options.scenarioDirectory = std::filesystem::path(file).parent_path();
+    options.applyEnvironment = true;
+    options.labels = labels;
+    return prepareRun(loadScenario(file), options);
 }
 
 // Writes through a temporary file and a rename, so a reader never sees half a file.
@@ -177,8 +157,7 @@ SimulateOptions parseSimulateOptions(const std::vector<std::string>& args, std::
 }
 
 int validate(const std::string& file, std::ostream& out) {
-    PreparedRun run;
-    prepare(file, run);
+    const ScenarioRun run = prepareFile(file, TaskLabels::Skipped);
     out << file << ": valid: " << run.topology->rows() << 'x' << run.topology->cols() << ' '
         << toString(run.topology->kind());
     if (run.step)
@@ -194,18 +173,8 @@ int validate(const std::string& file, std::ostream& out) {
 
 int simulateCommand(const std::string& file, const SimulateOptions& options, std::ostream& out,
                     std::ostream& err) {
-    PreparedRun run;
-    prepare(file, run);
-    SimulationReport report;
-    if (run.step) {
-        const SimResult result = simulate(run.step->graph.problem());
-        report =
-            buildStepReport(run.scenario, *run.topology, *run.step, result, run.overrides.notes);
-    } else {
-        const SimResult result = simulate(run.plan->problem);
-        report = buildSimulationReport(run.scenario, *run.topology, *run.plan, result,
-                                       run.overrides.notes);
-    }
+    const ScenarioRun run = prepareFile(file);
+    const SimulationReport report = reportOf(run, simulateRun(run));
     if (options.tracePath)
         writeFileAtomically(*options.tracePath, chromeTrace(report).dump() + "\n");
     if (options.csvPath)
@@ -252,9 +221,8 @@ std::string pathText(const std::vector<DieId>& path) {
 
 int optimizeCommand(const std::string& file, const SimulateOptions& options, std::ostream& out) {
     Scenario scenario = loadScenario(file);
-    const EnvironmentOverrides overrides = readEnvironmentOverrides();
-    applyEnvironmentOverrides(overrides, scenario);
-    std::vector<std::string> warnings = overrides.notes;
+    std::vector<std::string> warnings =
+        applyRunEnvironment(scenario, frontEndRunOptions()).notes;
     if (options.maxIter) {
         if (!scenario.tcme)
             scenario.tcme = TcmeSpec{};
@@ -347,7 +315,7 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
 int launchCommand(const std::string& file, const SimulateOptions& options, std::ostream& out,
                   std::ostream& err) {
     Scenario scenario = loadScenario(file);
-    applyEnvironmentOverrides(readEnvironmentOverrides(), scenario);
+    applyRunEnvironment(scenario, frontEndRunOptions());
     if (!scenario.strategy) {
         err << file
             << ": strategy: the scenario has no strategy to translate into launch "

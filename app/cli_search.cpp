@@ -2,7 +2,7 @@
 
 #include "cli_commands.h"
 
-#include "io/environment_overrides.h"
+#include "evaluation/scenario_run.h"
 #include "io/scenario_error.h"
 #include "io/scenario_io.h"
 #include "search/strategy_search.h"
@@ -182,8 +182,8 @@ int runSearchCommand(const std::vector<std::string>& args, std::ostream& out, st
         const SearchCommandOptions options = parseOptions(args);
         file = options.file;
         Scenario scenario = loadScenario(file);
-        const EnvironmentOverrides overrides = readEnvironmentOverrides();
-        applyEnvironmentOverrides(overrides, scenario);
+        const EnvironmentOverrides overrides =
+            applyRunEnvironment(scenario, frontEndRunOptions());
         const WaferTopology topology(scenario.wafer.topologySpec());
         const SearchResult result = searchStrategies(
             scenario, topology, std::filesystem::path(file).parent_path(), options.search, {},

@@ -54,7 +54,11 @@ void applyEnvironmentOverrides(const EnvironmentOverrides& overrides, Scenario& 
             scenario.routing = RoutingSpec{};
         scenario.routing->mode = RoutingMode::Adaptive;
     }
-    // fsdpAllGather is read by the training-step model, which derives FSDP traffic.
+    // The step model reads the algorithm from the strategy, so every path that builds a step
+    // (the CLI, the GUI, TCME, the search) honours the variable alike.
+    if (overrides.fsdpAllGather && scenario.strategy && scenario.strategy->is_object())
+        (*scenario.strategy)["fsdp_allgather"] =
+            *overrides.fsdpAllGather == Algorithm::Multicast ? "multicast" : "ring";
 }
 
 } // namespace ws

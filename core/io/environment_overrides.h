@@ -26,7 +26,8 @@ using EnvironmentLookup = std::function<std::optional<std::string>(const std::st
 // ScenarioError at key "environment.NAME".
 EnvironmentOverrides readEnvironmentOverrides(const EnvironmentLookup& lookup = {});
 
-// Applies the overrides to the scenario (creating `tcme` or `routing` when needed).
+// Applies the overrides to the scenario (creating `tcme` or `routing` when needed;
+// FSDP_ALLGATHER sets strategy.fsdp_allgather when there is a strategy).
 void applyEnvironmentOverrides(const EnvironmentOverrides& overrides, Scenario& scenario);
 
 } // namespace ws

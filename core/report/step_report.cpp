@@ -1,5 +1,6 @@
 #include "report/step_report.h"
 
+#include "step/round_link_bytes.h"
 #include "step/round_windows.h"
 
 #include <algorithm>
@@ -170,17 +171,12 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     const std::map<int, double> roundWindow =
         roundWindows(problem, graph.info(), step.strategy.tatp);
     if (!roundWindow.empty()) {
-        std::map<int, std::vector<double>> bytesPerRound;
-        for (const Flow& flow : graph.flows()) {
+        auto tatpRoundOf = [&](const Flow& flow) {
             const StepTaskInfo& info = graph.info()[static_cast<std::size_t>(flow.task)];
-            if (info.kind != StepTaskInfo::Kind::Transfer || info.round < 0)
-                continue;
-            auto& bytes = bytesPerRound[info.round];
-            bytes.resize(report.links.size(), 0.0);
-            for (LinkId link : flow.route.links)
-                bytes[static_cast<std::size_t>(link)] += flow.bytes;
-        }
-        for (const auto& [round, bytes] : bytesPerRound) {
+            return info.kind == StepTaskInfo::Kind::Transfer ? info.round : -1;
+        };
+        for (const auto& [round, bytes] :
+             roundLinkBytes(graph.flows(), tatpRoundOf, report.links.size())) {
             RoundLoad load;
             load.round = round;
             load.maxLinkBytes = *std::max_element(bytes.begin(), bytes.end());

@@ -1,8 +1,8 @@
 #include "search/strategy_scoring.h"
 
+#include "evaluation/scenario_run.h"
+#include "io/scenario_error.h"
 #include "search/search_space.h"
-#include "sim/fluid_simulator.h"
-#include "step/training_step.h"
 
 namespace ws {
 
@@ -39,11 +39,17 @@ Scenario withStrategy(const Scenario& scenario, const StrategySpec& strategy) {
 SimulatedStep simulateStep(const Scenario& scenario, const WaferTopology& topology,
                            const std::filesystem::path& scenarioDirectory,
                            const std::function<bool()>& cancel) {
-    const TrainingStep step =
-        buildTrainingStep(scenario, topology, scenarioDirectory, std::nullopt);
-    const SimResult result = simulate(step.graph.problem(), cancel);
+    RunOptions options;
+    options.scenarioDirectory = scenarioDirectory;
+    options.topology = borrowTopology(topology);
+    options.cancel = cancel;
+    const ScenarioRun run = prepareRun(scenario, options);
+    if (!run.step)
+        throw ScenarioError("strategy", "the search scores training steps: the scenario needs "
+                                        "a workload and a strategy");
+    const TrainingStep& step = *run.step;
     SimulatedStep out;
-    out.stepS = stepTiming(step, result).stepS;
+    out.stepS = stepTiming(step, simulateRun(run, options)).stepS;
     out.tokensPerSecond = out.stepS > 0.0 ? step.workload.tokensPerStep() / out.stepS : 0.0;
     out.memoryPerDieBytes = step.memory.total();
     out.outOfMemory = step.memory.outOfMemory();

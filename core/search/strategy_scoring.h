@@ -22,7 +22,7 @@ Scenario withStrategy(const Scenario& scenario, const StrategySpec& strategy);
 
 // The full simulator's step time for `scenario` (buildTrainingStep + simulate + stepTiming),
 // with FSDP_ALLGATHER taken from the strategy. Throws ScenarioError for an infeasible strategy
-// and std::runtime_error("cancelled") when `cancel` fires.
+// and RunCancelled when `cancel` fires.
 struct SimulatedStep {
     double stepS = 0.0;
     double tokensPerSecond = 0.0;

@@ -1,5 +1,7 @@
 #include "sim/fluid_simulation.h"
 
+#include "sim/run_cancelled.h"
+
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -83,7 +85,7 @@ void FluidSimulation::runToEnd() {
 
 void FluidSimulation::runCheckedBatch() {
     if (m_cancel != nullptr && *m_cancel && (*m_cancel)()) {
-        throw std::runtime_error("cancelled");
+        throw RunCancelled();
     }
     runBatch();
 }

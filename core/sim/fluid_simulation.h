@@ -27,7 +27,7 @@ class FluidSimulation {
 public:
     // Checks the problem (throws std::invalid_argument like simulate) and queues the tasks
     // without dependencies. `problem` and `cancel` (if not null) must outlive the simulation and
-    // its copies; `cancel` is polled before every batch (std::runtime_error("cancelled")).
+    // its copies; `cancel` is polled before every batch (RunCancelled, sim/run_cancelled.h).
     explicit FluidSimulation(const SimProblem& problem,
                              const std::function<bool()>* cancel = nullptr);
 

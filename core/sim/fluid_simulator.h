@@ -19,7 +19,7 @@ namespace ws {
 //
 // Throws std::invalid_argument for a dependency cycle, a dependency out of range, a flow with
 // bytes > 0 but no links, or a link with no bandwidth. `cancel`, if given, is polled between
-// events; when it returns true the run stops and std::runtime_error("cancelled") is thrown.
+// events; when it returns true the run stops and RunCancelled (sim/run_cancelled.h) is thrown.
 SimResult simulate(const SimProblem& problem, const std::function<bool()>& cancel = {});
 
 } // namespace ws

@@ -30,9 +30,9 @@ TpSplit tpSplitOf(const LayerGemm& gemm) {
 // Builds the graph; one instance per step.
 class StepBuilder {
 public:
-    StepBuilder(TrainingStep& step, std::optional<Algorithm> fsdpAllGather)
+    StepBuilder(TrainingStep& step, Algorithm fsdpAllGather)
         : m_step(step), m_graph(step.graph), m_placement(step.placement), m_strategy(step.strategy),
-          m_workload(step.workload), m_fsdpAlgorithm(fsdpAllGather.value_or(Algorithm::Ring)),
+          m_workload(step.workload), m_fsdpAlgorithm(fsdpAllGather),
           m_dtype(static_cast<double>(step.workload.dtypeBytes)) {
         const int dies = m_graph.topology().dieCount();
         m_lastOnDie.assign(static_cast<std::size_t>(dies), {});
@@ -363,8 +363,7 @@ private:
 } // namespace
 
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
-                               const std::filesystem::path& scenarioDirectory,
-                               std::optional<Algorithm> fsdpAllGather, TaskLabels labels) {
+                               const std::filesystem::path& scenarioDirectory, TaskLabels labels) {
     if (!scenario.workload || !scenario.strategy)
         throw ScenarioError(scenario.workload ? "strategy" : "workload",
                             "a training step needs both `workload` and `strategy`");
@@ -387,9 +386,8 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
     step.graph.setTaskLabels(labels == TaskLabels::Kept);
     if (scenario.routing)
         step.graph.setPinnedRoutes(&scenario.routing->paths);
-    if (!fsdpAllGather && step.strategy.fsdpAllGatherMulticast)
-        fsdpAllGather = Algorithm::Multicast;
-    StepBuilder builder(step, fsdpAllGather);
+    StepBuilder builder(step, step.strategy.fsdpAllGatherMulticast ? Algorithm::Multicast
+                                                                   : Algorithm::Ring);
     if (step.workload.kind == WorkloadKind::Gemm) {
         builder.buildGemmWorkload();
         step.notes.push_back("gemm workload: the forward pass of one linear layer, simulated "
@@ -414,6 +412,8 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
         if (!scenario.traffic.empty())
             step.notes.push_back("the scenario's explicit traffic runs once, alongside the step");
     }
+    // The pins were read while building; the scenario may move or die before the step does.
+    step.graph.setPinnedRoutes(nullptr);
     step.memory = estimateMemory(step.workload, step.strategy, scenario.wafer.die,
                                  builder.largestStreamedBlock());
     return step;

@@ -61,11 +61,12 @@ struct StepTiming {
 // need them; a caller that only simulates the problem and reads the flows can skip them.
 enum class TaskLabels { Kept, Skipped };
 
-// Throws ScenarioError ("workload.*", "strategy.*") for bad or infeasible input.
-// `fsdpAllGather` is the FSDP_ALLGATHER override (ring when unset).
+// Throws ScenarioError ("workload.*", "strategy.*") for bad or infeasible input. FSDP
+// all-gathers use strategy.fsdp_allgather (the FSDP_ALLGATHER environment variable sets it:
+// io/environment_overrides.h). Callers outside core/step go through the evaluation pipeline
+// (evaluation/scenario_run.h).
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
                                const std::filesystem::path& scenarioDirectory,
-                               std::optional<Algorithm> fsdpAllGather,
                                TaskLabels labels = TaskLabels::Kept);
 
 StepTiming stepTiming(const TrainingStep& step, const SimResult& result);

@@ -1,9 +1,9 @@
 #include "tcme/scenario_evaluation.h"
 
-#include "collectives/traffic_plan.h"
+#include "evaluation/scenario_run.h"
 #include "sim/fluid_simulator.h"
+#include "step/round_link_bytes.h"
 #include "step/round_windows.h"
-#include "step/training_step.h"
 
 #include <algorithm>
 #include <utility>
@@ -38,16 +38,11 @@ double ScenarioEvaluation::maxUtilization() const {
         best = std::max(best, linkBytes[link] / (linkBandwidth[link] * makespanS));
     if (roundWindowS.empty())
         return best;
-    std::map<int, std::vector<double>> roundBytes; // round -> bytes per link
-    for (std::size_t f = 0; f < flows.size() && f < flowRound.size(); ++f) {
-        if (flowRound[f] < 0)
-            continue;
-        std::vector<double>& bytes = roundBytes[flowRound[f]];
-        bytes.resize(linkBytes.size(), 0.0);
-        for (LinkId link : flows[f].route.links)
-            bytes[static_cast<std::size_t>(link)] += flows[f].bytes;
-    }
-    for (const auto& [round, bytes] : roundBytes) {
+    auto roundOf = [&](const EvaluatedFlow& flow) {
+        const auto index = static_cast<std::size_t>(&flow - flows.data());
+        return index < flowRound.size() ? flowRound[index] : -1;
+    };
+    for (const auto& [round, bytes] : roundLinkBytes(flows, roundOf, linkBytes.size())) {
         const auto window = roundWindowS.find(round);
         if (window == roundWindowS.end() || window->second <= 0)
             continue;
@@ -95,40 +90,45 @@ bool routesAreIndependent(const Scenario& scenario, const WaferTopology& topolog
 
 PreparedScenario prepareScenario(const Scenario& scenario, const WaferTopology& topology,
                                  const std::filesystem::path& scenarioDirectory) {
+    RunOptions options;
+    options.scenarioDirectory = scenarioDirectory;
+    // Only the problem, the flows and the tasks' kinds are read: no labels needed.
+    options.labels = TaskLabels::Skipped;
+    options.topology = borrowTopology(topology);
+    ScenarioRun run = prepareRun(scenario, options);
+
     PreparedScenario prepared;
     ScenarioEvaluation& evaluation = prepared.evaluation;
     prepared.independentRoutes = routesAreIndependent(scenario, topology);
-    std::vector<Flow> flows;
-    if (scenario.workload || scenario.strategy) {
-        // Only the problem, the flows and the tasks' kinds are read: no labels needed.
-        TrainingStep step = buildTrainingStep(scenario, topology, scenarioDirectory, std::nullopt,
-                                              TaskLabels::Skipped);
+    auto opKindOf = [&](const EvaluatedFlow& view) {
+        return toString(scenario.traffic[static_cast<std::size_t>(view.opIndex)].kind);
+    };
+    if (run.step) {
+        TrainingStep& step = *run.step;
         evaluation.trainingStep = true;
         evaluation.roundWindowS =
             roundWindows(step.graph.problem(), step.graph.info(), step.strategy.tatp);
-        flows = step.graph.takeFlows();
+        std::vector<Flow> flows = step.graph.takeFlows();
         evaluation.flows.reserve(flows.size());
         prepared.flowTasks.reserve(flows.size());
         for (Flow& flow : flows) {
             const StepTaskInfo& info = step.graph.info()[static_cast<std::size_t>(flow.task)];
+            const bool tatp = info.kind == StepTaskInfo::Kind::Transfer;
             prepared.flowTasks.push_back(flow.task);
-            evaluation.flowRound.push_back(info.kind == StepTaskInfo::Kind::Transfer ? info.round
-                                                                                     : -1);
+            evaluation.flowRound.push_back(tatp ? info.round : -1);
             EvaluatedFlow view = evaluated(std::move(flow));
-            view.kind = info.kind == StepTaskInfo::Kind::Transfer ? "tatp" : "collective";
-            if (view.opIndex >= 0)
-                view.kind = toString(scenario.traffic[static_cast<std::size_t>(view.opIndex)].kind);
+            view.kind = view.opIndex >= 0 ? opKindOf(view) : tatp ? "tatp" : "collective";
             evaluation.flows.push_back(std::move(view));
         }
         prepared.problem = step.graph.takeProblem();
     } else {
-        TrafficPlan plan = planTraffic(scenario, topology);
+        TrafficPlan& plan = *run.plan;
         evaluation.flows.reserve(plan.flows.size());
         prepared.flowTasks.reserve(plan.flows.size());
         for (Flow& flow : plan.flows) {
             prepared.flowTasks.push_back(flow.task);
             EvaluatedFlow view = evaluated(std::move(flow));
-            view.kind = toString(scenario.traffic[static_cast<std::size_t>(view.opIndex)].kind);
+            view.kind = opKindOf(view);
             evaluation.flows.push_back(std::move(view));
         }
         prepared.problem = std::move(plan.problem);

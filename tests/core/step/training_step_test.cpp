@@ -1,3 +1,4 @@
+#include "io/environment_overrides.h"
 #include "io/scenario_io.h"
 #include "report/step_report.h"
 #include "sim/fluid_simulator.h"
@@ -88,7 +89,7 @@ TEST(TrainingStep, GemmStreamOnALineIsComputeBound) {
     const Scenario scenario = scenarioWith(
         1, 4, {{"kind", "gemm"}, {"m", 4096}, {"k", 4096}, {"n", 4096}}, {{"tatp", 4}});
     const WaferTopology topology(scenario.wafer.topologySpec());
-    const TrainingStep step = buildTrainingStep(scenario, topology, {}, std::nullopt);
+    const TrainingStep step = buildTrainingStep(scenario, topology, {});
     const SimResult result = simulate(step.graph.problem());
     const double blockSeconds = 2.0 * 1024 * 4096 * 1024 / 1e15;
     const double blockBytes = 1024.0 * 4096 * 2;         // W block = I block
@@ -111,7 +112,7 @@ TEST(TrainingStep, TransformerStepScalesOneSimulatedLayer) {
         4, 4, gpt3("gpt3-6.7b", 2048, 8),
         {{"dp", 2}, {"tatp", 8}, {"fsdp", true}, {"mapping", "snake"}, {"micro_batches", 2}});
     const WaferTopology topology(scenario.wafer.topologySpec());
-    const TrainingStep step = buildTrainingStep(scenario, topology, {}, std::nullopt);
+    const TrainingStep step = buildTrainingStep(scenario, topology, {});
     const SimResult result = simulate(step.graph.problem());
     const StepTiming timing = stepTiming(step, result);
     ASSERT_GT(timing.layerS, 0.0);
@@ -152,7 +153,7 @@ TEST(TrainingStep, InfeasibleStrategiesNameTheKey) {
         const Scenario scenario = scenarioWith(rows, cols, gpt3("gpt3-6.7b", 2048, 8), strategy);
         const WaferTopology topology(scenario.wafer.topologySpec());
         try {
-            buildTrainingStep(scenario, topology, {}, std::nullopt);
+            buildTrainingStep(scenario, topology, {});
         } catch (const ScenarioError& error) {
             return error.what();
         }
@@ -173,7 +174,7 @@ TEST(TrainingStep, ExplicitTrafficRunsAlongsideTheStep) {
     p2p.bytes = Quantity{64e6, "64 MB"};
     scenario.traffic.push_back(p2p);
     const WaferTopology topology(scenario.wafer.topologySpec());
-    const TrainingStep step = buildTrainingStep(scenario, topology, {}, std::nullopt);
+    const TrainingStep step = buildTrainingStep(scenario, topology, {});
     EXPECT_EQ(step.graph.flows().back().id, "extra");
     EXPECT_EQ(step.graph.flows().size(), 13u);
     const SimResult result = simulate(step.graph.problem());
@@ -184,7 +185,7 @@ TEST(TrainingStep, PinnedRoutesApplyToStepFlows) {
     Scenario scenario = scenarioWith(
         2, 2, {{"kind", "gemm"}, {"m", 4096}, {"k", 4096}, {"n", 4096}}, {{"tatp", 2}});
     const WaferTopology topology(scenario.wafer.topologySpec());
-    const TrainingStep plain = buildTrainingStep(scenario, topology, {}, std::nullopt);
+    const TrainingStep plain = buildTrainingStep(scenario, topology, {});
     std::size_t index = 0;
     while (plain.graph.flows()[index].route.path != std::vector<DieId>{0, 1})
         ++index;
@@ -193,17 +194,17 @@ TEST(TrainingStep, PinnedRoutesApplyToStepFlows) {
     // Pin the same transfer the long way round the 2x2: 0 -> 2 -> 3 -> 1.
     scenario.routing = RoutingSpec{};
     scenario.routing->paths[first.id].path = {0, 2, 3, 1};
-    const TrainingStep pinned = buildTrainingStep(scenario, topology, {}, std::nullopt);
+    const TrainingStep pinned = buildTrainingStep(scenario, topology, {});
     EXPECT_EQ(pinned.graph.flows()[index].id, first.id);
     EXPECT_EQ(pinned.graph.flows()[index].route.path, (std::vector<DieId>{0, 2, 3, 1}));
     EXPECT_EQ(pinned.graph.flows()[index].route.hops, 3);
 
     scenario.routing->paths[first.id].path = {0, 3};
-    EXPECT_THROW(buildTrainingStep(scenario, topology, {}, std::nullopt), ScenarioError);
+    EXPECT_THROW(buildTrainingStep(scenario, topology, {}), ScenarioError);
     scenario.routing->paths.clear();
     scenario.routing->paths["no such flow"].path = {0, 1};
     try {
-        buildTrainingStep(scenario, topology, {}, std::nullopt);
+        buildTrainingStep(scenario, topology, {});
         FAIL() << "a pin naming no flow must be refused";
     } catch (const ScenarioError& error) {
         EXPECT_EQ(error.keyPath(), "routing.paths.no such flow");
@@ -212,9 +213,12 @@ TEST(TrainingStep, PinnedRoutesApplyToStepFlows) {
 
 TEST(TrainingStep, FsdpAllGatherAlgorithmFollowsTheStrategy) {
     auto multicastFlows = [](const nlohmann::json& strategy, std::optional<Algorithm> override) {
-        const Scenario scenario = scenarioWith(2, 2, gpt3("gpt3-6.7b", 2048, 4), strategy);
+        Scenario scenario = scenarioWith(2, 2, gpt3("gpt3-6.7b", 2048, 4), strategy);
+        EnvironmentOverrides overrides;
+        overrides.fsdpAllGather = override;
+        applyEnvironmentOverrides(overrides, scenario);
         const WaferTopology topology(scenario.wafer.topologySpec());
-        const TrainingStep step = buildTrainingStep(scenario, topology, {}, override);
+        const TrainingStep step = buildTrainingStep(scenario, topology, {});
         int count = 0;
         for (const Flow& flow : step.graph.flows())
             count += flow.multicast ? 1 : 0;
@@ -227,6 +231,7 @@ TEST(TrainingStep, FsdpAllGatherAlgorithmFollowsTheStrategy) {
     // Forward and backward gathers: one tree per rank each.
     EXPECT_EQ(multicastFlows(multicast, std::nullopt), 8);
     EXPECT_EQ(multicastFlows(ring, Algorithm::Multicast), 8); // FSDP_ALLGATHER=multicast
+    EXPECT_EQ(multicastFlows(multicast, Algorithm::Ring), 0); // FSDP_ALLGATHER=ring wins too
 }
 
 // TCME builds steps without task labels (TaskLabels::Skipped): the problem, the flows (ids
@@ -241,9 +246,9 @@ TEST(TrainingStep, SkippingTaskLabelsChangesNothingElse) {
     scenario.traffic.back().group = {0, 1, 5, 4};
     scenario.traffic.back().bytes = Quantity{8e6, "8 MB"};
     const WaferTopology topology(scenario.wafer.topologySpec());
-    const TrainingStep kept = buildTrainingStep(scenario, topology, {}, std::nullopt);
+    const TrainingStep kept = buildTrainingStep(scenario, topology, {});
     const TrainingStep bare =
-        buildTrainingStep(scenario, topology, {}, std::nullopt, TaskLabels::Skipped);
+        buildTrainingStep(scenario, topology, {}, TaskLabels::Skipped);
     const SimProblem& a = kept.graph.problem();
     const SimProblem& b = bare.graph.problem();
     ASSERT_EQ(a.tasks.size(), b.tasks.size());

@@ -1,7 +1,7 @@
 #include "tcme/scenario_evaluation.h"
 
 #include "io/scenario_io.h"
-#include "report/scenario_report.h"
+#include "evaluation/scenario_run.h"
 
 #include <gtest/gtest.h>
 
@@ -20,8 +20,9 @@ TEST(ScenarioEvaluation, TrainingStepUtilisationIsPerRoundAsInTheReport) {
     const WaferTopology topology(scenario.wafer.topologySpec());
     const ScenarioEvaluation evaluation =
         evaluateScenario(scenario, topology, WAFERSCOPE_SCENARIO_DIR);
-    const SimulationReport report =
-        simulateScenarioReport(scenario, topology, WAFERSCOPE_SCENARIO_DIR);
+    RunOptions options;
+    options.scenarioDirectory = WAFERSCOPE_SCENARIO_DIR;
+    const SimulationReport report = simulateScenarioReport(scenario, options);
 
     double overMakespan = 0.0;
     for (const LinkReport& link : report.links)

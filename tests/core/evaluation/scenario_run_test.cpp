@@ -1,0 +1,190 @@
+// The one evaluation pipeline (core/evaluation/scenario_run.h): every front end's report is the
+// pipeline's, overrides and all, and a cancel request stops a long run promptly.
+#include "evaluation/scenario_run.h"
+
+#include "cli_runner.h"
+#include "io/scenario_error.h"
+#include "io/scenario_io.h"
+#include "report/report_formats.h"
+#include "sim/run_cancelled.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace ws {
+namespace {
+
+namespace fs = std::filesystem;
+using test::quote;
+using test::runCli;
+
+const fs::path kScenarios = WAFERSCOPE_SCENARIO_DIR;
+
+std::vector<fs::path> shippedScenarios() {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(kScenarios))
+        if (entry.path().extension() == ".json")
+            files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// The in-process pipeline with `variables` as the whole environment.
+SimulationReport pipelineReport(const fs::path& file,
+                                const std::map<std::string, std::string>& variables) {
+    RunOptions options = frontEndRunOptions(file.parent_path());
+    options.environment = [variables](const std::string& name) -> std::optional<std::string> {
+        const auto found = variables.find(name);
+        return found == variables.end() ? std::nullopt : std::optional(found->second);
+    };
+    return simulateScenarioReport(loadScenario(file), options);
+}
+
+class EveryShippedScenario : public testing::TestWithParam<std::string> {};
+
+// `waferscope-cli simulate --json` and the pipeline the app runs (widgets/scenario_analysis.cpp
+// calls the same prepareRun with frontEndRunOptions) give the same report for every shipped
+// scenario, with no override and with each environment variable of docs/file-format.md.
+TEST_P(EveryShippedScenario, CliAndPipelineAgreeWithAndWithoutEachOverride) {
+    const fs::path file = kScenarios / GetParam();
+    const std::vector<std::map<std::string, std::string>> environments = {
+        {},
+        {{"FSDP_ALLGATHER", "multicast"}},
+        {{"TCME_ROUTING", "adaptive"}},
+        {{"TCME_MAX_ITER", "3"}},
+    };
+    for (const auto& variables : environments) {
+        std::string prefix;
+        for (const auto& [name, value] : variables)
+            prefix += name + "=" + value + " ";
+        const test::CliRun cli = runCli("simulate --json " + quote(file.string()), prefix);
+        ASSERT_EQ(cli.status, 0) << file << " " << prefix << cli.err;
+        const std::string expected = reportToJson(pipelineReport(file, variables)).dump(2);
+        EXPECT_EQ(cli.out, expected + "\n") << file.filename() << " with " << prefix;
+    }
+}
+
+std::vector<std::string> shippedScenarioNames() {
+    std::vector<std::string> names;
+    for (const fs::path& file : shippedScenarios())
+        names.push_back(file.filename().string());
+    return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Shipped, EveryShippedScenario, testing::ValuesIn(shippedScenarioNames()),
+                         [](const testing::TestParamInfo<std::string>& param) {
+                             std::string name = fs::path(param.param).stem().string();
+                             for (char& c : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(c)))
+                                     c = '_';
+                             return name;
+                         });
+
+TEST(ScenarioRun, EveryShippedScenarioIsCompared) {
+    EXPECT_GE(shippedScenarioNames().size(), 10u);
+}
+
+// FSDP_ALLGATHER used to reach only the CLI's simulate; through the pipeline it sets
+// strategy.fsdp_allgather, which the step model reads, and the report says so.
+TEST(ScenarioRun, FsdpAllGatherOverrideTurnsTheGathersIntoMulticastTrees) {
+    // dp 6 with FSDP: each rank's weight shard goes to 5 others, by ring or as one tree.
+    const fs::path file = kScenarios / "gpt3_6_7b_6x8_search.json";
+    auto multicastFlows = [](const SimulationReport& report) {
+        int count = 0;
+        for (const FlowReport& flow : report.flows)
+            count += flow.dsts.size() > 1 ? 1 : 0;
+        return count;
+    };
+    const SimulationReport ring = pipelineReport(file, {{"FSDP_ALLGATHER", "ring"}});
+    const SimulationReport multicast = pipelineReport(file, {{"FSDP_ALLGATHER", "multicast"}});
+    EXPECT_EQ(multicastFlows(ring), 0);
+    EXPECT_GT(multicastFlows(multicast), 0);
+    ASSERT_EQ(multicast.warnings.size(), 1u);
+    EXPECT_NE(multicast.warnings[0].find("FSDP_ALLGATHER=multicast"), std::string::npos);
+}
+
+TEST(ScenarioRun, EnvironmentIsIgnoredUnlessAsked) {
+    Scenario scenario = loadScenario(kScenarios / "transpose_8x8.json");
+    RunOptions options;
+    options.environment = [](const std::string&) -> std::optional<std::string> {
+        return "not a value";
+    };
+    const ScenarioRun run = prepareRun(scenario, options);
+    EXPECT_TRUE(run.warnings().empty());
+    options.applyEnvironment = true;
+    try {
+        prepareRun(scenario, options);
+        FAIL() << "a malformed variable must be refused";
+    } catch (const ScenarioError& error) {
+        EXPECT_EQ(error.keyPath(), "environment.TCME_MAX_ITER");
+    }
+}
+
+TEST(ScenarioRun, ABadWaferIsAnErrorAtWafer) {
+    Scenario scenario = loadScenario(kScenarios / "transpose_8x8.json");
+    scenario.wafer.rows = 0;
+    try {
+        prepareRun(scenario, {});
+        FAIL() << "a wafer with no rows must be refused";
+    } catch (const ScenarioError& error) {
+        EXPECT_EQ(error.keyPath(), "wafer");
+    }
+}
+
+TEST(ScenarioRun, ProgressTellsEachStageInOrder) {
+    std::vector<RunStage> stages;
+    RunOptions options;
+    options.progress = [&](RunStage stage) { stages.push_back(stage); };
+    simulateScenarioReport(loadScenario(kScenarios / "ring_allgather_line.json"), options);
+    EXPECT_EQ(stages,
+              (std::vector<RunStage>{RunStage::Prepared, RunStage::Simulated, RunStage::Reported}));
+}
+
+// A ring all-reduce over every die of a 16x16 wafer: 130,560 flows, seconds of simulation in a
+// debug build. Cancelled while it runs, it stops within 100 ms of the request.
+TEST(ScenarioRun, CancelStopsALongSimulationWithin100Ms) {
+    Scenario scenario;
+    scenario.wafer.rows = 16;
+    scenario.wafer.cols = 16;
+    TrafficOp op;
+    op.id = "ar";
+    op.kind = OpKind::AllReduce;
+    for (DieId die = 0; die < 256; ++die)
+        op.group.push_back(die);
+    op.bytes = Quantity{256e6, "256 MB"};
+    scenario.traffic.push_back(op);
+
+    std::atomic<bool> cancel{false};
+    RunOptions options;
+    options.cancel = [&] { return cancel.load(); };
+    const ScenarioRun run = prepareRun(scenario, options);
+    std::atomic<bool> started{false};
+    auto job = std::async(std::launch::async, [&] {
+        started = true;
+        simulateRun(run, options);
+    });
+    while (!started)
+        std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ASSERT_EQ(job.wait_for(std::chrono::seconds(0)), std::future_status::timeout)
+        << "the simulation finished before it could be cancelled: make it longer";
+    const auto requested = std::chrono::steady_clock::now();
+    cancel = true;
+    ASSERT_EQ(job.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+    const auto stopped = std::chrono::steady_clock::now();
+    EXPECT_THROW(job.get(), RunCancelled);
+    EXPECT_LT(std::chrono::duration<double>(stopped - requested).count(), 0.1);
+}
+
+} // namespace
+} // namespace ws
