@@ -1,0 +1,247 @@
+#include "edit/scenario_edits.h"
+
+#include "io/scenario_error.h"
+#include "search/strategy_scoring.h"
+#include "strategy/die_role_swap.h"
+#include "strategy/placement.h"
+#include "workload/transformer_config.h"
+#include "workload/workload.h"
+
+#include <algorithm>
+
+namespace ws {
+
+namespace {
+
+// The core's checks that a training step can be built, without building it; a refusal names
+// the key to blame.
+void checkSimulates(const Scenario& scenario, const std::filesystem::path& directory) {
+    try {
+        const WaferTopology topology(scenario.wafer.topologySpec());
+        if (!scenario.strategy || !scenario.workload)
+            return;
+        const StrategySpec strategy = parseStrategy(*scenario.strategy);
+        checkStrategyAgainstWorkload(strategy, parseWorkload(*scenario.workload, directory));
+        placeStrategy(strategy, topology);
+    } catch (const ScenarioError& error) {
+        throw EditRefused(EditRefused::Reason::Infeasible, error.what());
+    } catch (const std::invalid_argument& error) { // a wafer the topology refuses
+        throw EditRefused(EditRefused::Reason::Infeasible, std::string("wafer: ") + error.what());
+    }
+}
+
+StrategySpec strategyOf(const Scenario& scenario) {
+    if (!scenario.strategy)
+        throw EditRefused(EditRefused::Reason::NoStrategy,
+                          "the scenario has no strategy: choose a model to simulate a training "
+                          "step");
+    try {
+        return parseStrategy(*scenario.strategy);
+    } catch (const ScenarioError& error) {
+        throw EditRefused(EditRefused::Reason::Infeasible, error.what());
+    }
+}
+
+Scenario withSpec(const Scenario& scenario, const StrategySpec& spec,
+                  const std::filesystem::path& directory) {
+    Scenario after = scenario;
+    after.strategy = toJson(spec);
+    checkSimulates(after, directory);
+    return after;
+}
+
+} // namespace
+
+Scenario setStrategyDegree(const Scenario& scenario, StrategyDegree degree, int value,
+                           const std::filesystem::path& directory) {
+    StrategySpec spec = strategyOf(scenario);
+    if (degree != StrategyDegree::MicroBatches && spec.mapping == StrategySpec::Explicit) {
+        spec.mapping = StrategySpec::Sequential;
+        spec.dpGroups.clear();
+        spec.tatpGroups.clear();
+    }
+    switch (degree) {
+    case StrategyDegree::Dp:
+        spec.dp = value;
+        break;
+    case StrategyDegree::Sp:
+        spec.sp = value;
+        break;
+    case StrategyDegree::Tp:
+        spec.tp = value;
+        break;
+    case StrategyDegree::Tatp:
+        spec.tatp = value;
+        break;
+    case StrategyDegree::MicroBatches:
+        spec.microBatches = value;
+        break;
+    }
+    if (value < 1)
+        throw EditRefused(EditRefused::Reason::Infeasible, "a degree is a positive integer");
+    return withSpec(scenario, spec, directory);
+}
+
+Scenario setStrategyFlag(const Scenario& scenario, StrategyFlag flag, bool on,
+                         const std::filesystem::path& directory) {
+    StrategySpec spec = strategyOf(scenario);
+    switch (flag) {
+    case StrategyFlag::Fsdp:
+        spec.fsdp = on;
+        break;
+    case StrategyFlag::DoubleBuffering:
+        spec.doubleBuffering = on;
+        break;
+    case StrategyFlag::ActivationCheckpointing:
+        spec.activationCheckpointing = on;
+        break;
+    }
+    return withSpec(scenario, spec, directory);
+}
+
+Scenario setStrategyMapping(const Scenario& scenario, StrategySpec::MappingKind mapping,
+                            const std::filesystem::path& directory) {
+    if (mapping == StrategySpec::Explicit)
+        throw EditRefused(EditRefused::Reason::NoChange,
+                          "drag dies on the mesh to make an explicit mapping");
+    StrategySpec spec = strategyOf(scenario);
+    spec.mapping = mapping;
+    spec.dpGroups.clear();
+    spec.tatpGroups.clear();
+    return withSpec(scenario, spec, directory);
+}
+
+Scenario setModelPreset(const Scenario& scenario, const std::string& preset,
+                        const std::filesystem::path& directory) {
+    if (!transformerPreset(preset))
+        throw EditRefused(EditRefused::Reason::Infeasible,
+                          "workload.model: no preset is named '" + preset + "'");
+    Scenario after = scenario;
+    if (!after.workload || after.workload->value("kind", "") != "transformer") {
+        // Explicit traffic (or a gemm) becomes a training step of the model on one die; the
+        // user then raises the degrees. 2048 tokens and 16 sequences: a small step that
+        // simulates at once on any wafer.
+        after.workload = nlohmann::json{
+            {"kind", "transformer"}, {"model", preset}, {"seq_len", 2048}, {"global_batch", 16}};
+        after.strategy = nlohmann::json{{"dp", 1}, {"tatp", 1}};
+        after.traffic.clear();
+        after.routing.reset();
+    } else {
+        (*after.workload)["model"] = preset;
+        after.workload->erase("config"); // a preset replaces a Hugging Face config
+    }
+    checkSimulates(after, directory);
+    return after;
+}
+
+Scenario resizeWafer(const Scenario& scenario, int rows, int cols,
+                     const std::filesystem::path& directory) {
+    Scenario after = scenario;
+    after.wafer.rows = rows;
+    after.wafer.cols = cols;
+    const long long dies = static_cast<long long>(rows) * cols;
+    auto onWafer = [&](DieId die) { return die >= 0 && die < dies; };
+    for (const TrafficOp& op : after.traffic) {
+        const bool fits =
+            std::all_of(op.group.begin(), op.group.end(), onWafer) &&
+            (op.kind != OpKind::P2P || (onWafer(op.src) && onWafer(op.dst)));
+        if (!fits)
+            throw EditRefused(EditRefused::Reason::OffWafer,
+                              "traffic: op '" + op.id + "' uses a die that a " +
+                                  std::to_string(rows) + "x" + std::to_string(cols) +
+                                  " wafer does not have");
+    }
+    std::erase_if(after.wafer.deadDies, [&](DieId die) { return !onWafer(die); });
+    std::erase_if(after.wafer.deadLinks,
+                  [&](const LinkRef& link) { return !onWafer(link.from) || !onWafer(link.to); });
+    checkSimulates(after, directory);
+    return after;
+}
+
+DieMove planDieMove(const WaferTopology& topology, const std::vector<DieId>& selection,
+                    DieId anchor, DieId target) {
+    if (!topology.contains(anchor) || !topology.contains(target))
+        throw EditRefused(EditRefused::Reason::OffWafer, "drop the dies on a die of the wafer");
+    const DieCoord from = topology.coord(anchor);
+    const DieCoord to = topology.coord(target);
+    DieMove move;
+    move.rows = to.row - from.row;
+    move.cols = to.col - from.col;
+    if (move.rows == 0 && move.cols == 0)
+        throw EditRefused(EditRefused::Reason::NoChange,
+                          "dropped where it started: nothing to change");
+    // From the far end of the move backwards: a chain of swaps is then a translation.
+    std::vector<DieId> ordered = selection;
+    std::sort(ordered.begin(), ordered.end(), [&](DieId a, DieId b) {
+        const DieCoord ca = topology.coord(a);
+        const DieCoord cb = topology.coord(b);
+        return ca.row * move.rows + ca.col * move.cols > cb.row * move.rows + cb.col * move.cols;
+    });
+    for (DieId die : ordered) {
+        const DieCoord c = topology.coord(die);
+        const DieCoord moved{c.row + move.rows, c.col + move.cols};
+        if (moved.row < 0 || moved.col < 0 || moved.row >= topology.rows() ||
+            moved.col >= topology.cols())
+            throw EditRefused(EditRefused::Reason::OffWafer,
+                              "die " + std::to_string(die) + " would move off the wafer");
+        move.swaps.emplace_back(die, topology.dieAt(moved));
+    }
+    return move;
+}
+
+Scenario swapDies(const Scenario& scenario, const WaferTopology& topology,
+                  const std::vector<std::pair<DieId, DieId>>& swaps) {
+    Scenario after = scenario;
+    try {
+        for (const auto& [a, b] : swaps)
+            after = swapDieRoles(after, topology, a, b);
+    } catch (const DieSwapRefused& refused) {
+        throw EditRefused(EditRefused::Reason::DieUnavailable, refused.what());
+    } catch (const ScenarioError& error) {
+        throw EditRefused(EditRefused::Reason::Infeasible, error.what());
+    }
+    return after;
+}
+
+Scenario moveDies(const Scenario& scenario, const WaferTopology& topology,
+                  const std::vector<DieId>& selection, DieId anchor, DieId target) {
+    return swapDies(scenario, topology, planDieMove(topology, selection, anchor, target).swaps);
+}
+
+Scenario applySearchedStrategy(const Scenario& scenario, const Scenario& searched,
+                               const Scenario& best, const nlohmann::json& strategy) {
+    if (!(scenario.wafer == searched.wafer) || scenario.workload != searched.workload)
+        throw EditRefused(EditRefused::Reason::Mismatch,
+                          "the wafer or the model changed since the search: search again");
+    Scenario unchanged = scenario;
+    unchanged.strategy = searched.strategy;
+    unchanged.routing = searched.routing;
+    if (best.strategy && strategy == *best.strategy && unchanged == searched)
+        return best;
+    try {
+        return withStrategy(scenario, parseStrategy(strategy));
+    } catch (const ScenarioError& error) {
+        throw EditRefused(EditRefused::Reason::Infeasible, error.what());
+    }
+}
+
+Scenario applyTunedRoutes(const Scenario& scenario, const Scenario& tuned) {
+    // What TCME may change, copied from `tuned`; everything else must already agree.
+    Scenario after = scenario;
+    after.routing = tuned.routing;
+    bool sameOps = after.traffic.size() == tuned.traffic.size();
+    for (std::size_t i = 0; sameOps && i < after.traffic.size(); ++i) {
+        sameOps = after.traffic[i].id == tuned.traffic[i].id;
+        after.traffic[i].algorithm = tuned.traffic[i].algorithm;
+    }
+    if (after.strategy && tuned.strategy && tuned.strategy->contains("fsdp_allgather"))
+        (*after.strategy)["fsdp_allgather"] = (*tuned.strategy)["fsdp_allgather"];
+    Scenario comparable = tuned;
+    comparable.tcme = after.tcme; // TCME_MAX_ITER may have set the tuned copy's
+    if (!sameOps || !(after == comparable))
+        throw EditRefused(EditRefused::Reason::Mismatch,
+                          "the scenario changed since TCME ran: run it again");
+    return after;
+}
+
+} // namespace ws

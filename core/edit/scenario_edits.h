@@ -1,0 +1,78 @@
+#pragma once
+
+#include "edit/edit_refused.h"
+#include "io/scenario.h"
+#include "strategy/strategy_spec.h"
+#include "topology/wafer_topology.h"
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ws {
+
+// Every edit a user can make, named by its intention (in the manner of
+// strategy/die_role_swap.h): each takes a scenario and returns the edited one, or throws
+// EditRefused with a typed reason and a sentence; none changes its input. The app's
+// ScenarioDocument offers one method per function here, each pushing one undo command, so the
+// views only collect gestures. `directory` resolves a workload's Hugging Face config path.
+//
+// "Would it simulate?" is the core's own check, without simulating: the strategy parses, cuts
+// the workload into whole blocks and can be placed on the wafer's live dies.
+
+enum class StrategyDegree { Dp, Sp, Tp, Tatp, MicroBatches };
+enum class StrategyFlag { Fsdp, DoubleBuffering, ActivationCheckpointing };
+
+// Sets one degree. Changing dp, sp, tp or tatp drops dragged (explicit) groups, which no
+// longer fit, and falls back to the sequential mapping; micro-batches keep them.
+Scenario setStrategyDegree(const Scenario& scenario, StrategyDegree degree, int value,
+                           const std::filesystem::path& directory);
+Scenario setStrategyFlag(const Scenario& scenario, StrategyFlag flag, bool on,
+                         const std::filesystem::path& directory);
+// Sequential or snake (an explicit mapping comes from dragging dies: moveDies).
+Scenario setStrategyMapping(const Scenario& scenario, StrategySpec::MappingKind mapping,
+                            const std::filesystem::path& directory);
+// A transformer preset by name (workload/transformer_config.h). A scenario of explicit traffic
+// (or a gemm) becomes a training step of the model on one die, its traffic and pins dropped;
+// sequence length and batch keep their values when the workload already had them.
+Scenario setModelPreset(const Scenario& scenario, const std::string& preset,
+                        const std::filesystem::path& directory);
+// Refused when an op of the explicit traffic or a strategy would not fit the new wafer.
+Scenario resizeWafer(const Scenario& scenario, int rows, int cols,
+                     const std::filesystem::path& directory);
+
+// A selection of dies dragged so that die `anchor` lands on die `target`: each selected die
+// trades places with the die at the same offset (swapDieRoles), in an order that makes the
+// swaps a translation even when the selection overlaps where it lands (die i takes i+1's
+// place, i+1 takes i+2's, ...).
+struct DieMove {
+    int rows = 0; // the offset
+    int cols = 0;
+    std::vector<std::pair<DieId, DieId>> swaps; // in the order they are made
+};
+// The swaps of a move, without applying them. Refused (NoChange) for a drop on the anchor
+// itself, (OffWafer) when a die would leave the wafer.
+DieMove planDieMove(const WaferTopology& topology, const std::vector<DieId>& selection,
+                    DieId anchor, DieId target);
+// planDieMove, then every swap. Refused (DieUnavailable) with swapDieRoles's sentence.
+Scenario moveDies(const Scenario& scenario, const WaferTopology& topology,
+                  const std::vector<DieId>& selection, DieId anchor, DieId target);
+// Swaps in the given order (a die dropped on a group slot of the app's group panel).
+Scenario swapDies(const Scenario& scenario, const WaferTopology& topology,
+                  const std::vector<std::pair<DieId, DieId>>& swaps);
+
+// A strategy the search scored (`strategy`, one of its candidates' or the best's) applied to
+// `scenario`. `searched` is the scenario the search ran on and `best` its best scenario: when
+// `strategy` is the best's and nothing but the strategy and the routes changed since, the best
+// scenario comes whole, with the routes TCME tuned for it; otherwise the strategy replaces the
+// scenario's (search/strategy_scoring.h: withStrategy). Refused (Mismatch) when the wafer or the
+// workload differ from the searched one's.
+Scenario applySearchedStrategy(const Scenario& scenario, const Scenario& searched,
+                               const Scenario& best, const nlohmann::json& strategy);
+// TCME's tuning (`tuned`: pinned routes, op algorithms, strategy.fsdp_allgather) applied to
+// `scenario`. Refused (Mismatch) when anything else differs: the tuning was made for another
+// scenario.
+Scenario applyTunedRoutes(const Scenario& scenario, const Scenario& tuned);
+
+} // namespace ws

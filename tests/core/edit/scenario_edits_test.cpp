@@ -1,0 +1,192 @@
+// Every user intention as a pure core edit (core/edit/scenario_edits.h): what it changes, and
+// each refusal with its typed reason.
+#include "edit/scenario_edits.h"
+
+#include "io/scenario_io.h"
+#include "strategy/die_groups.h"
+#include "strategy/strategy_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+namespace ws {
+namespace {
+
+using Reason = EditRefused::Reason;
+
+WaferTopology mesh(int rows, int cols, std::vector<DieId> dead = {}) {
+    return WaferTopology(TopologySpec{rows, cols, TopologyKind::Mesh, std::move(dead), {}});
+}
+
+Scenario gemmScenario(nlohmann::json strategy) {
+    Scenario scenario;
+    scenario.wafer.rows = 4;
+    scenario.wafer.cols = 4;
+    scenario.workload = nlohmann::json{{"kind", "gemm"}, {"m", 1024}, {"k", 1024}, {"n", 1024}};
+    scenario.strategy = std::move(strategy);
+    return scenario;
+}
+
+// GPT-3 6.7B (32 heads) on a 4x4 wafer.
+Scenario transformerScenario() {
+    Scenario scenario;
+    scenario.wafer.rows = 4;
+    scenario.wafer.cols = 4;
+    scenario.workload = nlohmann::json{
+        {"kind", "transformer"}, {"model", "gpt3-6.7b"}, {"seq_len", 2048}, {"global_batch", 8}};
+    scenario.strategy = nlohmann::json{{"dp", 2}, {"tatp", 2}};
+    return scenario;
+}
+
+Scenario teachingTraffic() {
+    return loadScenario(WAFERSCOPE_SCENARIO_DIR "/contention_fsdp_tatp_4x4.json");
+}
+
+// `edit` must be refused with `reason`, its sentence containing `part`.
+void expectRefused(const std::function<void()>& edit, Reason reason, const std::string& part) {
+    try {
+        edit();
+        ADD_FAILURE() << "expected a refusal containing '" << part << "'";
+    } catch (const EditRefused& refused) {
+        EXPECT_EQ(refused.reason(), reason) << refused.what();
+        EXPECT_NE(std::string(refused.what()).find(part), std::string::npos) << refused.what();
+    }
+}
+
+TEST(ScenarioEdits, SetADegreeAndDropDraggedGroups) {
+    const Scenario before = gemmScenario({{"dp", 2}, {"tatp", 2}});
+    const Scenario after = setStrategyDegree(before, StrategyDegree::Tatp, 4, {});
+    EXPECT_EQ(parseStrategy(*after.strategy).tatp, 4);
+    EXPECT_EQ(parseStrategy(*before.strategy).tatp, 2); // the input is untouched
+
+    const Scenario dragged = moveDies(before, mesh(4, 4), {1}, 1, 5);
+    ASSERT_EQ(parseStrategy(*dragged.strategy).mapping, StrategySpec::Explicit);
+    // A new degree no longer fits the dragged groups: back to the sequential mapping.
+    const Scenario resized = setStrategyDegree(dragged, StrategyDegree::Dp, 1, {});
+    EXPECT_EQ(parseStrategy(*resized.strategy).mapping, StrategySpec::Sequential);
+    // Micro-batches do not change the groups.
+    const Scenario accumulated = setStrategyDegree(dragged, StrategyDegree::MicroBatches, 2, {});
+    EXPECT_EQ(parseStrategy(*accumulated.strategy).mapping, StrategySpec::Explicit);
+    EXPECT_EQ(parseStrategy(*accumulated.strategy).microBatches, 2);
+}
+
+TEST(ScenarioEdits, ADegreeTheModelCannotTakeIsRefusedNamingTheKey) {
+    expectRefused([] { setStrategyDegree(transformerScenario(), StrategyDegree::Tp, 5, {}); },
+                  Reason::Infeasible, "strategy.tp");
+    // 16 x 2 = 32 dies on a 16-die wafer.
+    expectRefused([] { setStrategyDegree(transformerScenario(), StrategyDegree::Dp, 16, {}); },
+                  Reason::Infeasible, "strategy");
+    expectRefused([] { setStrategyDegree(teachingTraffic(), StrategyDegree::Dp, 2, {}); },
+                  Reason::NoStrategy, "no strategy");
+}
+
+TEST(ScenarioEdits, FlagsAndMappings) {
+    const Scenario fsdp =
+        setStrategyFlag(transformerScenario(), StrategyFlag::Fsdp, true, {});
+    EXPECT_TRUE(parseStrategy(*fsdp.strategy).fsdp);
+    const Scenario checkpointed =
+        setStrategyFlag(fsdp, StrategyFlag::ActivationCheckpointing, true, {});
+    EXPECT_TRUE(parseStrategy(*checkpointed.strategy).activationCheckpointing);
+    const Scenario single = setStrategyFlag(fsdp, StrategyFlag::DoubleBuffering, false, {});
+    EXPECT_FALSE(parseStrategy(*single.strategy).doubleBuffering);
+
+    const Scenario snake = setStrategyMapping(transformerScenario(), StrategySpec::Snake, {});
+    EXPECT_EQ(parseStrategy(*snake.strategy).mapping, StrategySpec::Snake);
+    expectRefused(
+        [] { setStrategyMapping(transformerScenario(), StrategySpec::Explicit, {}); },
+        Reason::NoChange, "drag dies");
+}
+
+TEST(ScenarioEdits, AModelPresetTurnsTrafficIntoATrainingStep) {
+    const Scenario step = setModelPreset(teachingTraffic(), "llama2-7b", {});
+    ASSERT_TRUE(step.workload.has_value());
+    EXPECT_EQ(step.workload->at("model"), "llama2-7b");
+    EXPECT_TRUE(step.traffic.empty());
+    EXPECT_FALSE(step.routing.has_value());
+    ASSERT_TRUE(step.strategy.has_value());
+
+    // On a training step only the model changes; sequence length and batch stay.
+    const Scenario other = setModelPreset(transformerScenario(), "llama2-7b", {});
+    EXPECT_EQ(other.workload->at("seq_len"), 2048);
+    EXPECT_EQ(other.workload->at("global_batch"), 8);
+    EXPECT_EQ(other.strategy, transformerScenario().strategy);
+
+    expectRefused([] { setModelPreset(transformerScenario(), "gpt-5", {}); }, Reason::Infeasible,
+                  "no preset is named 'gpt-5'");
+}
+
+TEST(ScenarioEdits, ResizingTheWaferKeepsOnlyWhatFits) {
+    Scenario scenario = transformerScenario();
+    scenario.wafer.deadDies = {3, 12};
+    const Scenario smaller = resizeWafer(scenario, 2, 4, {});
+    EXPECT_EQ(smaller.wafer.rows, 2);
+    EXPECT_EQ(smaller.wafer.deadDies, std::vector<DieId>{3}); // die 12 is off the wafer now
+    expectRefused([] { resizeWafer(transformerScenario(), 1, 2, {}); }, Reason::Infeasible,
+                  "strategy");
+    // The teaching example's traffic runs on row 0's four dies.
+    expectRefused([] { resizeWafer(teachingTraffic(), 1, 2, {}); }, Reason::OffWafer,
+                  "wafer does not have");
+}
+
+TEST(ScenarioEdits, AMoveOfASelectionIsATranslationEvenOntoItself) {
+    // Dies 0 and 1 dragged one column right: far end first (1 <-> 2, then 0 <-> 1).
+    const DieMove move = planDieMove(mesh(4, 4), {0, 1}, 0, 1);
+    EXPECT_EQ(move.rows, 0);
+    EXPECT_EQ(move.cols, 1);
+    EXPECT_EQ(move.swaps, (std::vector<std::pair<DieId, DieId>>{{1, 2}, {0, 1}}));
+    expectRefused([] { planDieMove(mesh(4, 4), {0}, 0, 0); }, Reason::NoChange,
+                  "nothing to change");
+    expectRefused([] { planDieMove(mesh(4, 4), {0, 3}, 0, 1); }, Reason::OffWafer,
+                  "die 3 would move off the wafer");
+}
+
+TEST(ScenarioEdits, AMoveOntoADeadDieIsRefusedWithCoresSentence) {
+    Scenario scenario = gemmScenario({{"dp", 2}, {"tatp", 2}});
+    scenario.wafer.deadDies = {5};
+    const WaferTopology topology = mesh(4, 4, {5});
+    expectRefused([&] { moveDies(scenario, topology, {1}, 1, 5); }, Reason::DieUnavailable,
+                  "die 5 is dead");
+    const Scenario moved = moveDies(scenario, topology, {1}, 1, 6);
+    const DieGroups groups = dieGroups(moved, topology);
+    EXPECT_EQ(groups.dpOfDie[1], -1); // its rank now runs on die 6
+    EXPECT_GE(groups.dpOfDie[6], 0);
+}
+
+TEST(ScenarioEdits, ASearchedStrategyAppliesOnlyToTheSearchedWaferAndModel) {
+    const Scenario searched = transformerScenario();
+    Scenario best = searched;
+    best.strategy = nlohmann::json{{"dp", 4}, {"tatp", 4}};
+    best.routing = RoutingSpec{};
+    best.routing->paths["tuned"] = PinnedRoute{{0, 1}, {}};
+    // Unchanged since the search: the best comes whole, with its tuned routes.
+    EXPECT_EQ(applySearchedStrategy(searched, searched, best, *best.strategy), best);
+    // Another candidate: only its strategy.
+    const nlohmann::json other = toJson(parseStrategy({{"dp", 8}, {"tatp", 2}}));
+    const Scenario applied = applySearchedStrategy(searched, searched, best, other);
+    EXPECT_EQ(applied.strategy, other);
+    EXPECT_FALSE(applied.routing.has_value());
+    Scenario resized = searched;
+    resized.wafer.cols = 8;
+    expectRefused([&] { applySearchedStrategy(resized, searched, best, other); },
+                  Reason::Mismatch, "search again");
+}
+
+TEST(ScenarioEdits, TunedRoutesApplyOnlyToTheScenarioTheyWereTunedFor) {
+    const Scenario scenario = teachingTraffic();
+    Scenario tuned = scenario;
+    if (!tuned.routing)
+        tuned.routing = RoutingSpec{};
+    tuned.routing->paths[scenario.traffic.front().id + "/s0/r0"] = PinnedRoute{{0, 1}, {}};
+    tuned.traffic.front().algorithm = Algorithm::Multicast;
+    const Scenario applied = applyTunedRoutes(scenario, tuned);
+    EXPECT_EQ(applied, tuned);
+
+    Scenario renamed = scenario;
+    renamed.wafer.linkBandwidth = Quantity{1e12, "1 TB/s"};
+    expectRefused([&] { applyTunedRoutes(renamed, tuned); }, Reason::Mismatch, "run it again");
+}
+
+} // namespace
+} // namespace ws
