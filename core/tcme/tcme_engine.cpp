@@ -24,6 +24,8 @@ std::string toString(TcmeStopReason reason) {
         return "below_target";
     case TcmeStopReason::NoCandidate:
         return "no_candidate";
+    case TcmeStopReason::Cancelled:
+        return "cancelled";
     }
     return "unknown";
 }
@@ -496,7 +498,7 @@ TcmeStopReason TcmeEngine::run(const std::function<bool()>& cancel,
                                const std::function<void(const TcmeIteration&)>& progress) {
     while (!finished()) {
         if (cancel && cancel())
-            return TcmeStopReason::MaxIter;
+            return TcmeStopReason::Cancelled;
         const TcmeIteration& iteration = step();
         if (progress)
             progress(iteration);

@@ -49,8 +49,10 @@ struct TcmeIteration {
     TcmeSnapshot before, after;
 };
 
-enum class TcmeStopReason { MaxIter, NoGain, BelowTarget, NoCandidate };
-std::string toString(TcmeStopReason reason); // "max_iter", "no_gain", "below_target", ...
+// Why TCME stopped. Cancelled is run()'s answer when its caller stopped it: the engine is not
+// finished then (stopReason() stays empty) and can go on.
+enum class TcmeStopReason { MaxIter, NoGain, BelowTarget, NoCandidate, Cancelled };
+std::string toString(TcmeStopReason reason); // "max_iter", "no_gain", ..., "cancelled"
 
 struct TcmeOptions {
     TcmeSpec spec;
@@ -96,8 +98,8 @@ public:
     // One iteration; throws std::logic_error when finished.
     const TcmeIteration& step();
     // Steps until finished. `cancel` is asked before every step: when it returns true the engine
-    // stops early but stays resumable (not finished), and run returns MaxIter (a cap the caller
-    // imposed). `progress` is called after every step.
+    // stops early but stays resumable (not finished), and run returns Cancelled. `progress` is
+    // called after every step.
     TcmeStopReason run(const std::function<bool()>& cancel = {},
                        const std::function<void(const TcmeIteration&)>& progress = {});
 

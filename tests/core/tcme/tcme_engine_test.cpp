@@ -288,9 +288,14 @@ TEST(TcmeEngine, CancelLeavesTheEngineResumable) {
     const WaferTopology topology(scenario.wafer.topologySpec());
     TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
     int progressCalls = 0;
-    engine.run([&] { return progressCalls >= 1; }, [&](const TcmeIteration&) { ++progressCalls; });
+    const TcmeStopReason stopped = engine.run([&] { return progressCalls >= 1; },
+                                              [&](const TcmeIteration&) { ++progressCalls; });
     EXPECT_EQ(progressCalls, 1);
+    // A cancelled run says so (it used to answer max_iter, a limit nobody set).
+    EXPECT_EQ(stopped, TcmeStopReason::Cancelled);
+    EXPECT_EQ(toString(stopped), "cancelled");
     EXPECT_FALSE(engine.finished());
+    EXPECT_FALSE(engine.stopReason().has_value());
     EXPECT_EQ(engine.run(), TcmeStopReason::NoCandidate);
 }
 
