@@ -1,8 +1,8 @@
 #pragma once
 
+#include "background_job.h"
 #include "scenario_analysis.h"
 
-#include <QFuture>
 #include <QObject>
 #include <QString>
 
@@ -11,22 +11,21 @@
 
 namespace ws {
 
-// Simulates scenarios off the GUI thread (STYLE.md item 5): analyseScenario runs under
-// QtConcurrent and its result comes back on the GUI thread. Only the newest request counts:
-// a result whose generation is older than the last request is dropped, so a quick series of
-// drags shows the last one's heatmap, never an older one's.
+// Simulates scenarios off the GUI thread (STYLE.md item 5): analyseScenario runs as a
+// BackgroundJob and its result comes back on the GUI thread. Only the newest request counts:
+// an older request still running is stopped and its result dropped, so a quick series of drags
+// shows the last one's heatmap, never an older one's.
 class EvaluationRunner : public QObject {
     Q_OBJECT
 public:
     explicit EvaluationRunner(QObject* parent = nullptr);
-    ~EvaluationRunner() override;
 
     void evaluate(const Scenario& scenario, const std::filesystem::path& directory);
-    // Drops the requests in flight: their results will be ignored and evaluationCancelled is
-    // emitted. The job itself runs to its end in the background (the simulator has no cancel
-    // point), but the window never waits for it.
+    // Drops the request in flight and emits evaluationCancelled: the running simulation stops
+    // at its next event (core's cancel predicate), so the thread is free again within
+    // milliseconds; the window never waits for it.
     void cancel();
-    bool isBusy() const { return m_pending > 0; }
+    bool isBusy() const { return m_job->isBusy(); }
     std::shared_ptr<const ScenarioAnalysis> latest() const { return m_latest; }
     // Spins the event loop until the newest request is answered; false on timeout. For tests,
     // screenshots and benchmarks.
@@ -39,17 +38,8 @@ signals:
     void evaluationCancelled();
 
 private:
-    struct Outcome {
-        std::shared_ptr<const ScenarioAnalysis> analysis;
-        QString error;
-    };
-
-    void finish(quint64 generation, const Outcome& outcome);
-
-    quint64 m_generation = 0;
-    int m_pending = 0; // requests whose results have not come back, stale ones included
+    BackgroundJob* m_job;
     std::shared_ptr<const ScenarioAnalysis> m_latest;
-    QFuture<void> m_lastRun;
 };
 
 } // namespace ws

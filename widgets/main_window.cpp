@@ -19,6 +19,7 @@
 #include "report/die_metrics_csv.h"
 #include "report/launch_settings.h"
 #include "report/report_formats.h"
+#include "step/round_link_bytes.h"
 #include "units/quantity.h"
 
 #include <QAction>
@@ -443,6 +444,7 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
                        .arg(hottest[0].to)
                        .arg(qs(formatBytes(hottest[0].bytes)));
     m_summary->setText(summary);
+    emit analysisShown(analysis);
 }
 
 void MainWindow::showRound(int round) {
@@ -453,14 +455,17 @@ void MainWindow::showRound(int round) {
         return;
     }
     MeshView::LinkLoadOverride loads;
-    loads.bytes.assign(analysis->report.links.size(), 0.0);
+    const std::vector<FlowReport>& flows = analysis->report.flows;
+    const std::size_t linkCount = analysis->report.links.size();
+    auto stepOf = [](const FlowReport& flow) { return flow.step; };
+    auto perRound = roundLinkBytes(flows, stepOf, linkCount, round);
+    loads.bytes = perRound.empty() ? std::vector<double>(linkCount, 0.0)
+                                   : std::move(perRound.begin()->second);
     double first = 0, last = 0;
     bool any = false;
-    for (const FlowReport& flow : analysis->report.flows) {
+    for (const FlowReport& flow : flows) {
         if (flow.step != round)
             continue;
-        for (LinkId link : flow.route.links)
-            loads.bytes[static_cast<std::size_t>(link)] += flow.bytes;
         first = any ? std::min(first, flow.startS) : flow.startS;
         last = any ? std::max(last, flow.endS) : flow.endS;
         any = true;

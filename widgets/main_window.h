@@ -64,6 +64,10 @@ public:
     // `round`); -1 shows the whole run again.
     void showRound(int round);
 
+signals:
+    // Every view now shows this analysis (after the runner's answer reached them all).
+    void analysisShown(std::shared_ptr<const ws::ScenarioAnalysis> analysis);
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;

@@ -2,6 +2,7 @@
 
 #include "die_drag.h"
 
+#include "edit/scenario_edits.h"
 #include "units/quantity.h"
 
 #include <QApplication>
@@ -618,10 +619,13 @@ void MeshView::mouseMoveEvent(QMouseEvent* event) {
             return;
         }
         const auto target = m_geometry.dieAt(*m_analysis->topology, event->position());
-        // Valid targets: a live die outside the dragged selection.
-        const bool valid = target && m_analysis->topology->isAlive(*target) &&
-                           !m_selectedDies.contains(*target);
-        const std::optional<DieId> next = valid ? target : std::nullopt;
+        // Valid targets: those core would accept the drop on (asked once per new target).
+        std::optional<DieId> next;
+        if (target && target == m_hoveredTarget)
+            next = m_dropTarget;
+        else if (target && !m_selectedDies.contains(*target) && dropIsValid(*target))
+            next = target;
+        m_hoveredTarget = target;
         if (next != m_dropTarget) {
             m_dropTarget = next;
             update();
@@ -638,6 +642,7 @@ void MeshView::mouseReleaseEvent(QMouseEvent* event) {
     if (gesture == Gesture::DraggingDies) {
         const auto target = m_geometry.dieAt(*m_analysis->topology, event->position());
         m_dropTarget.reset();
+        m_hoveredTarget.reset();
         update();
         if (!target) {
             emit statusMessage(tr("Drop the dies on another die to swap them"));
@@ -674,40 +679,40 @@ void MeshView::mouseReleaseEvent(QMouseEvent* event) {
     selectDie(std::nullopt);
 }
 
+std::vector<DieId> MeshView::dragSelection() const {
+    return {m_selectedDies.begin(), m_selectedDies.end()};
+}
+
+DieId MeshView::dragAnchor(DieId target) const {
+    return m_pressedDie.value_or(m_selectedDies.value(0, target));
+}
+
+bool MeshView::dropIsValid(DieId target) const {
+    try {
+        moveDies(m_analysis->scenario, *m_analysis->topology, dragSelection(), dragAnchor(target),
+                 target);
+        return true;
+    } catch (const EditRefused&) {
+        return false;
+    }
+}
+
 QList<QPair<int, int>> MeshView::swapsForDrop(DieId target, QString* text) const {
-    const WaferTopology& topology = *m_analysis->topology;
     QList<QPair<int, int>> swaps;
-    const DieId anchor = m_pressedDie.value_or(m_selectedDies.value(0, target));
-    const DieCoord from = topology.coord(anchor);
-    const DieCoord to = topology.coord(target);
-    const int dr = to.row - from.row;
-    const int dc = to.col - from.col;
-    if (dr == 0 && dc == 0) {
-        *text = tr("Dropped where it started: nothing to change");
-        return swaps;
+    try {
+        const DieMove move =
+            planDieMove(*m_analysis->topology, dragSelection(), dragAnchor(target), target);
+        for (const auto& [a, b] : move.swaps)
+            swaps.append({a, b});
+        *text = swaps.size() == 1
+                    ? tr("Swap die %1 with die %2").arg(swaps[0].first).arg(swaps[0].second)
+                    : tr("Move %1 dies by (%2, %3)").arg(swaps.size()).arg(move.rows).arg(move.cols);
+    } catch (const EditRefused& refused) {
+        QString sentence = QString::fromStdString(refused.what());
+        if (!sentence.isEmpty())
+            sentence[0] = sentence[0].toUpper();
+        *text = sentence;
     }
-    // Each selected die trades places with the die at the same offset. Doing the swaps from
-    // the far end of the move backwards makes a chain of swaps a translation even when the
-    // selection overlaps its destination (die i takes i+1's place, i+1 takes i+2's, ...).
-    QList<int> ordered = m_selectedDies;
-    std::sort(ordered.begin(), ordered.end(), [&](int a, int b) {
-        const DieCoord ca = topology.coord(a);
-        const DieCoord cb = topology.coord(b);
-        return ca.row * dr + ca.col * dc > cb.row * dr + cb.col * dc;
-    });
-    for (int die : ordered) {
-        const DieCoord c = topology.coord(die);
-        const DieCoord moved{c.row + dr, c.col + dc};
-        if (moved.row < 0 || moved.col < 0 || moved.row >= topology.rows() ||
-            moved.col >= topology.cols()) {
-            *text = tr("Die %1 would move off the wafer").arg(die);
-            return {};
-        }
-        swaps.append({die, topology.dieAt(moved)});
-    }
-    *text = swaps.size() == 1
-                ? tr("Swap die %1 with die %2").arg(swaps[0].first).arg(swaps[0].second)
-                : tr("Move %1 dies by (%2, %3)").arg(swaps.size()).arg(dr).arg(dc);
     return swaps;
 }
 

@@ -101,6 +101,12 @@ private:
     QString linkToolTip(LinkId link) const;
     QString dieToolTip(DieId die) const;
     QString formatValue(double value) const;
+    // The dragged dies, and the one that follows the cursor (the pressed die).
+    std::vector<DieId> dragSelection() const;
+    DieId dragAnchor(DieId target) const;
+    // Core's verdict on dropping the selection on `target` (edit/scenario_edits.h: moveDies).
+    bool dropIsValid(DieId target) const;
+    // Core's swaps for the drop (planDieMove), and the text of the edit or of the refusal.
     QList<QPair<int, int>> swapsForDrop(DieId target, QString* text) const;
     void startExternalDrag();
     void recomputeScale();
@@ -131,7 +137,8 @@ private:
     QPoint m_pressPosition;
     QPointF m_panStartOffset;
     std::optional<DieId> m_pressedDie;
-    std::optional<DieId> m_dropTarget;
+    std::optional<DieId> m_dropTarget;    // highlighted: core accepts the drop there
+    std::optional<DieId> m_hoveredTarget; // the die under the cursor when last asked
 };
 
 } // namespace ws

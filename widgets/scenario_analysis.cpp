@@ -1,20 +1,24 @@
 #include "scenario_analysis.h"
 
 #include "io/scenario_error.h"
-#include "report/scenario_report.h"
+#include "evaluation/scenario_run.h"
 
 namespace ws {
 
 std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario,
-                                                        const std::filesystem::path& directory) {
+                                                        const std::filesystem::path& directory,
+                                                        const std::function<bool()>& cancel) {
     auto analysis = std::make_shared<ScenarioAnalysis>();
     analysis->scenario = scenario;
-    try {
-        analysis->topology = std::make_shared<const WaferTopology>(scenario.wafer.topologySpec());
-    } catch (const std::invalid_argument& error) {
-        throw ScenarioError("wafer", error.what());
-    }
-    analysis->report = simulateScenarioReport(scenario, *analysis->topology, directory);
+    // The CLI's pipeline, overrides included: the app and `waferscope-cli simulate` agree on
+    // every figure by construction.
+    RunOptions options;
+    options.scenarioDirectory = directory;
+    options.applyEnvironment = true;
+    options.cancel = cancel;
+    const ScenarioRun run = prepareRun(scenario, options);
+    analysis->topology = run.topology;
+    analysis->report = reportOf(run, simulateRun(run, options));
     try {
         analysis->groups = dieGroups(scenario, *analysis->topology);
     } catch (const ScenarioError& error) {

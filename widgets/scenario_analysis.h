@@ -6,6 +6,7 @@
 #include "topology/wafer_topology.h"
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,9 +24,12 @@ struct ScenarioAnalysis {
     std::vector<std::vector<int>> flowsOnLink;  // by LinkId: indices into report.flows
 };
 
-// Simulates `scenario` (simulateScenarioReport) and gathers what the views need. Synchronous:
-// EvaluationRunner calls it off the GUI thread. Throws ScenarioError for bad input.
+// Simulates `scenario` through core's pipeline (evaluation/scenario_run.h, with the
+// environment overrides, as the CLI does) and gathers what the views need. Synchronous:
+// EvaluationRunner calls it off the GUI thread. Throws ScenarioError for bad input and
+// RunCancelled when `cancel` returns true.
 std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario,
-                                                        const std::filesystem::path& directory);
+                                                        const std::filesystem::path& directory,
+                                                        const std::function<bool()>& cancel = {});
 
 } // namespace ws

@@ -4,7 +4,6 @@
 
 #include "io/scenario_error.h"
 #include "io/scenario_io.h"
-#include "strategy/die_role_swap.h"
 
 #include <QDir>
 #include <QFile>
@@ -100,21 +99,118 @@ void ScenarioDocument::edit(const QString& text, Scenario after, int mergeId) {
     m_undoStack->push(new ScenarioEditCommand(this, text, m_scenario, std::move(after), mergeId));
 }
 
+namespace {
+
+// Merge ids for consecutive edits of one control (ScenarioEditCommand::id).
+enum MergeId { kMergeDp = 100, kMergeSp, kMergeTp, kMergeTatp, kMergeMicroBatches, kMergeWafer };
+
+QString degreeName(StrategyDegree degree) {
+    switch (degree) {
+    case StrategyDegree::Dp:
+        return ScenarioDocument::tr("DP");
+    case StrategyDegree::Sp:
+        return ScenarioDocument::tr("SP");
+    case StrategyDegree::Tp:
+        return ScenarioDocument::tr("TP");
+    case StrategyDegree::Tatp:
+        return ScenarioDocument::tr("TATP");
+    case StrategyDegree::MicroBatches:
+        return ScenarioDocument::tr("micro-batches");
+    }
+    return {};
+}
+
+QString flagName(StrategyFlag flag) {
+    switch (flag) {
+    case StrategyFlag::Fsdp:
+        return ScenarioDocument::tr("FSDP");
+    case StrategyFlag::DoubleBuffering:
+        return ScenarioDocument::tr("double buffering");
+    case StrategyFlag::ActivationCheckpointing:
+        return ScenarioDocument::tr("activation checkpointing");
+    }
+    return {};
+}
+
+} // namespace
+
+bool ScenarioDocument::editBy(const QString& text,
+                              const std::function<Scenario(const Scenario&)>& change,
+                              QString* reason, int mergeId) {
+    try {
+        edit(text, change(m_scenario), mergeId);
+        return true;
+    } catch (const EditRefused& refused) {
+        *reason = QString::fromStdString(refused.what());
+    }
+    return false;
+}
+
+bool ScenarioDocument::setStrategyDegree(StrategyDegree degree, int value, QString* reason) {
+    const int mergeId = kMergeDp + static_cast<int>(degree);
+    return editBy(
+        tr("Set %1 to %2").arg(degreeName(degree)).arg(value),
+        [&](const Scenario& s) { return ws::setStrategyDegree(s, degree, value, directory()); },
+        reason, mergeId);
+}
+
+bool ScenarioDocument::setStrategyFlag(StrategyFlag flag, bool on, QString* reason) {
+    return editBy((on ? tr("Turn on %1") : tr("Turn off %1")).arg(flagName(flag)),
+                  [&](const Scenario& s) { return ws::setStrategyFlag(s, flag, on, directory()); },
+                  reason);
+}
+
+bool ScenarioDocument::setStrategyMapping(StrategySpec::MappingKind mapping, QString* reason) {
+    return editBy(tr("Use the %1 mapping").arg(QString::fromLatin1(toString(mapping))),
+                  [&](const Scenario& s) {
+                      return ws::setStrategyMapping(s, mapping, directory());
+                  },
+                  reason);
+}
+
+bool ScenarioDocument::setModelPreset(const QString& preset, QString* reason) {
+    const bool trainingStep = m_scenario.workload &&
+                              m_scenario.workload->value("kind", "") == "transformer";
+    return editBy(trainingStep ? tr("Set the model to %1").arg(preset)
+                               : tr("Simulate a training step of %1").arg(preset),
+                  [&](const Scenario& s) {
+                      return ws::setModelPreset(s, preset.toStdString(), directory());
+                  },
+                  reason);
+}
+
+bool ScenarioDocument::resizeWafer(int rows, int cols, QString* reason) {
+    return editBy(
+        tr("Resize the wafer to %1x%2").arg(rows).arg(cols),
+        [&](const Scenario& s) { return ws::resizeWafer(s, rows, cols, directory()); }, reason,
+        kMergeWafer);
+}
+
 bool ScenarioDocument::swapDies(const std::vector<std::pair<DieId, DieId>>& swaps,
                                 const QString& text, QString* reason) {
     try {
         const WaferTopology topology(m_scenario.wafer.topologySpec());
-        Scenario after = m_scenario;
-        for (const auto& [a, b] : swaps)
-            after = swapDieRoles(after, topology, a, b);
-        edit(text, std::move(after));
-        return true;
-    } catch (const DieSwapRefused& refused) {
-        *reason = QString::fromStdString(refused.what());
-    } catch (const std::exception& problem) { // ScenarioError, std::invalid_argument
+        return editBy(
+            text, [&](const Scenario& s) { return ws::swapDies(s, topology, swaps); }, reason);
+    } catch (const std::invalid_argument& problem) { // a wafer the topology refuses
         *reason = QString::fromStdString(problem.what());
     }
     return false;
+}
+
+bool ScenarioDocument::applySearchedStrategy(const Scenario& searched, const Scenario& best,
+                                             const nlohmann::json& strategy,
+                                             const QString& text, QString* reason) {
+    return editBy(
+        text,
+        [&](const Scenario& s) { return ws::applySearchedStrategy(s, searched, best, strategy); },
+        reason);
+}
+
+bool ScenarioDocument::applyTunedRoutes(const Scenario& tuned, const QString& text,
+                                        QString* reason) {
+    return editBy(
+        text, [&](const Scenario& s) { return ws::applyTunedRoutes(s, tuned); }, reason);
 }
 
 void ScenarioDocument::replaceScenario(const Scenario& scenario) {

@@ -1,11 +1,13 @@
 #pragma once
 
+#include "edit/scenario_edits.h"
 #include "io/scenario.h"
 
 #include <QObject>
 #include <QString>
 
 #include <filesystem>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -45,10 +47,23 @@ public:
 
     // Pushes one undoable edit that replaces the scenario with `after`.
     void edit(const QString& text, Scenario after, int mergeId = -1);
-    // Drops die a onto die b for each pair in turn (core: swapDieRoles), as one undo command.
-    // Returns false with the reason when any swap is refused; nothing is changed then.
+    // One method per user intention (core/edit/scenario_edits.h), each one undo command with
+    // its own text. On a refusal nothing changes, `reason` gets core's sentence and the method
+    // returns false. Consecutive edits of one degree, or of the wafer size, merge into one
+    // command (a spin box's steps).
+    bool setStrategyDegree(StrategyDegree degree, int value, QString* reason);
+    bool setStrategyFlag(StrategyFlag flag, bool on, QString* reason);
+    bool setStrategyMapping(StrategySpec::MappingKind mapping, QString* reason);
+    bool setModelPreset(const QString& preset, QString* reason);
+    bool resizeWafer(int rows, int cols, QString* reason);
+    // Drops die a onto die b for each pair in turn (core: swapDies), as one undo command.
     bool swapDies(const std::vector<std::pair<DieId, DieId>>& swaps, const QString& text,
                   QString* reason);
+    // `text` names the result for the undo history ("Apply searched strategy: ...").
+    bool applySearchedStrategy(const Scenario& searched, const Scenario& best,
+                               const nlohmann::json& strategy, const QString& text,
+                               QString* reason);
+    bool applyTunedRoutes(const Scenario& tuned, const QString& text, QString* reason);
 
     // For ScenarioEditCommand only: sets the scenario and announces it.
     void replaceScenario(const Scenario& scenario);
@@ -60,6 +75,10 @@ signals:
     void modifiedChanged(bool modified);
 
 private:
+    // Pushes change(m_scenario) as one command, or reports core's refusal.
+    bool editBy(const QString& text, const std::function<Scenario(const Scenario&)>& change,
+                QString* reason, int mergeId = -1);
+
     Scenario m_scenario;
     QUndoStack* m_undoStack;
     QString m_filePath;

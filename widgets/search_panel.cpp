@@ -4,6 +4,7 @@
 #include "scenario_document.h"
 #include "search_results_model.h"
 
+#include "evaluation/scenario_run.h"
 #include "search/pareto_front.h"
 #include "search/strategy_scoring.h"
 #include "strategy/strategy_spec.h"
@@ -22,10 +23,8 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QThread>
-#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include <qcustomplot.h>
 
@@ -64,7 +63,7 @@ QCPGraph* addScatterGraph(QCustomPlot* plot, const QString& name, const QColor& 
 } // namespace
 
 SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document) {
+    : QWidget(parent), m_document(document), m_runner(new BackgroundJob(this, kPollIntervalMs)) {
     auto* controls = new QWidget;
     auto* form = new QFormLayout;
     m_budget = new QSpinBox;
@@ -183,10 +182,7 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
 
-    m_pollTimer = new QTimer(this);
-    m_pollTimer->setInterval(kPollIntervalMs);
-    connect(m_pollTimer, &QTimer::timeout, this, &SearchPanel::drainProgress);
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &SearchPanel::finish);
+    connect(m_runner, &BackgroundJob::progressTick, this, &SearchPanel::drainProgress);
     connect(m_searchButton, &QPushButton::clicked, this, &SearchPanel::start);
     connect(m_cancelButton, &QPushButton::clicked, this, &SearchPanel::cancel);
     connect(m_applyButton, &QPushButton::clicked, this, &SearchPanel::apply);
@@ -210,14 +206,13 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
 }
 
 SearchPanel::~SearchPanel() {
-    if (m_job)
-        m_job->cancel = true;
-    m_watcher.waitForFinished(); // the search polls the cancel flag between evaluations
+    // m_runner cancels the search in flight; the worker holds only its own copies and the
+    // progress buffer, so nothing waits for it here.
 }
 
 void SearchPanel::clear() {
-    if (m_job) {
-        m_job->cancel = true;
+    if (isBusy()) {
+        m_runner->cancel();
         m_discardRunning = true;
     }
     m_result.reset();
@@ -246,20 +241,20 @@ bool SearchPanel::resultMatchesDocument() const {
 
 void SearchPanel::refreshControls() {
     const bool hasWorkload = m_document->scenario().workload.has_value();
-    m_searchButton->setEnabled(!m_job && hasWorkload);
-    m_cancelButton->setEnabled(m_job != nullptr);
-    m_applyButton->setEnabled(!m_job && resultMatchesDocument());
+    m_searchButton->setEnabled(!isBusy() && hasWorkload);
+    m_cancelButton->setEnabled(isBusy());
+    m_applyButton->setEnabled(!isBusy() && resultMatchesDocument());
     for (QWidget* input : {static_cast<QWidget*>(m_budget), static_cast<QWidget*>(m_threads),
                            static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_polish)})
-        input->setEnabled(!m_job);
-    if (!m_job && !hasWorkload)
+        input->setEnabled(!isBusy());
+    if (!isBusy() && !hasWorkload)
         m_searchButton->setToolTip(
             tr("This scenario is explicit traffic: the search needs a workload "
                "(open a model example, such as GPT-3 175B on 6x8)"));
     else
         m_searchButton->setToolTip(
             tr("Search strategies for this workload on this wafer (off the GUI thread)"));
-    if (m_result && !m_job && !resultMatchesDocument())
+    if (m_result && !isBusy() && !resultMatchesDocument())
         m_applyButton->setToolTip(
             tr("The wafer or the workload changed since this search: search again"));
     else
@@ -269,7 +264,7 @@ void SearchPanel::refreshControls() {
 }
 
 void SearchPanel::start() {
-    if (m_job)
+    if (isBusy())
         return;
     const Scenario scenario = m_document->scenario();
     if (!scenario.workload) {
@@ -295,29 +290,29 @@ void SearchPanel::start() {
     m_progress->setValue(0);
     m_progress->setFormat(tr("%v / %m evaluations"));
     m_status->setText(tr("Searching: level 1 (segments) and the baselines first…"));
-    m_job = std::make_shared<Job>();
-    std::shared_ptr<Job> job = m_job;
+    m_buffer = std::make_shared<ProgressBuffer>();
+    std::shared_ptr<ProgressBuffer> buffer = m_buffer;
     const std::filesystem::path directory = m_document->directory();
-    m_watcher.setFuture(QtConcurrent::run([job, scenario, directory, options]() -> Outcome {
-        Outcome outcome;
-        try {
-            const WaferTopology topology(scenario.wafer.topologySpec());
-            auto result = std::make_shared<SearchResult>(searchStrategies(
-                scenario, topology, directory, options, [job] { return job->cancel.load(); },
-                [job](const SearchProgress& progress) {
-                    const std::lock_guard lock(job->mutex);
-                    job->latest = progress;
-                    job->latest.newCandidates.clear();
-                    job->pending.insert(job->pending.end(), progress.newCandidates.begin(),
-                                        progress.newCandidates.end());
+    using Result = std::shared_ptr<const SearchResult>;
+    m_runner->start<Result>(
+        [buffer, scenario, directory, options](const JobToken& token) -> Result {
+            // The overrides the CLI's search applies (evaluation/scenario_run.h).
+            Scenario overridden = scenario;
+            applyRunEnvironment(overridden, frontEndRunOptions());
+            const WaferTopology topology(overridden.wafer.topologySpec());
+            return std::make_shared<SearchResult>(searchStrategies(
+                overridden, topology, directory, options, token.predicate(),
+                [buffer](const SearchProgress& progress) {
+                    const std::lock_guard lock(buffer->mutex);
+                    buffer->latest = progress;
+                    buffer->latest.newCandidates.clear();
+                    buffer->pending.insert(buffer->pending.end(), progress.newCandidates.begin(),
+                                           progress.newCandidates.end());
                 }));
-            outcome.result = std::move(result);
-        } catch (const std::exception& error) {
-            outcome.error = qs(error.what());
-        }
-        return outcome;
-    }));
-    m_pollTimer->start();
+        },
+        [this](Result result) { finish(std::move(result), {}, false); },
+        [this](const QString& error) { finish(nullptr, error, false); },
+        [this](std::optional<Result> result) { finish(result.value_or(nullptr), {}, true); });
     refreshControls();
     replot();
     emit busyChanged(true);
@@ -328,22 +323,22 @@ void SearchPanel::start() {
 }
 
 void SearchPanel::cancel() {
-    if (!m_job)
+    if (!isBusy())
         return;
-    m_job->cancel = true;
+    m_runner->cancel();
     m_cancelButton->setEnabled(false);
     m_status->setText(tr("Cancelling: keeping the best candidate found so far…"));
 }
 
 void SearchPanel::drainProgress() {
-    if (!m_job)
+    if (!m_buffer)
         return;
     SearchProgress progress;
     std::vector<StrategyScore> fresh;
     {
-        const std::lock_guard lock(m_job->mutex);
-        progress = m_job->latest;
-        fresh.swap(m_job->pending);
+        const std::lock_guard lock(m_buffer->mutex);
+        progress = m_buffer->latest;
+        fresh.swap(m_buffer->pending);
     }
     if (progress.budget == 0) // level 1 and the baselines are still running
         return;
@@ -359,7 +354,7 @@ void SearchPanel::showProgress(const SearchProgress& progress) {
     QString text = tr("%1 of %2 evaluations").arg(progress.evaluations).arg(progress.budget);
     if (progress.bestStepS > 0.0)
         text += tr(" · best so far %1 (model)").arg(secondsText(progress.bestStepS));
-    if (m_job && m_job->cancel)
+    if (m_runner->isCancelling())
         text = tr("Cancelling: keeping the best candidate found so far…");
     else if (progress.evaluations < progress.budget)
         text += tr(" · about %1 left").arg(secondsText(progress.remainingS));
@@ -581,29 +576,25 @@ void SearchPanel::highlightSelectedRow() {
     m_scatter->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void SearchPanel::finish() {
-    if (!m_job)
-        return;
+void SearchPanel::finish(std::shared_ptr<const SearchResult> result, const QString& error,
+                         bool cancelled) {
     drainProgress();
-    m_pollTimer->stop();
-    const bool cancelled = m_job->cancel;
-    m_job.reset();
-    const Outcome outcome = m_watcher.result();
+    m_buffer.reset();
     if (m_discardRunning) { // for a scenario no longer open
         m_discardRunning = false;
         clear();
         emit busyChanged(false);
         return;
     }
-    if (!outcome.result && cancelled) {
+    if (!result && cancelled) {
         m_status->setText(tr("Search cancelled before any strategy was evaluated."));
         emit statusMessage(tr("Search cancelled"));
-    } else if (!outcome.result) {
+    } else if (!result) {
         m_status->setText(tr("<span style='color:#c00'>The search could not run: %1</span>")
-                              .arg(outcome.error.toHtmlEscaped()));
-        emit statusMessage(tr("Search failed: %1").arg(outcome.error));
+                              .arg(error.toHtmlEscaped()));
+        emit statusMessage(tr("Search failed: %1").arg(error));
     } else {
-        m_result = outcome.result;
+        m_result = std::move(result);
         m_points.clear(); // the final list also has level 1's and the baselines' strategies
         addPoints(m_result->candidates);
         m_model->setResult(m_result);
@@ -648,7 +639,7 @@ void SearchPanel::finish() {
 }
 
 void SearchPanel::apply() {
-    if (m_job || !resultMatchesDocument())
+    if (isBusy() || !resultMatchesDocument())
         return;
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     const int row = m_picked ? -1 : (rows.isEmpty() ? 0 : rows.front().row());
@@ -657,25 +648,20 @@ void SearchPanel::apply() {
         emit statusMessage(tr("This baseline has no strategy to apply"));
         return;
     }
-    const Scenario& current = m_document->scenario();
-    // The best comes with the routes TCME tuned for it: they are valid while nothing but the
-    // strategy and the routes changed since the search.
-    Scenario unchanged = current;
-    unchanged.strategy = m_searched.strategy;
-    unchanged.routing = m_searched.routing;
-    const Scenario applied = row == 0 && unchanged == m_searched
-                                 ? m_result->bestScenario
-                                 : withStrategy(current, parseStrategy(score->strategy));
     const QString text =
         tr("Apply searched strategy: %1 (%2)")
             .arg(qs(score->label), secondsText(SearchResultsModel::stepTime(*score)));
-    m_document->edit(text, applied);
-    emit statusMessage(text);
+    QString reason;
+    if (m_document->applySearchedStrategy(m_searched, m_result->bestScenario, score->strategy,
+                                          text, &reason))
+        emit statusMessage(text);
+    else
+        emit statusMessage(tr("Not applied: %1").arg(reason));
 }
 
 bool SearchPanel::searchBlocking(int timeoutMs) {
     start();
-    return processEventsUntil([this] { return m_job == nullptr; }, timeoutMs) &&
+    return m_runner->waitForIdle(timeoutMs) &&
            m_result != nullptr;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 
+#include "background_job.h"
+
 #include "io/scenario.h"
 #include "search/strategy_search.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <atomic>
@@ -20,7 +21,6 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableView;
-class QTimer;
 
 namespace ws {
 
@@ -58,7 +58,7 @@ public:
     // when the search could not run.
     bool searchBlocking(int timeoutMs = 120000);
 
-    bool isBusy() const { return m_job != nullptr; }
+    bool isBusy() const { return m_runner->isBusy(); }
     const SearchResult* result() const { return m_result.get(); }
     SearchResultsModel* resultsModel() const { return m_model; }
     QTableView* resultsView() const { return m_table; }
@@ -77,16 +77,12 @@ signals:
     void busyChanged(bool busy);
 
 private:
-    // Shared by the GUI thread and the worker: progress waits here until the timer takes it.
-    struct Job {
-        std::atomic<bool> cancel{false};
+    // Shared by the GUI thread and the worker: progress waits here until the next
+    // progressTick takes it (throttled to kPollIntervalMs).
+    struct ProgressBuffer {
         std::mutex mutex;
         SearchProgress latest;              // guarded by mutex
         std::vector<StrategyScore> pending; // guarded by mutex: candidates not yet plotted
-    };
-    struct Outcome {
-        std::shared_ptr<const SearchResult> result; // null when the search could not run
-        QString error;
     };
     struct Point {
         double memoryGB;
@@ -96,7 +92,7 @@ private:
     };
 
     void drainProgress();
-    void finish();
+    void finish(std::shared_ptr<const SearchResult> result, const QString& error, bool cancelled);
     void showProgress(const SearchProgress& progress);
     void addPoints(const std::vector<StrategyScore>& scores);
     void replot();
@@ -108,8 +104,8 @@ private:
 
     ScenarioDocument* m_document;
     Scenario m_searched;        // the scenario the current result (or the running search) is for
-    std::shared_ptr<Job> m_job; // null when idle
-    QFutureWatcher<Outcome> m_watcher;
+    BackgroundJob* m_runner;
+    std::shared_ptr<ProgressBuffer> m_buffer; // the running search's; null when idle
     std::shared_ptr<const SearchResult> m_result;
     std::vector<Point> m_points;
     std::optional<StrategyScore> m_picked; // clicked on the scatter; cleared by a table selection
@@ -135,7 +131,6 @@ private:
     QCPGraph* m_selected;
     QTableView* m_table;
     SearchResultsModel* m_model;
-    QTimer* m_pollTimer;
 };
 
 } // namespace ws

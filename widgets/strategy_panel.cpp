@@ -3,10 +3,8 @@
 #include "scenario_document.h"
 
 #include "io/scenario_error.h"
-#include "strategy/placement.h"
 #include "strategy/strategy_spec.h"
 #include "workload/transformer_config.h"
-#include "workload/workload.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -20,24 +18,11 @@ namespace ws {
 
 namespace {
 
-// Merge ids for consecutive edits of one control (ScenarioEditCommand::id).
-enum MergeId { kMergeDp = 100, kMergeSp, kMergeTp, kMergeTatp, kMergeMicroBatches, kMergeWafer };
-
 QSpinBox* degreeBox(int maximum) {
     auto* box = new QSpinBox;
     box->setRange(1, maximum);
     box->setKeyboardTracking(false); // one edit per committed value, not per keystroke
     return box;
-}
-
-// Everything the core checks before a training step can be built, without building it.
-void checkTrainingStep(const Scenario& scenario, const std::filesystem::path& directory) {
-    const WaferTopology topology(scenario.wafer.topologySpec());
-    if (!scenario.strategy || !scenario.workload)
-        return;
-    const StrategySpec strategy = parseStrategy(*scenario.strategy);
-    checkStrategyAgainstWorkload(strategy, parseWorkload(*scenario.workload, directory));
-    placeStrategy(strategy, topology);
 }
 
 } // namespace
@@ -94,34 +79,49 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_parallelism);
     layout->addStretch(1);
 
-    auto degree = [this](QSpinBox* box, const char* key, const QString& label, int mergeId) {
+    // Gestures only: each becomes one document method (core/edit/scenario_edits.h).
+    auto degree = [this](QSpinBox* box, StrategyDegree kind) {
         connect(box, &QSpinBox::valueChanged, this, [=, this](int value) {
-            setStrategyValue(QString::fromLatin1(key), value,
-                             tr("Set %1 to %2").arg(label).arg(value), mergeId);
+            applyEdit([=, this](QString* reason) {
+                return m_document->setStrategyDegree(kind, value, reason);
+            });
         });
     };
-    degree(m_dp, "dp", tr("DP"), kMergeDp);
-    degree(m_sp, "sp", tr("SP"), kMergeSp);
-    degree(m_tp, "tp", tr("TP"), kMergeTp);
-    degree(m_tatp, "tatp", tr("TATP"), kMergeTatp);
-    degree(m_microBatches, "micro_batches", tr("micro-batches"), kMergeMicroBatches);
-    auto flag = [this](QCheckBox* box, const char* key, const QString& label) {
+    degree(m_dp, StrategyDegree::Dp);
+    degree(m_sp, StrategyDegree::Sp);
+    degree(m_tp, StrategyDegree::Tp);
+    degree(m_tatp, StrategyDegree::Tatp);
+    degree(m_microBatches, StrategyDegree::MicroBatches);
+    auto flag = [this](QCheckBox* box, StrategyFlag kind) {
         connect(box, &QCheckBox::toggled, this, [=, this](bool on) {
-            setStrategyFlag(QString::fromLatin1(key), on,
-                            (on ? tr("Turn on %1") : tr("Turn off %1")).arg(label));
+            applyEdit([=, this](QString* reason) {
+                return m_document->setStrategyFlag(kind, on, reason);
+            });
         });
     };
-    flag(m_fsdp, "fsdp", tr("FSDP"));
-    flag(m_doubleBuffering, "double_buffering", tr("double buffering"));
-    flag(m_checkpointing, "activation_checkpointing", tr("activation checkpointing"));
-    connect(m_mapping, &QComboBox::currentIndexChanged, this,
-            [this](int) { setMapping(m_mapping->currentData().toString()); });
-    connect(m_model, &QComboBox::currentTextChanged, this,
-            [this](const QString& model) { setModel(model); });
+    flag(m_fsdp, StrategyFlag::Fsdp);
+    flag(m_doubleBuffering, StrategyFlag::DoubleBuffering);
+    flag(m_checkpointing, StrategyFlag::ActivationCheckpointing);
+    connect(m_mapping, &QComboBox::currentIndexChanged, this, [this](int index) {
+        const auto mapping = static_cast<StrategySpec::MappingKind>(index);
+        applyEdit([=, this](QString* reason) {
+            return m_document->setStrategyMapping(mapping, reason);
+        });
+    });
+    connect(m_model, &QComboBox::currentTextChanged, this, [this](const QString& model) {
+        if (model.isEmpty())
+            return;
+        applyEdit([=, this](QString* reason) { return m_document->setModelPreset(model, reason); });
+    });
+    auto resize = [this](int rows, int cols) {
+        applyEdit([=, this](QString* reason) {
+            return m_document->resizeWafer(rows, cols, reason);
+        });
+    };
     connect(m_rows, &QSpinBox::valueChanged, this,
-            [this](int rows) { setWaferSize(rows, m_cols->value()); });
+            [=, this](int rows) { resize(rows, m_cols->value()); });
     connect(m_cols, &QSpinBox::valueChanged, this,
-            [this](int cols) { setWaferSize(m_rows->value(), cols); });
+            [=, this](int cols) { resize(m_rows->value(), cols); });
 
     connect(m_document, &ScenarioDocument::scenarioChanged, this, &StrategyPanel::refresh);
     refresh();
@@ -169,109 +169,14 @@ void StrategyPanel::refresh() {
     m_refreshing = false;
 }
 
-void StrategyPanel::setStrategyValue(const QString& key, int value, const QString& text,
-                                     int mergeId) {
-    if (m_refreshing || !m_document->scenario().strategy)
-        return;
-    Scenario after = m_document->scenario();
-    StrategySpec spec = parseStrategy(*after.strategy);
-    // Changing a degree invalidates dragged groups: fall back to the sequential mapping.
-    if (spec.mapping == StrategySpec::Explicit && key != QLatin1String("micro_batches")) {
-        spec.mapping = StrategySpec::Sequential;
-        spec.dpGroups.clear();
-        spec.tatpGroups.clear();
-    }
-    nlohmann::json strategy = toJson(spec);
-    strategy[key.toStdString()] = value;
-    after.strategy = strategy;
-    editIfValid(text, std::move(after), mergeId);
-}
-
-void StrategyPanel::editIfValid(const QString& text, Scenario after, int mergeId,
-                                const std::function<void(const Scenario&)>& extraCheck) {
-    try {
-        if (extraCheck)
-            extraCheck(after);
-        checkTrainingStep(after, m_document->directory());
-    } catch (const std::exception& problem) {
-        emit statusMessage(tr("Not applied: %1").arg(QString::fromStdString(problem.what())));
-        refresh(); // the form snaps back to the document
-        return;
-    }
-    m_document->edit(text, std::move(after), mergeId);
-}
-
-void StrategyPanel::setStrategyFlag(const QString& key, bool value, const QString& text) {
-    if (m_refreshing || !m_document->scenario().strategy)
-        return;
-    Scenario after = m_document->scenario();
-    (*after.strategy)[key.toStdString()] = value;
-    m_document->edit(text, std::move(after));
-}
-
-void StrategyPanel::setMapping(const QString& mapping) {
-    if (m_refreshing || !m_document->scenario().strategy)
-        return;
-    if (mapping == QLatin1String("explicit")) {
-        emit statusMessage(tr("Drag dies on the mesh to make an explicit mapping"));
-        refresh();
-        return;
-    }
-    Scenario after = m_document->scenario();
-    StrategySpec spec = parseStrategy(*after.strategy);
-    spec.mapping =
-        mapping == QLatin1String("snake") ? StrategySpec::Snake : StrategySpec::Sequential;
-    spec.dpGroups.clear();
-    spec.tatpGroups.clear();
-    after.strategy = toJson(spec);
-    editIfValid(tr("Use the %1 mapping").arg(mapping), std::move(after));
-}
-
-void StrategyPanel::setModel(const QString& model) {
-    if (m_refreshing || model.isEmpty())
-        return;
-    Scenario after = m_document->scenario();
-    QString text = tr("Set the model to %1").arg(model);
-    if (!after.workload || after.workload->value("kind", "") != "transformer") {
-        // Explicit traffic (or a gemm) becomes a training step of the model on one die; the
-        // user then raises the degrees.
-        after.workload = nlohmann::json{{"kind", "transformer"},
-                                        {"model", model.toStdString()},
-                                        {"seq_len", 2048},
-                                        {"global_batch", 16}};
-        after.strategy = nlohmann::json{{"dp", 1}, {"tatp", 1}};
-        after.traffic.clear();
-        after.routing.reset();
-        text = tr("Simulate a training step of %1").arg(model);
-    } else {
-        (*after.workload)["model"] = model.toStdString();
-    }
-    editIfValid(text, std::move(after));
-}
-
-void StrategyPanel::setWaferSize(int rows, int cols) {
+void StrategyPanel::applyEdit(const std::function<bool(QString*)>& edit) {
     if (m_refreshing)
         return;
-    Scenario after = m_document->scenario();
-    after.wafer.rows = rows;
-    after.wafer.cols = cols;
-    editIfValid(
-        tr("Resize the wafer to %1x%2").arg(rows).arg(cols), std::move(after), kMergeWafer,
-        [rows, cols](const Scenario& resized) {
-            const WaferTopology topology(resized.wafer.topologySpec());
-            for (const TrafficOp& op : resized.traffic) {
-                for (DieId die : op.group)
-                    if (!topology.contains(die))
-                        throw ScenarioError("traffic",
-                                            "op '" + op.id + "' uses die " + std::to_string(die) +
-                                                ", which a " + std::to_string(rows) + "x" +
-                                                std::to_string(cols) + " wafer does not have");
-                if (op.kind == OpKind::P2P &&
-                    (!topology.contains(op.src) || !topology.contains(op.dst)))
-                    throw ScenarioError("traffic",
-                                        "op '" + op.id + "' uses a die this wafer does not have");
-            }
-        });
+    QString reason;
+    if (edit(&reason))
+        return;
+    emit statusMessage(tr("Not applied: %1").arg(reason));
+    refresh(); // the form snaps back to the document
 }
 
 } // namespace ws

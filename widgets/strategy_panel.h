@@ -30,15 +30,9 @@ signals:
 
 private:
     void refresh(); // from the document
-    void setStrategyValue(const QString& key, int value, const QString& text, int mergeId);
-    // Pushes `after` as one edit if the core accepts it (extraCheck, then the training-step
-    // checks); otherwise snaps the form back and says why in statusMessage.
-    void editIfValid(const QString& text, Scenario after, int mergeId = -1,
-                     const std::function<void(const Scenario&)>& extraCheck = {});
-    void setStrategyFlag(const QString& key, bool value, const QString& text);
-    void setMapping(const QString& mapping);
-    void setModel(const QString& model);
-    void setWaferSize(int rows, int cols);
+    // Runs one of the document's edit methods; when core refuses it, snaps the form back and
+    // says why in statusMessage. Nothing while the form is being refreshed.
+    void applyEdit(const std::function<bool(QString*)>& edit);
 
     ScenarioDocument* m_document;
     bool m_refreshing = false;

@@ -3,6 +3,7 @@
 #include "process_events_until.h"
 #include "scenario_document.h"
 
+#include "evaluation/scenario_run.h"
 #include "units/quantity.h"
 
 #include <QButtonGroup>
@@ -13,7 +14,6 @@
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include <qcustomplot.h>
 
@@ -48,7 +48,7 @@ QString actionText(const TcmeAction& action) {
 } // namespace
 
 TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document) {
+    : QWidget(parent), m_document(document), m_job(new BackgroundJob(this)) {
     auto* layout = new QVBoxLayout(this);
     auto* buttons = new QHBoxLayout;
     m_stepButton = new QPushButton(tr("Step"));
@@ -130,13 +130,16 @@ TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
     refreshChart();
 }
 
-TcmePanel::~TcmePanel() {
-    m_running = false;
-    m_job.waitForFinished();
-}
+TcmePanel::~TcmePanel() = default; // a step in flight holds its own engine: nothing to wait for
 
 int TcmePanel::iterationCount() const {
     return m_engine ? static_cast<int>(m_engine->iterations().size()) : 0;
+}
+
+std::vector<TcmeIteration> TcmePanel::iterations() const {
+    if (m_busy || !m_engine)
+        return {};
+    return m_engine->iterations();
 }
 
 std::optional<Scenario> TcmePanel::tunedScenario() const {
@@ -147,8 +150,10 @@ std::optional<Scenario> TcmePanel::tunedScenario() const {
 
 void TcmePanel::invalidate() {
     m_running = false;
-    m_job.waitForFinished(); // an iteration in flight refers to the engine
-    ++m_generation;          // its result, if still queued, is for the old engine
+    m_cancelled = false;
+    // A step in flight holds its own engine and topology: it finishes alone, its answer is
+    // dropped, and the GUI thread does not wait for it.
+    m_job->cancel();
     if (m_busy) {
         m_busy = false;
         emit busyChanged(false);
@@ -166,21 +171,28 @@ void TcmePanel::reset() {
     emit statusMessage(tr("TCME reset"));
 }
 
+QString TcmePanel::statusText() const {
+    return m_status->text();
+}
+
 void TcmePanel::step() {
     if (m_busy || isFinished())
         return;
+    m_cancelled = false;
     startStep();
 }
 
 void TcmePanel::run() {
     if (m_running) { // the button reads Stop
         m_running = false;
+        m_cancelled = true;
         refreshControls();
         return;
     }
     if (m_busy || isFinished())
         return;
     m_running = true;
+    m_cancelled = false;
     startStep();
 }
 
@@ -192,26 +204,28 @@ void TcmePanel::startStep() {
     std::shared_ptr<TcmeEngine> engine = m_engine;
     Scenario scenario = m_document->scenario();
     const std::filesystem::path directory = m_document->directory();
-    m_job = QtConcurrent::run([topology, engine, scenario, directory]() mutable -> StepOutcome {
-                StepOutcome outcome;
-                try {
-                    if (!engine) {
-                        topology = std::make_shared<WaferTopology>(scenario.wafer.topologySpec());
-                        engine = std::make_shared<TcmeEngine>(scenario, *topology, directory,
-                                                              tcmeOptionsFrom(scenario));
-                    }
-                    if (!engine->finished())
-                        engine->step();
-                    outcome.topology = topology;
-                    outcome.engine = engine;
-                } catch (const std::exception& error) {
-                    outcome.error = QString::fromStdString(error.what());
-                }
-                return outcome;
-            }).then(this, [this, generation = m_generation](const StepOutcome& outcome) {
-                if (generation == m_generation) // else the document changed meanwhile
-                    finishStep(outcome);
-            });
+    m_job->start<StepOutcome>(
+        [topology, engine, scenario, directory](const JobToken&) mutable {
+            StepOutcome outcome;
+            if (!engine) {
+                // The overrides the CLI's optimize applies (evaluation/scenario_run.h).
+                applyRunEnvironment(scenario, frontEndRunOptions());
+                topology = std::make_shared<WaferTopology>(scenario.wafer.topologySpec());
+                engine = std::make_shared<TcmeEngine>(scenario, *topology, directory,
+                                                      tcmeOptionsFrom(scenario));
+            }
+            if (!engine->finished())
+                engine->step();
+            outcome.topology = topology;
+            outcome.engine = engine;
+            return outcome;
+        },
+        [this](StepOutcome outcome) { finishStep(outcome); },
+        [this](const QString& error) {
+            StepOutcome outcome;
+            outcome.error = error;
+            finishStep(outcome);
+        });
 }
 
 void TcmePanel::finishStep(const StepOutcome& outcome) {
@@ -261,8 +275,13 @@ void TcmePanel::apply() {
     const QString text = tr("Apply TCME (%1): makespan %2 → %3")
                              .arg(iterations, qs(formatSeconds(before.makespanS)), qs(formatSeconds(after.makespanS)));
     m_applying = true;
-    m_document->edit(text, tuned);
+    QString reason;
+    const bool applied = m_document->applyTunedRoutes(tuned, text, &reason);
     m_applying = false;
+    if (!applied) {
+        emit statusMessage(tr("Not applied: %1").arg(reason));
+        return;
+    }
     invalidate(); // the tuned scenario is now the document: start over from it
     emit statusMessage(text);
 }
@@ -324,8 +343,15 @@ void TcmePanel::refreshControls() {
         case TcmeStopReason::NoCandidate:
             why = tr("no change is left to try");
             break;
+        case TcmeStopReason::Cancelled: // run() only: never a finished engine's reason
+            break;
         }
         text += tr("<br><b>Stopped</b> (%1): %2.").arg(qs(toString(*reason)), why);
+    } else if (m_cancelled) {
+        text += tr("<br><b>Stopped</b> (%1) by you after %2; Step or Run goes on from here.")
+                    .arg(qs(toString(TcmeStopReason::Cancelled)),
+                         iterationCount() == 1 ? tr("1 iteration")
+                                               : tr("%1 iterations").arg(iterationCount()));
     }
     m_status->setText(text);
 }

@@ -1,15 +1,16 @@
 #pragma once
 
+#include "background_job.h"
 #include "mesh_view.h"
 
 #include "io/scenario.h"
 #include "tcme/tcme_engine.h"
 
-#include <QFuture>
 #include <QWidget>
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QCustomPlot;
 class QLabel;
@@ -42,9 +43,13 @@ public:
     bool waitForIdle(int timeoutMs = 60000);
 
     int iterationCount() const;
+    // The iterations run so far, as TCME recorded them (empty before the first, or while one
+    // runs: the engine is the job's then).
+    std::vector<TcmeIteration> iterations() const;
     bool isBusy() const { return m_busy; }
     bool isFinished() const { return m_engine && m_engine->finished(); }
     QCustomPlot* chart() const { return m_chart; }
+    QString statusText() const; // the panel's status line (rich text)
     // The scenario with the tuned routes pinned, once an iteration has run and none is in
     // flight (File > Export > Tuned scenario); nullopt otherwise.
     std::optional<Scenario> tunedScenario() const;
@@ -80,11 +85,11 @@ private:
     std::shared_ptr<WaferTopology> m_topology;
     std::shared_ptr<TcmeEngine> m_engine;
     bool m_busy = false;
-    quint64 m_generation = 0; // bumped by invalidate(): older jobs' results are dropped
     bool m_running = false;   // Run pressed and not stopped
+    bool m_cancelled = false; // the last Run was stopped by the user (TcmeStopReason::Cancelled)
     bool m_showAfter = true;
     bool m_applying = false;  // our own Apply must not invalidate the engine mid-way
-    QFuture<void> m_job;
+    BackgroundJob* m_job; // the step in flight; invalidate() drops its answer
 
     QPushButton* m_stepButton;
     QPushButton* m_runButton;

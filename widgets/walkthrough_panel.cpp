@@ -8,11 +8,14 @@
 #include "tcme_panel.h"
 #include "timeline_view.h"
 
+#include "io/scenario_error.h"
+#include "io/scenario_io.h"
 #include "units/quantity.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QFile>
 #include <QTextBrowser>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -65,6 +68,71 @@ Conflict findConflict(const ScenarioAnalysis& analysis) {
     return conflict;
 }
 
+// "D0 = {0, 2} and D1 = {1, 3}": the groups as the scenario on screen has them.
+QString groupList(const QString& prefix, const std::vector<std::vector<DieId>>& groups) {
+    if (groups.empty())
+        return WalkthroughPanel::tr("none in this scenario");
+    QStringList parts;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        QStringList dies;
+        for (DieId die : groups[g])
+            dies << QString::number(die);
+        parts << QStringLiteral("%1%2 = {%3}").arg(prefix).arg(g).arg(dies.join(QStringLiteral(", ")));
+    }
+    if (parts.size() == 1)
+        return parts.front();
+    const QString last = parts.takeLast();
+    return WalkthroughPanel::tr("%1 and %2").arg(parts.join(QStringLiteral(", ")), last);
+}
+
+// "0 → 1 → 2", or a multicast tree's edges.
+QString routeText(const Route& route) {
+    QStringList parts;
+    if (!route.isTree()) {
+        for (DieId die : route.path)
+            parts << QString::number(die);
+        return parts.join(QStringLiteral(" → "));
+    }
+    for (const auto& [from, to] : route.edges)
+        parts << QStringLiteral("%1 → %2").arg(from).arg(to);
+    return WalkthroughPanel::tr("a tree (%1)").arg(parts.join(QStringLiteral(", ")));
+}
+
+QString iterationsText(int count) {
+    return count == 1 ? WalkthroughPanel::tr("1 iteration")
+                      : WalkthroughPanel::tr("%1 iterations").arg(count);
+}
+
+// What TCME kept, iteration by iteration, from its own record.
+QString actionsText(const std::vector<TcmeIteration>& iterations) {
+    QStringList lines;
+    for (const TcmeIteration& iteration : iterations) {
+        if (iteration.actions.empty()) {
+            lines << WalkthroughPanel::tr("Iteration %1 kept no change.").arg(iteration.index);
+            continue;
+        }
+        QStringList actions;
+        for (const TcmeAction& action : iteration.actions) {
+            QString text = qs(action.flow);
+            if (!action.oldPath.empty()) {
+                Route before, after;
+                before.path = action.oldPath;
+                after.path = action.newPath;
+                text += QStringLiteral(": %1 ⇒ %2").arg(routeText(before), routeText(after));
+            } else if (!action.detail.empty()) {
+                text += QStringLiteral(": ") + qs(action.detail);
+            }
+            actions << text;
+        }
+        lines << WalkthroughPanel::tr("Iteration %1 kept %2 (makespan %3 → %4).")
+                     .arg(iteration.index)
+                     .arg(actions.join(QStringLiteral("; ")),
+                          qs(formatSeconds(iteration.before.makespanS)),
+                          qs(formatSeconds(iteration.after.makespanS)));
+    }
+    return lines.join(QStringLiteral(" "));
+}
+
 } // namespace
 
 WalkthroughPanel::WalkthroughPanel(MainWindow* window) : QWidget(window), m_window(window) {
@@ -88,6 +156,9 @@ WalkthroughPanel::WalkthroughPanel(MainWindow* window) : QWidget(window), m_wind
     layout->addLayout(buttons);
     connect(m_back, &QPushButton::clicked, this, [this] { showStep(m_step - 1); });
     connect(m_next, &QPushButton::clicked, this, [this] { showStep(m_step + 1); });
+    // No waiting: the text follows the simulation and TCME as their answers arrive.
+    connect(window, &MainWindow::analysisShown, this, [this] { refresh(); });
+    connect(window->tcmePanel(), &TcmePanel::busyChanged, this, [this] { refresh(); });
 }
 
 int WalkthroughPanel::stepCount() const {
@@ -95,10 +166,18 @@ int WalkthroughPanel::stepCount() const {
 }
 
 void WalkthroughPanel::start() {
-    if (m_window->document()->displayName() != QLatin1String("contention_fsdp_tatp_4x4.json") ||
-        m_window->document()->isModified())
+    // The tour is about the teaching example as shipped: open it unless the document is that
+    // very scenario (by content, whatever its file is called).
+    QFile file(defaultScenarioResource());
+    std::optional<Scenario> example;
+    if (file.open(QIODevice::ReadOnly)) {
+        try {
+            example = parseScenario(file.readAll().toStdString());
+        } catch (const ScenarioError&) {
+        }
+    }
+    if (!example || !(m_window->document()->scenario() == *example))
         m_window->openScenario(defaultScenarioResource(), nullptr, true);
-    m_window->waitForIdle();
     showStep(0);
 }
 
@@ -108,132 +187,173 @@ QString WalkthroughPanel::currentText() const {
 
 void WalkthroughPanel::showStep(int step) {
     m_step = std::clamp(step, 0, kSteps - 1);
-    m_window->waitForIdle();
-    m_text->setHtml(stepHtml(m_step));
+    m_actedOnStep = -1;
+    refresh();
     m_back->setEnabled(m_step > 0);
     m_next->setEnabled(m_step + 1 < kSteps);
 }
 
-QString WalkthroughPanel::stepHtml(int step) {
-    MeshView* mesh = m_window->meshView();
-    const auto analysis = mesh->analysis();
-    if (!analysis) {
-        m_title->setText(tr("Walkthrough"));
-        return tr("The scenario has not been simulated yet.");
+// Called on every new simulation and whenever TCME goes idle: the text always describes what
+// is on screen now, and a step's action (select the link, run TCME, apply) is taken once its
+// inputs exist. Nothing here waits: a step whose simulation is still running says so and is
+// completed when the answer arrives.
+void WalkthroughPanel::refresh() {
+    if (m_step < 0 || !m_window->meshView()->analysis() || m_window->runner()->isBusy()) {
+        m_title->setText(tr("Step %1 of %2").arg(m_step + 1).arg(kSteps));
+        m_text->setHtml(tr("<p><i>Simulating the scenario…</i></p>"));
+        return;
     }
+    const bool act = m_actedOnStep != m_step;
+    m_actedOnStep = m_step;
+    m_text->setHtml(stepHtml(m_step, act));
+}
+
+QString WalkthroughPanel::stepHtml(int step, bool act) {
+    MeshView* mesh = m_window->meshView();
+    TcmePanel* tcme = m_window->tcmePanel();
+    const auto analysis = mesh->analysis();
     const SimulationReport& report = analysis->report;
     const Conflict conflict = findConflict(*analysis);
-    const double bandwidth = analysis->scenario.wafer.linkBandwidth.value;
-    const double latency = analysis->scenario.wafer.linkLatency.value;
+    const WaferSpec& wafer = analysis->scenario.wafer;
     m_title->setText(tr("Step %1 of %2").arg(step + 1).arg(kSteps));
 
     switch (step) {
     case 0:
-        mesh->selectLink(std::nullopt);
-        mesh->setMetric(LinkMetric::Bytes);
-        m_window->showView(QStringLiteral("mesh"));
+        if (act) {
+            mesh->selectLink(std::nullopt);
+            mesh->setMetric(LinkMetric::Bytes);
+            m_window->showView(QStringLiteral("mesh"));
+        }
         return tr("<h3>Two strategies on one wafer</h3>"
-                  "<p>Row 0 of this 4x4 wafer runs two kinds of parallelism at once. "
-                  "<b>FSDP</b> (data parallel with sharded weights) pairs dies that hold the same "
-                  "slice of the model: the <b>fill colour</b> shows these DP groups, D0 = {0, 2} "
-                  "and D1 = {1, 3}. Before each layer they all-gather their weight shards.</p>"
+                  "<p>This %1x%2 wafer runs two kinds of parallelism at once. "
+                  "<b>FSDP</b> (data parallel with sharded weights) groups dies that hold the same "
+                  "slice of the model: the <b>fill colour</b> shows these DP groups, %3. Before "
+                  "each layer they all-gather their weight shards.</p>"
                   "<p><b>TATP</b> (topology-aware tensor partitioning) splits each GEMM over "
                   "neighbours that stream sub-tensors to each other one hop at a time: the "
-                  "<b>border colour</b> shows these TATP groups, T0 = {0, 1} and T1 = {2, 3}.</p>"
+                  "<b>border colour</b> shows these TATP groups, %4.</p>"
                   "<p>Each link between two dies is two bars, one per direction, coloured by the "
                   "bytes it carried in the simulation (legend on the right). The whole exchange "
-                  "takes <b>%1</b>.</p>")
-            .arg(qs(formatSeconds(report.makespanS)));
+                  "takes <b>%5</b>.</p>")
+            .arg(wafer.rows)
+            .arg(wafer.cols)
+            .arg(groupList(QStringLiteral("D"), analysis->groups.dp),
+                 groupList(QStringLiteral("T"), analysis->groups.tatp),
+                 qs(formatSeconds(report.makespanS)));
     case 1: {
         if (conflict.link < 0)
             return tr("<p>This scenario has no link shared by a TATP transfer and an all-gather.</p>");
-        mesh->selectLink(conflict.link);
+        if (act)
+            mesh->selectLink(conflict.link);
         const LinkReport& link = report.links[static_cast<std::size_t>(conflict.link)];
+        const FlowReport& fsdp = *conflict.fsdp;
+        const FlowReport& tatp = *conflict.tatp;
         return tr("<h3>The conflicting link</h3>"
                   "<p>The link <b>%1 → %2</b> is now selected (black outline; the routes "
-                  "through it are drawn in magenta). It carried <b>%3</b> shared by %4 flows.</p>"
-                  "<p>Under XY routing, die 0's all-gather to die 2 goes 0 → 1 → 2: it has to "
-                  "cross the very link the TATP pair {0, 1} streams over. FSDP and TATP traffic "
+                  "through it are drawn in magenta). It carried <b>%3</b> shared by %4.</p>"
+                  "<p>Under %5 routing, the all-gather flow %6 from die %7 goes %8: it has to "
+                  "cross the very link the TATP transfer %9 streams over. FSDP and TATP traffic "
                   "collide although no die asked for it.</p>"
                   "<p>Inspector &gt; Link flows lists the flows; hover any link for the same.</p>")
             .arg(link.from)
             .arg(link.to)
-            .arg(qs(formatBytes(link.bytes)))
-            .arg(link.flowCount);
+            .arg(qs(formatBytes(link.bytes)),
+                 link.flowCount == 1 ? tr("1 flow") : tr("%1 flows").arg(link.flowCount),
+                 qs(toString(analysis->scenario.routingMode())), qs(fsdp.id))
+            .arg(fsdp.src)
+            .arg(routeText(fsdp.route), qs(tatp.id));
     }
     case 2: {
         if (conflict.link < 0)
             return {};
         const FlowReport& tatp = *conflict.tatp;
         const FlowReport& fsdp = *conflict.fsdp;
-        const double alone = tatp.bytes / bandwidth + latency * std::max(1, tatp.route.hops);
+        const double alone = tatp.bytes / wafer.linkBandwidth.value +
+                             wafer.linkLatency.value * std::max(1, tatp.route.hops);
         const double took = tatp.endS - tatp.startS;
-        m_window->showView(QStringLiteral("timeline"));
-        if (TimelineView* timeline = m_window->timelineView())
-            timeline->highlightFlow(QString::fromStdString(tatp.id));
+        if (act) {
+            m_window->showView(QStringLiteral("timeline"));
+            if (TimelineView* timeline = m_window->timelineView())
+                timeline->highlightFlow(QString::fromStdString(tatp.id));
+        }
+        const bool computes = std::any_of(report.dies.begin(), report.dies.end(),
+                                          [](const DieReport& die) { return die.computeS > 0; });
         return tr("<h3>Two flows, one link</h3>"
                   "<p><b>%1</b> (TATP, %2) and <b>%3</b> (FSDP, %4) share the link. The simulator "
                   "shares a link's bandwidth fairly (max-min) among the flows crossing it, so "
                   "each gets only part of it.</p>"
                   "<p>Alone, %1 would take %5 (bytes / bandwidth + latency). Sharing, it took "
                   "<b>%6</b>: the timeline (highlighted) shows die %7's send stretched by the "
-                  "all-gather. TATP's compute waits for these streams, so the whole step waits.</p>")
+                  "all-gather. %8</p>")
             .arg(qs(tatp.id), qs(formatBytes(tatp.bytes)), qs(fsdp.id), qs(formatBytes(fsdp.bytes)),
                  qs(formatSeconds(alone)), qs(formatSeconds(took)))
-            .arg(tatp.src);
+            .arg(tatp.src)
+            .arg(computes ? tr("TATP's compute waits for these streams, so the whole step waits.")
+                          : tr("Every transfer that waits for this one starts later, and the "
+                               "makespan grows with it."));
     }
     case 3: {
-        TcmePanel* tcme = m_window->tcmePanel();
-        m_window->showView(QStringLiteral("tcme"));
-        if (tcme->iterationCount() == 0)
-            tcme->stepBlocking(2);
-        m_window->waitForIdle();
+        if (act) {
+            m_window->showView(QStringLiteral("tcme"));
+            if (tcme->iterationCount() == 0 && !tcme->isBusy() && !tcme->isFinished())
+                tcme->run(); // until TCME's own stop rule; refresh() follows its progress
+        }
+        if (tcme->isBusy())
+            return tr("<h3>TCME separates them</h3><p><i>TCME is running: %1 so far…</i></p>")
+                .arg(iterationsText(tcme->iterationCount()));
         return tr("<h3>TCME separates them</h3>"
                   "<p>The optimizer (TCME panel, right) finds the most congested link, lists "
                   "the flows that cross it and tries to take some off: merging duplicate "
                   "transfers into multicast trees, or rerouting a flow on a bypass path weighted "
                   "by current load. A change is kept only if the simulated makespan (then the "
                   "hottest link's load) improves.</p>"
-                  "<p>Two iterations have run. On the mesh the hottest link is outlined in red, "
-                  "each rerouted flow's old path is dashed grey and its new path orange: the FSDP "
-                  "all-gather now travels through row 1 and leaves the TATP links alone. The "
-                  "chart plots the makespan per iteration.</p>");
+                  "<p>%1 ran. %2</p>"
+                  "<p>On the mesh the hottest link is outlined in red, each rerouted flow's old "
+                  "path is dashed grey and its new path orange. The chart plots the makespan per "
+                  "iteration.</p>")
+            .arg(iterationsText(tcme->iterationCount()), actionsText(tcme->iterations()));
     }
-    case 4: {
-        TcmePanel* tcme = m_window->tcmePanel();
-        tcme->showAfter(false);
+    case 4:
+        if (act)
+            tcme->showAfter(false);
         return tr("<h3>Before and after</h3>"
-                  "<p>The heatmap now shows the loads <b>before</b> the iteration; press "
-                  "<b>After</b> in the TCME panel to compare. The iteration list gives the "
+                  "<p>The heatmap now shows the loads <b>before</b> the selected iteration; "
+                  "press <b>After</b> in the TCME panel to compare. The iteration list gives the "
                   "numbers: the makespan and the hottest link's bytes before and after each "
                   "iteration.</p>"
                   "<p>Press <b>Next</b> to apply the tuned routes to the scenario (one undo step: "
                   "Ctrl+Z brings the old routes back) and see the new timeline.</p>");
-    }
     case 5: {
-        TcmePanel* tcme = m_window->tcmePanel();
-        const double before = report.makespanS;
-        if (tcme->iterationCount() > 0)
-            tcme->apply();
-        m_window->waitForIdle();
-        const auto tuned = m_window->meshView()->analysis();
-        const Conflict after = findConflict(*tuned);
-        m_window->showView(QStringLiteral("timeline"));
+        if (act) {
+            m_window->showView(QStringLiteral("timeline"));
+            m_makespanBeforeApply.reset();
+            if (tcme->iterationCount() > 0 && !tcme->isBusy()) {
+                m_makespanBeforeApply = report.makespanS;
+                m_tatpBeforeApply = conflict.tatp ? conflict.tatp->id : std::string();
+                tcme->apply(); // re-simulates: refresh() completes the text when it is back
+                return tr("<p><i>Simulating the tuned scenario…</i></p>");
+            }
+        }
+        if (!m_makespanBeforeApply)
+            return tr("<h3>The timeline after</h3><p>TCME found no change to apply on this "
+                      "scenario, so its routes stay as they were.</p>");
+        const Conflict after = conflict;
         QString tatpLine;
-        if (conflict.tatp)
-            if (const FlowReport* flow = flowById(tuned->report, conflict.tatp->id))
-                tatpLine = tr("<p>%1 now takes <b>%2</b>.</p>")
-                               .arg(qs(flow->id), qs(formatSeconds(flow->endS - flow->startS)));
+        if (const FlowReport* flow = flowById(report, m_tatpBeforeApply))
+            tatpLine = tr("<p>%1 now takes <b>%2</b>.</p>")
+                           .arg(qs(flow->id), qs(formatSeconds(flow->endS - flow->startS)));
         return tr("<h3>The timeline after</h3>"
                   "<p>The scenario now pins the tuned routes (routing.paths). The makespan went "
                   "from %1 to <b>%2</b>.</p>%3"
                   "<p>%4</p>"
-                  "<p>Try it yourself: drag die 2 onto die 6 to move it out of row 0, and watch "
-                  "the heatmap follow; Ctrl+Z undoes.</p>")
-            .arg(qs(formatSeconds(before)), qs(formatSeconds(tuned->report.makespanS)), tatpLine,
+                  "<p>Try it yourself: drag a die of a TATP group onto a free die and watch the "
+                  "heatmap follow (a drop the core refuses is explained in the status bar); "
+                  "Ctrl+Z undoes.</p>")
+            .arg(qs(formatSeconds(*m_makespanBeforeApply)), qs(formatSeconds(report.makespanS)),
+                 tatpLine,
                  after.link < 0 ? tr("No link is shared by a TATP transfer and an all-gather any more.")
                                 : tr("The busiest link still shared by both carries %1.")
-                                      .arg(qs(formatBytes(tuned->report.links[static_cast<std::size_t>(after.link)].bytes))));
+                                      .arg(qs(formatBytes(report.links[static_cast<std::size_t>(after.link)].bytes))));
     }
     default:
         return {};

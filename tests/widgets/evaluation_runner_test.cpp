@@ -1,7 +1,12 @@
 #include "evaluation_runner.h"
 #include "widget_test_support.h"
 
+#include "evaluation/scenario_run.h"
+#include "report/report_formats.h"
+
+#include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QTest>
 
 #include <gtest/gtest.h>
 
@@ -46,6 +51,52 @@ TEST(EvaluationRunner, BadInputIsReportedNotThrown) {
     ASSERT_EQ(failed.count(), 1);
     EXPECT_TRUE(failed.at(0).at(0).toString().contains("tatp01"))
         << failed.at(0).at(0).toString().toStdString();
+}
+
+// A ring all-reduce over the 256 dies of a 16x16 wafer: many seconds of simulation here.
+// Cancel stops the job itself (core's cancel predicate), not only its answer: the runner is
+// idle again long before the simulation could have finished.
+TEST(EvaluationRunner, CancelStopsTheRunningSimulation) {
+    Scenario scenario;
+    scenario.wafer.rows = 16;
+    scenario.wafer.cols = 16;
+    TrafficOp op;
+    op.id = "ar";
+    op.kind = OpKind::AllReduce;
+    for (DieId die = 0; die < 256; ++die)
+        op.group.push_back(die);
+    op.bytes = Quantity{256e6, "256 MB"};
+    scenario.traffic.push_back(op);
+
+    EvaluationRunner runner;
+    QSignalSpy failed(&runner, &EvaluationRunner::analysisFailed);
+    runner.evaluate(scenario, {});
+    QTest::qWait(300); // planned, and simulating
+    ASSERT_TRUE(runner.isBusy());
+    QElapsedTimer timer;
+    timer.start();
+    runner.cancel();
+    ASSERT_TRUE(runner.waitForIdle(5000));
+    EXPECT_LT(timer.elapsed(), 1000);
+    EXPECT_EQ(failed.count(), 0); // a cancel is not a failure
+}
+
+// The app simulates through the CLI's pipeline, environment overrides included, so the two
+// agree (tests/core/evaluation checks the CLI against the same pipeline).
+TEST(ScenarioAnalysis, HonoursFsdpAllGatherLikeTheCli) {
+    const Scenario scenario = test::exampleScenario("gpt3_6_7b_6x8_search.json"); // dp 6, FSDP
+    qputenv("FSDP_ALLGATHER", "multicast");
+    const auto analysis = analyseScenario(scenario, {});
+    const SimulationReport pipeline = simulateScenarioReport(scenario, frontEndRunOptions());
+    qunsetenv("FSDP_ALLGATHER");
+    int multicast = 0;
+    for (const FlowReport& flow : analysis->report.flows)
+        multicast += flow.dsts.size() > 1 ? 1 : 0;
+    EXPECT_GT(multicast, 0);
+    ASSERT_EQ(analysis->report.warnings.size(), 1u);
+    EXPECT_NE(analysis->report.warnings[0].find("FSDP_ALLGATHER=multicast"), std::string::npos);
+    EXPECT_EQ(reportToJson(analysis->report), reportToJson(pipeline));
+    EXPECT_EQ(analysis->scenario, scenario); // the document's scenario is not overridden
 }
 
 } // namespace

@@ -66,6 +66,23 @@ TEST(TcmePanel, RunStopsWithAReason) {
     EXPECT_GE(panel.iterationCount(), 1);
 }
 
+// Stop during Run is a cancel: the status says so (not a stop rule), and Run goes on.
+TEST(TcmePanel, StopDuringRunReportsItWasCancelled) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    TcmePanel panel(&document);
+    panel.run();
+    panel.run(); // Stop, while the first iteration runs
+    ASSERT_TRUE(panel.waitForIdle());
+    EXPECT_FALSE(panel.isFinished());
+    EXPECT_EQ(panel.iterationCount(), 1);
+    EXPECT_TRUE(panel.statusText().contains("cancelled")) << panel.statusText().toStdString();
+    panel.run();
+    ASSERT_TRUE(panel.waitForIdle());
+    EXPECT_TRUE(panel.isFinished());
+    EXPECT_FALSE(panel.statusText().contains("cancelled")) << panel.statusText().toStdString();
+}
+
 TEST(TcmePanel, AnEditOfTheDocumentResetsTheEngine) {
     ScenarioDocument document;
     document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});

@@ -19,12 +19,18 @@ TEST(WalkthroughPanel, PointsAtTheConflictWithTheSimulatorsNumbers) {
     window.show();
     WalkthroughPanel& tour = *window.walkthrough();
     tour.start();
+    ASSERT_TRUE(window.waitForIdle()); // the tour never waits itself: its text follows
     EXPECT_EQ(tour.currentStep(), 0);
     const auto analysis = window.meshView()->analysis();
     ASSERT_TRUE(analysis);
     // Step 0 quotes the simulated makespan, not a number from the paper.
     EXPECT_TRUE(tour.currentText().contains(
         QString::fromStdString(formatSeconds(analysis->report.makespanS))));
+
+    // The groups are read off the scenario on screen, not written into the text.
+    for (const auto& group : analysis->groups.dp)
+        for (DieId die : group)
+            EXPECT_TRUE(tour.currentText().contains(QString::number(die)));
 
     tour.showStep(1); // the link shared by a TATP transfer and an FSDP all-gather is selected
     ASSERT_TRUE(window.meshView()->selectedLink().has_value());
@@ -37,8 +43,12 @@ TEST(WalkthroughPanel, PointsAtTheConflictWithTheSimulatorsNumbers) {
     }
     EXPECT_TRUE(tatp && fsdp);
 
-    tour.showStep(3); // TCME has stepped
+    tour.showStep(3); // TCME runs to its own stop rule
+    ASSERT_TRUE(window.waitForIdle());
     EXPECT_GE(window.tcmePanel()->iterationCount(), 1);
+    EXPECT_TRUE(tour.currentText().contains(
+        QString("%1 iteration").arg(window.tcmePanel()->iterationCount())))
+        << tour.currentText().toStdString();
 
     tour.showStep(5); // applied as one undo command; the makespan fell
     EXPECT_EQ(window.document()->undoStack()->count(), 1);
