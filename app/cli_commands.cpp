@@ -2,25 +2,26 @@
 #include "cli_search.h"
 
 #include "evaluation/scenario_run.h"
+#include "io/atomic_file.h"
 #include "io/environment_overrides.h"
+#include "io/file_write_error.h"
 #include "io/scenario_io.h"
 #include "report/die_metrics_csv.h"
 #include "report/launch_settings.h"
 #include "report/report_formats.h"
 #include "report/simulation_report.h"
-#include "report/step_report.h"
 #include "strategy/strategy_spec.h"
 #include "tcme/tcme_engine.h"
 #include "units/quantity.h"
 #include "workload/workload.h"
 
+#include "waferscope_version.h"
+
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <ostream>
-#include <system_error>
 
 namespace ws {
 
@@ -74,27 +75,6 @@ ScenarioRun prepareFile(const std::string& file, TaskLabels labels = TaskLabels:
     options.applyEnvironment = true;
     options.labels = labels;
     return prepareRun(loadScenario(file), options);
-}
-
-// Writes through a temporary file and a rename, so a reader never sees half a file.
-void writeFileAtomically(const std::filesystem::path& path, const std::string& content) {
-    std::filesystem::path temporary = path;
-    temporary += ".tmp";
-    {
-        std::ofstream stream(temporary, std::ios::binary | std::ios::trunc);
-        if (!stream)
-            throw std::runtime_error("cannot write " + path.string());
-        stream << content;
-        stream.flush();
-        if (!stream)
-            throw std::runtime_error("cannot write " + path.string());
-    }
-    std::error_code error;
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-        std::filesystem::remove(temporary, error);
-        throw std::runtime_error("cannot write " + path.string() + ": " + error.message());
-    }
 }
 
 struct SimulateOptions {
@@ -355,7 +335,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return kExitOk;
     }
     if (command == "--version") {
-        out << "waferscope-cli 0.1.0\n";
+        out << "waferscope-cli " << kWaferScopeVersion << '\n';
         return kExitOk;
     }
     if (command == "search")
@@ -397,6 +377,11 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     } catch (const ScenarioError& error) {
         err << file << ": " << error.what() << '\n';
         return kExitBadInput;
+    } catch (const FileWriteError& error) {
+        // An output file (-o, --trace, --csv, --die-csv) could not be written: the run failed,
+        // and the message names that file, not the scenario that was read.
+        err << "waferscope-cli: " << error.what() << '\n';
+        return kExitRunFailed;
     } catch (const std::exception& error) {
         err << file << ": " << error.what() << '\n';
         return kExitRunFailed;

@@ -3,6 +3,7 @@
 #include "cli_commands.h"
 
 #include "evaluation/scenario_run.h"
+#include "io/file_write_error.h"
 #include "io/scenario_error.h"
 #include "io/scenario_io.h"
 #include "search/strategy_search.h"
@@ -214,6 +215,11 @@ int runSearchCommand(const std::vector<std::string>& args, std::ostream& out, st
     } catch (const ScenarioError& error) {
         err << file << ": " << error.what() << '\n';
         return kExitBadInput;
+    } catch (const FileWriteError& error) {
+        // -o FILE could not be written: the run failed (exit 1), and the message names the
+        // output file, not the scenario that was read.
+        err << "waferscope-cli: " << error.what() << '\n';
+        return kExitRunFailed;
     } catch (const std::exception& error) {
         err << file << ": " << error.what() << '\n';
         return kExitRunFailed;

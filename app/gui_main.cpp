@@ -5,6 +5,7 @@
 #include "main_window.h"
 #include "search_panel.h"
 #include "tcme_panel.h"
+#include "waferscope_version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -16,7 +17,7 @@ int main(int argc, char** argv) {
     QApplication application(argc, argv);
     QApplication::setApplicationName(QStringLiteral("WaferScope"));
     QApplication::setOrganizationName(QStringLiteral("WaferScope"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QString::fromLatin1(ws::kWaferScopeVersion));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(

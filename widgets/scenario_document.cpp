@@ -2,13 +2,13 @@
 
 #include "scenario_edit_command.h"
 
+#include "io/file_write_error.h"
 #include "io/scenario_error.h"
 #include "io/scenario_io.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QUndoStack>
 
 namespace ws {
@@ -70,18 +70,19 @@ bool ScenarioDocument::openFile(const QString& path, QString* error) {
 }
 
 bool ScenarioDocument::writeCopy(const QString& path, QString* error) const {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = path + QStringLiteral(": cannot be written: ") + file.errorString();
-        return false;
+    // core's saveScenario: the documented key order and layout that Export and the CLI's -o
+    // write too, through core's one atomic writer.
+    try {
+        saveScenario(m_scenario, QFile::encodeName(path).toStdString());
+        return true;
+    } catch (const FileWriteError& problem) {
+        *error = path + QStringLiteral(": cannot be written: ") +
+                 QString::fromStdString(problem.reason());
+    } catch (const std::exception& problem) { // e.g. no randomness for the temporary's name
+        *error =
+            path + QStringLiteral(": cannot be written: ") + QString::fromStdString(problem.what());
     }
-    const std::string text = toJson(m_scenario).dump(2) + "\n";
-    file.write(text.data(), static_cast<qint64>(text.size()));
-    if (!file.commit()) {
-        *error = path + QStringLiteral(": cannot be written: ") + file.errorString();
-        return false;
-    }
-    return true;
+    return false;
 }
 
 bool ScenarioDocument::saveAs(const QString& path, QString* error) {

@@ -40,9 +40,12 @@ public:
     // Reads and validates a file (or a ":/scenarios/..." resource). On failure returns false
     // and sets `error` to "FILE: key.path: problem"; the document is unchanged.
     bool openFile(const QString& path, QString* error);
-    // Atomic (QSaveFile): a failed save leaves the old file intact.
+    // Writes the text core's saveScenario writes (the documented key order, as Export does),
+    // atomically: a failed save leaves the old file intact and sets `error` to
+    // "FILE: cannot be written: reason".
     bool saveAs(const QString& path, QString* error);
-    // Writes the scenario to `path` without making it the document's file (autosave).
+    // Writes the scenario to `path` as saveAs does, without making it the document's file
+    // (autosave).
     bool writeCopy(const QString& path, QString* error) const;
 
     // Pushes one undoable edit that replaces the scenario with `after`.

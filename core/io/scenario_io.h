@@ -1,5 +1,6 @@
 #pragma once
 
+#include "io/file_write_error.h"
 #include "io/scenario.h"
 #include "io/scenario_error.h"
 
@@ -28,7 +29,9 @@ Scenario loadScenario(const std::filesystem::path& file);
 // The scenario as JSON, the way a user would write it (quantities as their text).
 nlohmann::json toJson(const Scenario& scenario);
 
-// Writes atomically: to a temporary file beside `file`, then renamed over it.
+// Writes formatScenarioText(scenario) atomically (io/atomic_file.h): to a temporary file beside
+// `file`, then renamed over it. A file that cannot be written is a FileWriteError, not a
+// ScenarioError: the scenario is fine, the run failed (the CLI exits 1, not 2).
 void saveScenario(const Scenario& scenario, const std::filesystem::path& file);
 
 } // namespace ws

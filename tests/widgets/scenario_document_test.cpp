@@ -1,6 +1,7 @@
 #include "scenario_document.h"
 #include "widget_test_support.h"
 
+#include "io/scenario_io.h"
 #include "strategy/die_groups.h"
 
 #include <QSignalSpy>
@@ -9,7 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <string>
 
 namespace ws {
 namespace {
@@ -43,9 +47,11 @@ TEST(ScenarioDocument, SwapsAreOneCommandOrARefusalWithAReason) {
     ScenarioDocument document;
     document.load(test::smallStrategyScenario(), {});
     QString reason;
-    ASSERT_TRUE(document.swapDies({{1, 5}, {3, 7}}, "Move 2 dies", &reason)) << reason.toStdString();
+    ASSERT_TRUE(document.swapDies({{1, 5}, {3, 7}}, "Move 2 dies", &reason))
+        << reason.toStdString();
     EXPECT_EQ(document.undoStack()->count(), 1);
-    const DieGroups groups = dieGroups(document.scenario(), WaferTopology(document.scenario().wafer.topologySpec()));
+    const DieGroups groups =
+        dieGroups(document.scenario(), WaferTopology(document.scenario().wafer.topologySpec()));
     EXPECT_EQ(groups.tatp, (std::vector<std::vector<DieId>>{{0, 5}, {2, 7}}));
 
     EXPECT_FALSE(document.swapDies({{0, 0}}, "Nothing", &reason));
@@ -81,6 +87,50 @@ TEST(ScenarioDocument, SavesAtomicallyAndReadsBackTheSameScenario) {
     EXPECT_EQ(reopened.scenario(), document.scenario());
 }
 
+std::string readBytes(const QString& path) {
+    std::ifstream stream(path.toStdString(), std::ios::binary);
+    std::ostringstream bytes;
+    bytes << stream.rdbuf();
+    return bytes.str();
+}
+
+// File > Save writes what Export of the tuned scenario and the CLI's -o write (core's
+// saveScenario: the documented key order and layout), byte for byte, for every example.
+TEST(ScenarioDocument, SavesTheSameTextAsCoreSaveScenario) {
+    QTemporaryDir directory;
+    int examples = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(WAFERSCOPE_SCENARIO_DIR)) {
+        if (entry.path().extension() != ".json")
+            continue;
+        ++examples;
+        SCOPED_TRACE(entry.path().filename().string());
+        ScenarioDocument document;
+        QString error;
+        ASSERT_TRUE(document.openFile(QString::fromStdString(entry.path().string()), &error))
+            << error.toStdString();
+        const QString saved = directory.filePath("saved.json");
+        const QString core = directory.filePath("core.json");
+        ASSERT_TRUE(document.saveAs(saved, &error)) << error.toStdString();
+        saveScenario(loadScenario(entry.path()), core.toStdString());
+        const std::string text = readBytes(saved);
+        EXPECT_EQ(text, readBytes(core));
+        EXPECT_EQ(text.rfind("{\n  \"format\": \"waferscope.scenario\",\n  \"version\": 1,\n", 0),
+                  0u)
+            << text.substr(0, 200);
+    }
+    EXPECT_GE(examples, 4);
+}
+
+TEST(ScenarioDocument, AFailedSaveSaysWhyAndKeepsTheDocumentsFile) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    const QString path = QStringLiteral("/nonexistent/waferscope/saved.json");
+    QString error;
+    EXPECT_FALSE(document.saveAs(path, &error));
+    EXPECT_EQ(error, path + ": cannot be written: No such file or directory");
+    EXPECT_TRUE(document.filePath().isEmpty());
+}
+
 TEST(ScenarioDocument, ABadFileNamesTheFileAndTheKeyAndChangesNothing) {
     QTemporaryDir directory;
     const QString path = directory.filePath("bad.json");
@@ -98,7 +148,8 @@ TEST(ScenarioDocument, ABadFileNamesTheFileAndTheKeyAndChangesNothing) {
 TEST(ScenarioDocument, BuiltInExamplesOpenFromResources) {
     ScenarioDocument document;
     QString error;
-    ASSERT_TRUE(document.openFile(":/scenarios/contention_fsdp_tatp_4x4.json", &error)) << error.toStdString();
+    ASSERT_TRUE(document.openFile(":/scenarios/contention_fsdp_tatp_4x4.json", &error))
+        << error.toStdString();
     EXPECT_TRUE(document.filePath().isEmpty()); // Save must ask where
     EXPECT_EQ(document.displayName(), "contention_fsdp_tatp_4x4.json");
 }

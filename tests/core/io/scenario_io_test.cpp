@@ -335,13 +335,16 @@ TEST(ScenarioIoErrors, UnreadableFile) {
     std::filesystem::remove_all(dir);
 }
 
-TEST(ScenarioIoErrors, UnwritableFile) {
+// Not a ScenarioError: the scenario is fine, the write failed (the CLI exits 1, not 2).
+TEST(ScenarioIoErrors, UnwritableFileIsAFileWriteError) {
+    const std::filesystem::path file = "/nonexistent/waferscope/out.json";
     try {
-        saveScenario(parseScenario(kSpecExample), "/nonexistent/waferscope/out.json");
-        FAIL();
-    } catch (const ScenarioError& error) {
-        EXPECT_EQ(error.keyPath(), "");
-        EXPECT_EQ(error.problem().rfind("cannot write file: ", 0), 0u) << error.what();
+        saveScenario(parseScenario(kSpecExample), file);
+        FAIL() << "no FileWriteError";
+    } catch (const FileWriteError& error) {
+        EXPECT_EQ(error.path(), file);
+        EXPECT_STREQ(error.what(),
+                     "cannot write /nonexistent/waferscope/out.json: No such file or directory");
     }
 }
 
