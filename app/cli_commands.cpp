@@ -201,8 +201,7 @@ std::string pathText(const std::vector<DieId>& path) {
 
 int optimizeCommand(const std::string& file, const SimulateOptions& options, std::ostream& out) {
     Scenario scenario = loadScenario(file);
-    std::vector<std::string> warnings =
-        applyRunEnvironment(scenario, frontEndRunOptions()).notes;
+    std::vector<std::string> warnings = applyRunEnvironment(scenario, frontEndRunOptions()).notes;
     if (options.maxIter) {
         if (!scenario.tcme)
             scenario.tcme = TcmeSpec{};

@@ -6,7 +6,7 @@
 
 namespace ws {
 
-// Exit statuses of SPEC.md section 3.
+// Exit statuses of docs/cli.md section 2.
 enum ExitStatus { kExitOk = 0, kExitRunFailed = 1, kExitBadInput = 2 };
 
 // `waferscope-cli` without the process: args exclude the program name. Reports go to `out`,

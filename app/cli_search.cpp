@@ -4,8 +4,8 @@
 
 #include "evaluation/scenario_run.h"
 #include "io/file_write_error.h"
-#include "io/scenario_error.h"
 #include "io/scenario_io.h"
+#include "scenario/scenario_error.h"
 #include "search/strategy_search.h"
 #include "units/quantity.h"
 
@@ -183,8 +183,7 @@ int runSearchCommand(const std::vector<std::string>& args, std::ostream& out, st
         const SearchCommandOptions options = parseOptions(args);
         file = options.file;
         Scenario scenario = loadScenario(file);
-        const EnvironmentOverrides overrides =
-            applyRunEnvironment(scenario, frontEndRunOptions());
+        const EnvironmentOverrides overrides = applyRunEnvironment(scenario, frontEndRunOptions());
         const WaferTopology topology(scenario.wafer.topologySpec());
         const SearchResult result = searchStrategies(
             scenario, topology, std::filesystem::path(file).parent_path(), options.search, {},

@@ -1,4 +1,4 @@
-// waferscope [FILE] [--screenshot OUT.png] [--view NAME] [--tcme-steps N] (SPEC.md section 3).
+// waferscope [FILE] [--screenshot OUT.png] [--view NAME] [--tcme-steps N] (docs/cli.md).
 // With --screenshot the main window is rendered (offscreen works) after N optimizer steps,
 // saved as a PNG, and the app exits: 0 on success, 1 if the run failed, 2 for bad usage.
 #include "builtin_scenarios.h"

@@ -1,4 +1,4 @@
-// Responsiveness of the desktop app (ISSUE 5): re-simulation and repaint after a drag, and
+// Responsiveness of the desktop app (docs/gui.md): re-simulation and repaint after a drag, and
 // painting a 32x32 wafer. Runs offscreen; painting goes into a QImage as the widget would.
 #include "mesh_view.h"
 #include "scenario_analysis.h"

@@ -1,6 +1,6 @@
 // One full training step through the simulator: building the task graph (placement, TATP
 // streams, collectives, routing) and simulating it. Target: GPT-3 175B on the 6x8 wafer in
-// under 1 s (issue 3).
+// under 1 s.
 #include "io/scenario_io.h"
 #include "sim/fluid_simulator.h"
 #include "step/training_step.h"

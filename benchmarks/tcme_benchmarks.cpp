@@ -1,5 +1,5 @@
 // TCME on the 6x8 wafer: one iteration and a whole run, on a full training step's traffic
-// (GPT-3 175B, dp 6 x tatp 8) and on explicit traffic. Targets (issue 4): an iteration on the
+// (GPT-3 175B, dp 6 x tatp 8) and on explicit traffic. Targets: an iteration on the
 // training step under 50 ms, a whole run under 500 ms. BM_TcmeIterationRebuilt is the same
 // iteration with every candidate rebuilt and simulated whole (TcmeOptions::patchRoutes off, the
 // reference the patched reroutes must match), for comparison.

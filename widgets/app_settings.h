@@ -6,8 +6,8 @@
 
 namespace ws {
 
-// Everything WaferScope remembers between runs, in one typed place over QSettings (STYLE.md
-// item 3: no ad-hoc QSettings objects elsewhere).
+// Everything WaferScope remembers between runs, in one typed place over QSettings
+// (docs/architecture.md item 3: no ad-hoc QSettings objects elsewhere).
 class AppSettings {
 public:
     static constexpr int kMaxRecentFiles = 8;

@@ -19,8 +19,8 @@ class QTimer;
 namespace ws {
 
 // What a job's work function polls: true once the job was cancelled or replaced by a newer
-// one. Pass stopRequested() into core as its cancel predicate (STYLE.md item 5: core functions
-// take a cancel predicate and know nothing of threads).
+// one. Pass stopRequested() into core as its cancel predicate (docs/architecture.md item 5: core
+// functions take a cancel predicate and know nothing of threads).
 class JobToken {
 public:
     explicit JobToken(std::shared_ptr<const std::atomic<bool>> flag) : m_flag(std::move(flag)) {}
@@ -72,8 +72,7 @@ signals:
     void progressTick();
 
 private:
-    template <class Result>
-    struct Outcome {
+    template <class Result> struct Outcome {
         std::optional<Result> result;
         QString error;
         bool cancelled = false;
@@ -107,29 +106,30 @@ void BackgroundJob::start(std::function<Result(const JobToken&)> work,
         }
         outcome.cancelled = outcome.cancelled || token.stopRequested(); // an early return
         return outcome;
-    }).then(this, [this, generation, token, done = std::move(done), failed = std::move(failed),
-                   cancelled = std::move(cancelled)](Outcome<Result> outcome) {
-        // Answer from the event loop even when the job finished before .then() was attached
-        // (Qt then runs this at once, inside start()).
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, token, done, failed, cancelled,
-             outcome = std::move(outcome)]() mutable {
-                if (!end(generation))
-                    return;
-                // A cancel that came after the work ended but before this answer still wins.
-                if (outcome.cancelled || token.stopRequested()) {
-                    if (cancelled)
-                        cancelled(std::move(outcome.result));
-                } else if (outcome.result) {
-                    if (done)
-                        done(std::move(*outcome.result));
-                } else if (failed) {
-                    failed(outcome.error);
-                }
-            },
-            Qt::QueuedConnection);
-    });
+    })
+        .then(this, [this, generation, token, done = std::move(done), failed = std::move(failed),
+                     cancelled = std::move(cancelled)](Outcome<Result> outcome) {
+            // Answer from the event loop even when the job finished before .then() was attached
+            // (Qt then runs this at once, inside start()).
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, token, done, failed, cancelled,
+                 outcome = std::move(outcome)]() mutable {
+                    if (!end(generation))
+                        return;
+                    // A cancel that came after the work ended but before this answer still wins.
+                    if (outcome.cancelled || token.stopRequested()) {
+                        if (cancelled)
+                            cancelled(std::move(outcome.result));
+                    } else if (outcome.result) {
+                        if (done)
+                            done(std::move(*outcome.result));
+                    } else if (failed) {
+                        failed(outcome.error);
+                    }
+                },
+                Qt::QueuedConnection);
+        });
 }
 
 } // namespace ws

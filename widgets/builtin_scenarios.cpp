@@ -10,8 +10,8 @@ namespace ws {
 QVector<BuiltinScenario> builtinScenarios() {
     QVector<BuiltinScenario> scenarios;
     const QDir directory(QStringLiteral(":/scenarios"));
-    for (const QString& name : directory.entryList({QStringLiteral("*.json")}, QDir::Files,
-                                                   QDir::Name)) {
+    for (const QString& name :
+         directory.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
         const QString path = directory.filePath(name);
         QFile file(path);
         QString title = name;

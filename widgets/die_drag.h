@@ -6,8 +6,8 @@
 
 namespace ws {
 
-// The private MIME type of dies being dragged (STYLE.md item 10): the mesh view writes it when
-// a drag leaves the view, the group panel accepts it. Payload: die ids as text, "3,4,7".
+// The private MIME type of dies being dragged (docs/architecture.md item 10): the mesh view writes
+// it when a drag leaves the view, the group panel accepts it. Payload: die ids as text, "3,4,7".
 inline constexpr const char* kDieMimeType = "application/x-waferscope-dies";
 
 inline QByteArray encodeDies(const QList<int>& dies) {

@@ -40,7 +40,10 @@ void DieInspector::refresh() {
     const WaferTopology& topology = *m_analysis->topology;
     const DieReport& die = m_analysis->report.dies[static_cast<std::size_t>(m_die)];
     const DieCoord coord = topology.coord(m_die);
-    QString html = tr("<h3>Die %1 <small>(row %2, column %3)</small></h3>").arg(m_die).arg(coord.row).arg(coord.col);
+    QString html = tr("<h3>Die %1 <small>(row %2, column %3)</small></h3>")
+                       .arg(m_die)
+                       .arg(coord.row)
+                       .arg(coord.col);
     if (!die.alive) {
         setHtml(html + tr("<p>Dead: no work is placed here and no link through it is used.</p>"));
         return;
@@ -52,7 +55,8 @@ void DieInspector::refresh() {
     html += row(tr("DP group"), dp >= 0 ? QStringLiteral("D%1").arg(dp) : tr("none"));
     html += row(tr("TATP group"), tatp >= 0 ? QStringLiteral("T%1").arg(tatp) : tr("none"));
     html += row(tr("Compute"), qs(formatSeconds(die.computeS)));
-    html += row(tr("Utilisation"), QString::number(die.utilization * 100, 'f', 1) + QLatin1Char('%'));
+    html +=
+        row(tr("Utilisation"), QString::number(die.utilization * 100, 'f', 1) + QLatin1Char('%'));
     html += QStringLiteral("</table>");
     if (die.memory) {
         const MemoryBreakdown& memory = *die.memory;
@@ -63,16 +67,20 @@ void DieInspector::refresh() {
         html += row(tr("Activations"), qs(formatBytes(memory.activations)));
         html += row(tr("Stream buffers"), qs(formatBytes(memory.streamBuffers)));
         html += row(tr("Comm reserve"), qs(formatBytes(memory.commReserve)));
-        html += row(tr("<b>Total</b>"), QStringLiteral("<b>%1</b>").arg(qs(formatBytes(memory.total()))));
+        html += row(tr("<b>Total</b>"),
+                    QStringLiteral("<b>%1</b>").arg(qs(formatBytes(memory.total()))));
         html += QStringLiteral("</table>");
         const QString verdict =
-            memory.outOfMemory() ? tr("<span style='color:#c00'><b>Out of memory</b>: more than SRAM + HBM "
-                                      "(%1 + %2); the largest term is %3.</span>")
-                                       .arg(qs(formatBytes(memory.sramCapacity)), qs(formatBytes(memory.hbmCapacity)),
-                                            qs(memory.dominantTerm()))
-            : memory.fitsInSram() ? tr("Fits in SRAM (%1).").arg(qs(formatBytes(memory.sramCapacity)))
-                                  : tr("Spills from SRAM (%1) to HBM (%2).")
-                                        .arg(qs(formatBytes(memory.sramCapacity)), qs(formatBytes(memory.hbmCapacity)));
+            memory.outOfMemory()
+                ? tr("<span style='color:#c00'><b>Out of memory</b>: more than SRAM + HBM "
+                     "(%1 + %2); the largest term is %3.</span>")
+                      .arg(qs(formatBytes(memory.sramCapacity)),
+                           qs(formatBytes(memory.hbmCapacity)), qs(memory.dominantTerm()))
+            : memory.fitsInSram()
+                ? tr("Fits in SRAM (%1).").arg(qs(formatBytes(memory.sramCapacity)))
+                : tr("Spills from SRAM (%1) to HBM (%2).")
+                      .arg(qs(formatBytes(memory.sramCapacity)),
+                           qs(formatBytes(memory.hbmCapacity)));
         html += QStringLiteral("<p>%1</p>").arg(verdict);
     }
     if (!die.tensors.empty()) {
@@ -80,8 +88,10 @@ void DieInspector::refresh() {
                    "<tr><th align=left>GEMM</th><th align=left>Input</th><th align=left>Weight</th>"
                    "<th align=left>Output</th></tr>");
         for (const TensorReport& tensor : die.tensors)
-            html += QStringLiteral("<tr><td>%1</td><td><tt>%2</tt></td><td><tt>%3</tt></td><td><tt>%4</tt></td></tr>")
-                        .arg(qs(tensor.gemm), qs(tensor.input), qs(tensor.weight), qs(tensor.output));
+            html +=
+                QStringLiteral("<tr><td>%1</td><td><tt>%2</tt></td><td><tt>%3</tt></td><td><tt>%4</"
+                               "tt></td></tr>")
+                    .arg(qs(tensor.gemm), qs(tensor.input), qs(tensor.weight), qs(tensor.output));
         html += QStringLiteral("</table>");
     } else if (!m_analysis->scenario.strategy) {
         html += tr("<p style='color:gray'>Explicit traffic: no sub-tensors (they come from a "

@@ -11,7 +11,7 @@
 
 namespace ws {
 
-// Simulates scenarios off the GUI thread (STYLE.md item 5): analyseScenario runs as a
+// Simulates scenarios off the GUI thread (docs/architecture.md item 5): analyseScenario runs as a
 // BackgroundJob and its result comes back on the GUI thread. Only the newest request counts:
 // an older request still running is stopped and its result dropped, so a quick series of drags
 // shows the last one's heatmap, never an older one's.

@@ -58,9 +58,10 @@ void GroupPanel::setAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis) {
             item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDropEnabled);
             for (std::size_t position = 0; position < list[g].size(); ++position) {
                 auto* dieItem = new QTreeWidgetItem(
-                    item, {kind == QLatin1String("tatp")
-                               ? tr("die %1, stream position %2").arg(list[g][position]).arg(position)
-                               : tr("die %1, replica %2").arg(list[g][position]).arg(position)});
+                    item,
+                    {kind == QLatin1String("tatp")
+                         ? tr("die %1, stream position %2").arg(list[g][position]).arg(position)
+                         : tr("die %1, replica %2").arg(list[g][position]).arg(position)});
                 dieItem->setData(0, DieRole, list[g][position]);
                 dieItem->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
             }
@@ -75,8 +76,8 @@ void GroupPanel::setAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis) {
     }
 }
 
-QList<QPair<int, int>> GroupPanel::swapsForDrop(const QList<int>& dies, const QString& kind, int group,
-                                                QString* text) const {
+QList<QPair<int, int>> GroupPanel::swapsForDrop(const QList<int>& dies, const QString& kind,
+                                                int group, QString* text) const {
     QList<QPair<int, int>> swaps;
     if (!m_analysis || dies.isEmpty()) {
         *text = tr("Nothing to drop");
@@ -90,7 +91,8 @@ QList<QPair<int, int>> GroupPanel::swapsForDrop(const QList<int>& dies, const QS
         return swaps;
     }
     const std::vector<DieId>& target = targets[static_cast<std::size_t>(group)];
-    const QString name = (tatp ? QStringLiteral("T") : QStringLiteral("D")) + QString::number(group);
+    const QString name =
+        (tatp ? QStringLiteral("T") : QStringLiteral("D")) + QString::number(group);
     for (int die : dies) {
         if (positionIn(target, die) >= 0) {
             *text = tr("Die %1 is already in group %2").arg(die).arg(name);
@@ -98,10 +100,12 @@ QList<QPair<int, int>> GroupPanel::swapsForDrop(const QList<int>& dies, const QS
         }
         // The slot to take: the die's position in its current group of this kind, so the
         // group keeps one die per stream position (TATP) or per replica (DP).
-        const int current = (tatp ? groups.tatpOfDie : groups.dpOfDie)[static_cast<std::size_t>(die)];
+        const int current =
+            (tatp ? groups.tatpOfDie : groups.dpOfDie)[static_cast<std::size_t>(die)];
         int position = 0;
         if (current >= 0)
-            position = positionIn((tatp ? groups.tatp : groups.dp)[static_cast<std::size_t>(current)], die);
+            position = positionIn(
+                (tatp ? groups.tatp : groups.dp)[static_cast<std::size_t>(current)], die);
         if (position >= static_cast<int>(target.size()))
             position = 0;
         swaps.append({die, target[static_cast<std::size_t>(position)]});

@@ -44,8 +44,9 @@ QVariant LinkFlowsModel::data(const QModelIndex& index, int role) const {
         }
         role = Qt::DisplayRole;
     }
-    if (role == Qt::TextAlignmentRole && (index.column() == BytesColumn || index.column() == StartColumn ||
-                                         index.column() == EndColumn))
+    if (role == Qt::TextAlignmentRole &&
+        (index.column() == BytesColumn || index.column() == StartColumn ||
+         index.column() == EndColumn))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};

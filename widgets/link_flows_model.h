@@ -13,7 +13,15 @@ namespace ws {
 class LinkFlowsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Columns { FlowColumn, KindColumn, BytesColumn, StartColumn, EndColumn, RouteColumn, ColumnCount };
+    enum Columns {
+        FlowColumn,
+        KindColumn,
+        BytesColumn,
+        StartColumn,
+        EndColumn,
+        RouteColumn,
+        ColumnCount
+    };
     enum Roles { SortRole = Qt::UserRole + 1, FlowIndexRole };
 
     explicit LinkFlowsModel(QObject* parent = nullptr);
@@ -25,7 +33,8 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
 private:
     std::shared_ptr<const ScenarioAnalysis> m_analysis;

@@ -4,22 +4,19 @@
 #include "charts_panel.h"
 #include "die_inspector.h"
 #include "evaluation_runner.h"
+#include "export_actions.h"
 #include "group_panel.h"
 #include "link_flows_model.h"
 #include "mesh_view.h"
 #include "process_events_until.h"
+#include "round_heatmap_control.h"
 #include "scenario_document.h"
-#include "strategy_panel.h"
 #include "search_panel.h"
+#include "strategy_panel.h"
 #include "tcme_panel.h"
 #include "timeline_view.h"
 #include "walkthrough_panel.h"
 
-#include "io/scenario_io.h"
-#include "report/die_metrics_csv.h"
-#include "report/launch_settings.h"
-#include "report/report_formats.h"
-#include "step/round_link_bytes.h"
 #include "units/quantity.h"
 
 #include <QAction>
@@ -29,27 +26,22 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPainter>
-#include <QPdfWriter>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
-#include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
-#include <QSvgGenerator>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QUndoStack>
 #include <QUndoView>
 #include <QVBoxLayout>
-#include <QHBoxLayout>
 
 namespace ws {
 
@@ -65,12 +57,14 @@ constexpr int kBusyIndicatorDelayMs = 150; // quick re-simulations should not fl
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_document(new ScenarioDocument(this)), m_runner(new EvaluationRunner(this)),
-      m_mesh(new MeshView) {
+    : QMainWindow(parent), m_document(new ScenarioDocument(this)),
+      m_runner(new EvaluationRunner(this)), m_mesh(new MeshView) {
     setCentralWidget(m_mesh);
     setAcceptDrops(true);
     setDockNestingEnabled(true);
     createDocks();
+    m_exports = new ExportActions(this, m_settings, m_document, m_mesh, m_charts, m_tcme);
+    connect(m_exports, &ExportActions::statusMessage, this, &MainWindow::showStatus);
     createMenus();
 
     m_summary = new QLabel;
@@ -91,7 +85,8 @@ MainWindow::MainWindow(QWidget* parent)
         m_busy->hide();
         cancel->hide();
         m_mesh->setBanner(tr("Simulation cancelled: showing the previous result, which does not "
-                             "include the latest edit"), true);
+                             "include the latest edit"),
+                          true);
     });
     m_busyDelay = new QTimer(this);
     m_busyDelay->setSingleShot(true);
@@ -153,7 +148,8 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::createDocks() {
-    auto dock = [this](const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area) {
+    auto dock = [this](const QString& title, const QString& name, QWidget* widget,
+                       Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(name); // for saveState
         d->setWidget(widget);
@@ -162,12 +158,14 @@ void MainWindow::createDocks() {
     };
     m_strategy = new StrategyPanel(m_document);
     connect(m_strategy, &StrategyPanel::statusMessage, this, &MainWindow::showStatus);
-    m_strategyDock = dock(tr("Strategy"), QStringLiteral("strategyDock"), m_strategy, Qt::LeftDockWidgetArea);
+    m_strategyDock =
+        dock(tr("Strategy"), QStringLiteral("strategyDock"), m_strategy, Qt::LeftDockWidgetArea);
 
     m_groups = new GroupPanel;
     connect(m_groups, &GroupPanel::dieSwapRequested, this, &MainWindow::requestSwap);
     connect(m_groups, &GroupPanel::statusMessage, this, &MainWindow::showStatus);
-    m_groupsDock = dock(tr("Groups"), QStringLiteral("groupsDock"), m_groups, Qt::LeftDockWidgetArea);
+    m_groupsDock =
+        dock(tr("Groups"), QStringLiteral("groupsDock"), m_groups, Qt::LeftDockWidgetArea);
     tabifyDockWidget(m_strategyDock, m_groupsDock);
     m_strategyDock->raise();
 
@@ -179,7 +177,8 @@ void MainWindow::createDocks() {
                 m_mesh->setTcmeOverlay(overlay);
                 m_mesh->setLinkLoadOverride(loads);
             });
-    m_tcmeDock = dock(tr("TCME optimizer"), QStringLiteral("tcmeDock"), m_tcme, Qt::RightDockWidgetArea);
+    m_tcmeDock =
+        dock(tr("TCME optimizer"), QStringLiteral("tcmeDock"), m_tcme, Qt::RightDockWidgetArea);
 
     m_inspectorTabs = new QTabWidget;
     m_dieInspector = new DieInspector;
@@ -195,34 +194,28 @@ void MainWindow::createDocks() {
     m_linkFlowsView->horizontalHeader()->setStretchLastSection(true);
     connect(m_linkFlowsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
-                m_mesh->highlightFlow(current.isValid() ? current.data(LinkFlowsModel::FlowIndexRole).toInt() : -1);
+                m_mesh->highlightFlow(
+                    current.isValid() ? current.data(LinkFlowsModel::FlowIndexRole).toInt() : -1);
             });
     m_inspectorTabs->addTab(m_dieInspector, tr("Die"));
     m_inspectorTabs->addTab(m_linkFlowsView, tr("Link flows"));
-    m_inspectorDock = dock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspectorTabs, Qt::RightDockWidgetArea);
+    m_inspectorDock = dock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspectorTabs,
+                           Qt::RightDockWidgetArea);
 
     auto* history = new QUndoView(m_document->undoStack());
     history->setEmptyLabel(tr("<opened>"));
-    m_historyDock = dock(tr("Undo history"), QStringLiteral("historyDock"), history, Qt::RightDockWidgetArea);
+    m_historyDock =
+        dock(tr("Undo history"), QStringLiteral("historyDock"), history, Qt::RightDockWidgetArea);
     tabifyDockWidget(m_inspectorDock, m_historyDock);
     m_inspectorDock->raise();
     auto* timelinePage = new QWidget;
     auto* timelineLayout = new QVBoxLayout(timelinePage);
     timelineLayout->setContentsMargins(4, 2, 4, 2);
-    auto* roundRow = new QHBoxLayout;
-    roundRow->addWidget(new QLabel(tr("Heatmap of round:")));
-    m_roundSlider = new QSlider(Qt::Horizontal);
-    m_roundSlider->setRange(-1, -1);
-    m_roundSlider->setToolTip(tr("Colour the mesh by the link loads of one round (collective step or "
-                                 "TATP round); leftmost: the whole run"));
-    m_roundLabel = new QLabel(tr("all"));
-    m_roundLabel->setMinimumWidth(60);
-    roundRow->addWidget(m_roundSlider, 1);
-    roundRow->addWidget(m_roundLabel);
-    timelineLayout->addLayout(roundRow);
+    m_rounds = new RoundHeatmapControl;
+    connect(m_rounds, &RoundHeatmapControl::loadsChanged, m_mesh, &MeshView::setLinkLoadOverride);
+    timelineLayout->addWidget(m_rounds);
     m_timeline = new TimelineView;
     timelineLayout->addWidget(m_timeline, 1);
-    connect(m_roundSlider, &QSlider::valueChanged, this, &MainWindow::showRound);
     connect(m_timeline, &TimelineView::flowActivated, this, [this](const QString& flowId) {
         const auto analysis = m_mesh->analysis();
         if (!analysis)
@@ -235,19 +228,24 @@ void MainWindow::createDocks() {
                 return;
             }
     });
-    connect(m_timeline, &TimelineView::dieActivated, this, [this](int die) { m_mesh->selectDie(die); });
-    m_timelineDock = dock(tr("Timeline"), QStringLiteral("timelineDock"), timelinePage, Qt::BottomDockWidgetArea);
+    connect(m_timeline, &TimelineView::dieActivated, this,
+            [this](int die) { m_mesh->selectDie(die); });
+    m_timelineDock = dock(tr("Timeline"), QStringLiteral("timelineDock"), timelinePage,
+                          Qt::BottomDockWidgetArea);
     m_charts = new ChartsPanel;
-    m_chartsDock = dock(tr("Charts"), QStringLiteral("chartsDock"), m_charts, Qt::BottomDockWidgetArea);
+    m_chartsDock =
+        dock(tr("Charts"), QStringLiteral("chartsDock"), m_charts, Qt::BottomDockWidgetArea);
     tabifyDockWidget(m_timelineDock, m_chartsDock);
     m_search = new SearchPanel(m_document);
     connect(m_search, &SearchPanel::statusMessage, this, &MainWindow::showStatus);
-    m_searchDock = dock(tr("Strategy search"), QStringLiteral("searchDock"), m_search, Qt::BottomDockWidgetArea);
+    m_searchDock = dock(tr("Strategy search"), QStringLiteral("searchDock"), m_search,
+                        Qt::BottomDockWidgetArea);
     tabifyDockWidget(m_chartsDock, m_searchDock);
     m_timelineDock->raise();
 
     m_walkthrough = new WalkthroughPanel(this);
-    m_walkthroughDock = dock(tr("Walkthrough"), QStringLiteral("walkthroughDock"), m_walkthrough, Qt::LeftDockWidgetArea);
+    m_walkthroughDock = dock(tr("Walkthrough"), QStringLiteral("walkthroughDock"), m_walkthrough,
+                             Qt::LeftDockWidgetArea);
     tabifyDockWidget(m_strategyDock, m_walkthroughDock); // the whole left column when open
     m_walkthroughDock->hide();
 
@@ -277,14 +275,17 @@ void MainWindow::createMenus() {
     saveAsAction->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     QMenu* exports = file->addMenu(tr("&Export"));
-    exports->addAction(tr("Mesh view as PNG, SVG or PDF…"), this, &MainWindow::exportMeshImage);
-    exports->addAction(tr("Timeline as Chrome trace (Perfetto)…"), this, [this] { exportReport("trace"); });
-    exports->addAction(tr("Link loads as CSV…"), this, [this] { exportReport("csv"); });
-    exports->addAction(tr("Simulation report as JSON…"), this, [this] { exportReport("json"); });
-    exports->addAction(tr("Per-die metrics as CSV…"), this, &MainWindow::exportDieMetrics);
-    exports->addAction(tr("Chart as PNG, SVG or PDF…"), this, &MainWindow::exportChartImage);
-    exports->addAction(tr("Launch settings for GPU frameworks…"), this, &MainWindow::exportLaunchSettings);
-    exports->addAction(tr("Tuned scenario…"), this, &MainWindow::exportTunedScenario);
+    ExportActions* e = m_exports;
+    exports->addAction(tr("Mesh view as PNG, SVG or PDF…"), e, &ExportActions::exportMeshImage);
+    exports->addAction(tr("Timeline as Chrome trace (Perfetto)…"), e,
+                       [e] { e->exportReport("trace"); });
+    exports->addAction(tr("Link loads as CSV…"), e, [e] { e->exportReport("csv"); });
+    exports->addAction(tr("Simulation report as JSON…"), e, [e] { e->exportReport("json"); });
+    exports->addAction(tr("Per-die metrics as CSV…"), e, &ExportActions::exportDieMetrics);
+    exports->addAction(tr("Chart as PNG, SVG or PDF…"), e, &ExportActions::exportChartImage);
+    exports->addAction(tr("Launch settings for GPU frameworks…"), e,
+                       &ExportActions::exportLaunchSettings);
+    exports->addAction(tr("Tuned scenario…"), e, &ExportActions::exportTunedScenario);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -303,19 +304,22 @@ void MainWindow::createMenus() {
                                                       {LinkMetric::Utilization, tr("Ctrl+2")},
                                                       {LinkMetric::Conflicts, tr("Ctrl+3")}};
     for (const auto& [metric, shortcut] : metrics) {
-        QAction* action = view->addAction(tr("Colour links by %1").arg(toDisplayString(metric).toLower()));
+        QAction* action =
+            view->addAction(tr("Colour links by %1").arg(toDisplayString(metric).toLower()));
         action->setCheckable(true);
         action->setChecked(metric == m_mesh->metric());
         action->setShortcut(QKeySequence(shortcut));
         m_metricGroup->addAction(action);
-        connect(action, &QAction::triggered, this, [this, metric = metric] { m_mesh->setMetric(metric); });
+        connect(action, &QAction::triggered, this,
+                [this, metric = metric] { m_mesh->setMetric(metric); });
     }
     view->addSeparator();
     QAction* fit = view->addAction(tr("Zoom to &fit"), m_mesh, &MeshView::zoomToFit);
     fit->setShortcut(QKeySequence(tr("Ctrl+0")));
     view->addSeparator();
-    for (QDockWidget* dock : {m_strategyDock, m_groupsDock, m_tcmeDock, m_inspectorDock, m_historyDock,
-                              m_timelineDock, m_chartsDock, m_searchDock, m_walkthroughDock})
+    for (QDockWidget* dock :
+         {m_strategyDock, m_groupsDock, m_tcmeDock, m_inspectorDock, m_historyDock, m_timelineDock,
+          m_chartsDock, m_searchDock, m_walkthroughDock})
         view->addAction(dock->toggleViewAction());
 
     QMenu* optimize = menuBar()->addMenu(tr("&Optimize"));
@@ -334,20 +338,22 @@ void MainWindow::createMenus() {
     search->setShortcut(QKeySequence(tr("Ctrl+F5")));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* walkthrough = help->addAction(tr("&Walkthrough: why FSDP and TATP collide"), this, [this] {
-        if (!maybeSave())
-            return;
-        m_walkthroughDock->show();
-        m_walkthroughDock->raise();
-        m_walkthrough->start();
-    });
+    QAction* walkthrough =
+        help->addAction(tr("&Walkthrough: why FSDP and TATP collide"), this, [this] {
+            if (!maybeSave())
+                return;
+            m_walkthroughDock->show();
+            m_walkthroughDock->raise();
+            m_walkthrough->start();
+        });
     walkthrough->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About WaferScope"), this, [this] {
-        QMessageBox::about(this, tr("About WaferScope"),
-                           tr("<b>WaferScope</b> %1<br>Hybrid-parallel training on wafer-scale chips: "
-                              "link heatmaps, group editing, the TCME optimizer and a max-min fair "
-                              "fluid network simulator.")
-                               .arg(QApplication::applicationVersion()));
+        QMessageBox::about(
+            this, tr("About WaferScope"),
+            tr("<b>WaferScope</b> %1<br>Hybrid-parallel training on wafer-scale chips: "
+               "link heatmaps, group editing, the TCME optimizer and a max-min fair "
+               "fluid network simulator.")
+                .arg(QApplication::applicationVersion()));
     });
 }
 
@@ -374,9 +380,9 @@ bool MainWindow::openScenario(const QString& path, QString* error, bool quiet) {
 }
 
 QStringList MainWindow::viewNames() {
-    return {QStringLiteral("mesh"), QStringLiteral("strategy"), QStringLiteral("groups"),
-            QStringLiteral("tcme"), QStringLiteral("inspector"), QStringLiteral("history"),
-            QStringLiteral("timeline"), QStringLiteral("charts"), QStringLiteral("search"),
+    return {QStringLiteral("mesh"),       QStringLiteral("strategy"),  QStringLiteral("groups"),
+            QStringLiteral("tcme"),       QStringLiteral("inspector"), QStringLiteral("history"),
+            QStringLiteral("timeline"),   QStringLiteral("charts"),    QStringLiteral("search"),
             QStringLiteral("walkthrough")};
 }
 
@@ -422,13 +428,7 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
     m_linkFlows->setLink(analysis, m_mesh->selectedLink().value_or(-1));
     // The timeline shares the analysis's report (an aliasing pointer keeps the analysis alive).
     m_timeline->setReport(std::shared_ptr<const SimulationReport>(analysis, &analysis->report));
-    int lastRound = -1;
-    for (const FlowReport& flow : analysis->report.flows)
-        lastRound = std::max(lastRound, flow.step);
-    const QSignalBlocker blocker(m_roundSlider);
-    m_roundSlider->setRange(-1, lastRound);
-    m_roundSlider->setValue(-1);
-    m_roundLabel->setText(tr("all"));
+    m_rounds->setAnalysis(analysis);
     const SimulationReport& report = analysis->report;
     QString summary = tr("makespan %1").arg(qs(formatSeconds(report.makespanS)));
     if (report.step)
@@ -448,32 +448,7 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
 }
 
 void MainWindow::showRound(int round) {
-    const auto analysis = m_mesh->analysis();
-    if (!analysis || round < 0) {
-        m_roundLabel->setText(tr("all"));
-        m_mesh->setLinkLoadOverride(std::nullopt);
-        return;
-    }
-    MeshView::LinkLoadOverride loads;
-    const std::vector<FlowReport>& flows = analysis->report.flows;
-    const std::size_t linkCount = analysis->report.links.size();
-    auto stepOf = [](const FlowReport& flow) { return flow.step; };
-    auto perRound = roundLinkBytes(flows, stepOf, linkCount, round);
-    loads.bytes = perRound.empty() ? std::vector<double>(linkCount, 0.0)
-                                   : std::move(perRound.begin()->second);
-    double first = 0, last = 0;
-    bool any = false;
-    for (const FlowReport& flow : flows) {
-        if (flow.step != round)
-            continue;
-        first = any ? std::min(first, flow.startS) : flow.startS;
-        last = any ? std::max(last, flow.endS) : flow.endS;
-        any = true;
-    }
-    loads.makespanS = last - first; // utilisation over the round's own span
-    loads.caption = tr("round %1 only").arg(round);
-    m_roundLabel->setText(tr("round %1").arg(round));
-    m_mesh->setLinkLoadOverride(loads);
+    m_rounds->showRound(round);
 }
 
 void MainWindow::onAnalysisFailed(const QString& message) {
@@ -518,8 +493,9 @@ void MainWindow::updateRecentFilesMenu() {
 void MainWindow::openDialog() {
     if (!maybeSave())
         return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), m_settings.lastDirectory(),
-                                                      tr("Scenarios (*.json);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open scenario"), m_settings.lastDirectory(),
+                                     tr("Scenarios (*.json);;All files (*)"));
     if (!path.isEmpty())
         openScenario(path);
 }
@@ -560,7 +536,8 @@ bool MainWindow::maybeSave() {
     if (!m_document->isModified())
         return true;
     const auto answer = QMessageBox::warning(
-        this, tr("Unsaved changes"), tr("%1 has unsaved changes. Save them?").arg(m_document->displayName()),
+        this, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them?").arg(m_document->displayName()),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return save();
@@ -597,134 +574,6 @@ void MainWindow::dropEvent(QDropEvent* event) {
     event->acceptProposedAction();
     if (maybeSave())
         openScenario(urls.front().toLocalFile());
-}
-
-void MainWindow::exportMeshImage() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export mesh view"), m_settings.lastDirectory(),
-                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"));
-    if (path.isEmpty())
-        return;
-    const QRect area = m_mesh->rect();
-    bool ok = true;
-    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(area.size());
-        svg.setViewBox(area);
-        svg.setTitle(m_document->displayName());
-        QPainter painter(&svg);
-        m_mesh->render(painter, area);
-    } else if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
-        QPdfWriter pdf(path);
-        pdf.setPageSize(QPageSize(area.size(), QPageSize::Point));
-        pdf.setResolution(72);
-        QPainter painter(&pdf);
-        m_mesh->render(painter, area);
-    } else {
-        QImage image(area.size(), QImage::Format_ARGB32);
-        QPainter painter(&image);
-        m_mesh->render(painter, area);
-        painter.end();
-        ok = image.save(path);
-    }
-    showStatus(ok ? tr("Exported %1").arg(path) : tr("Could not write %1").arg(path));
-}
-
-void MainWindow::exportReport(const QString& kind) {
-    const auto analysis = m_mesh->analysis();
-    if (!analysis)
-        return;
-    const QString filter = kind == QLatin1String("csv")     ? tr("CSV (*.csv)")
-                           : kind == QLatin1String("trace") ? tr("Chrome trace (*.json)")
-                                                            : tr("JSON (*.json)");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), m_settings.lastDirectory(), filter);
-    if (path.isEmpty())
-        return;
-    std::string text;
-    if (kind == QLatin1String("csv"))
-        text = linkLoadsCsv(analysis->report);
-    else if (kind == QLatin1String("trace"))
-        text = chromeTrace(analysis->report).dump() + "\n";
-    else
-        text = reportToJson(analysis->report).dump(2) + "\n";
-    QSaveFile file(path);
-    const bool ok = file.open(QIODevice::WriteOnly) &&
-                    file.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) &&
-                    file.commit();
-    showStatus(ok ? tr("Exported %1").arg(path) : tr("Could not write %1").arg(path));
-}
-
-bool MainWindow::writeTextFile(const QString& path, const std::string& text) {
-    QSaveFile file(path);
-    const bool ok = file.open(QIODevice::WriteOnly) &&
-                    file.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) &&
-                    file.commit();
-    showStatus(ok ? tr("Exported %1").arg(path) : tr("Could not write %1").arg(path));
-    return ok;
-}
-
-void MainWindow::exportDieMetrics() {
-    const auto analysis = m_mesh->analysis();
-    if (!analysis)
-        return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export per-die metrics"), m_settings.lastDirectory(),
-                                                      tr("CSV (*.csv)"));
-    if (!path.isEmpty())
-        writeTextFile(path, dieMetricsCsv(analysis->report));
-}
-
-void MainWindow::exportChartImage() {
-    const int index = m_charts->currentChart();
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export chart “%1”").arg(m_charts->chartName(index)),
-                                     m_settings.lastDirectory(), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    showStatus(m_charts->exportChart(index, path, &error) ? tr("Exported %1").arg(path) : error);
-}
-
-void MainWindow::exportLaunchSettings() {
-    const Scenario& scenario = m_document->scenario();
-    if (!scenario.strategy) {
-        showStatus(tr("No launch settings: the scenario has no strategy"));
-        return;
-    }
-    std::string text;
-    try {
-        const StrategySpec strategy = parseStrategy(*scenario.strategy);
-        std::optional<Workload> workload;
-        if (scenario.workload)
-            workload = parseWorkload(*scenario.workload, m_document->directory());
-        text = launchSettingsText(launchSettings(scenario, strategy, workload ? &*workload : nullptr),
-                                  LaunchFramework::All);
-    } catch (const std::exception& error) {
-        showStatus(tr("No launch settings: %1").arg(qs(error.what())));
-        return;
-    }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export launch settings"), m_settings.lastDirectory(),
-                                                      tr("Text (*.txt *.sh);;All files (*)"));
-    if (!path.isEmpty())
-        writeTextFile(path, text);
-}
-
-void MainWindow::exportTunedScenario() {
-    const std::optional<Scenario> tuned = m_tcme->tunedScenario();
-    if (!tuned) {
-        showStatus(m_tcme->isBusy() ? tr("TCME is still running: export the tuned scenario when it stops")
-                                    : tr("No tuned scenario: run a TCME step first (Optimize menu)"));
-        return;
-    }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export tuned scenario"), m_settings.lastDirectory(),
-                                                      tr("Scenarios (*.json)"));
-    if (path.isEmpty())
-        return;
-    try {
-        saveScenario(*tuned, path.toStdString());
-        showStatus(tr("Exported %1").arg(path));
-    } catch (const std::exception& error) {
-        showStatus(tr("Could not write %1: %2").arg(path, qs(error.what())));
-    }
 }
 
 } // namespace ws

@@ -12,7 +12,6 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
-class QSlider;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
@@ -23,6 +22,8 @@ namespace ws {
 class ChartsPanel;
 class DieInspector;
 class EvaluationRunner;
+class ExportActions;
+class RoundHeatmapControl;
 class GroupPanel;
 class LinkFlowsModel;
 class MeshView;
@@ -34,7 +35,8 @@ class TimelineView;
 class WalkthroughPanel;
 
 // Wires the document, the background simulation, the central mesh view and the docks, and
-// owns the menus (STYLE.md item 3: each dock is its own class; this only connects them).
+// owns the menus (docs/architecture.md item 3: each dock is its own class; this only connects
+// them).
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -86,13 +88,6 @@ private:
     bool save();
     bool saveAs();
     void openDialog();
-    void exportMeshImage();
-    void exportReport(const QString& kind);
-    void exportDieMetrics();
-    void exportChartImage();
-    void exportLaunchSettings();
-    void exportTunedScenario();
-    bool writeTextFile(const QString& path, const std::string& text);
     void autosave();
 
     AppSettings m_settings;
@@ -118,10 +113,10 @@ private:
     TimelineView* m_timeline = nullptr;
     WalkthroughPanel* m_walkthrough = nullptr;
     ChartsPanel* m_charts = nullptr;
+    ExportActions* m_exports = nullptr;
     QDockWidget* m_chartsDock = nullptr;
     QDockWidget* m_searchDock = nullptr;
-    QSlider* m_roundSlider = nullptr;
-    QLabel* m_roundLabel = nullptr;
+    RoundHeatmapControl* m_rounds = nullptr;
     QMenu* m_recentMenu = nullptr;
     QActionGroup* m_metricGroup = nullptr;
     QLabel* m_summary = nullptr;

@@ -19,15 +19,15 @@ namespace ws {
 // both directions of a link are visible side by side. Torus wrap-around links are drawn as
 // stubs beyond the outer tiles.
 struct MeshGeometry {
-    static constexpr double kGap = 0.56;   // tile units between tiles
+    static constexpr double kGap = 0.56; // tile units between tiles
     static constexpr double kPitch = 1.0 + kGap;
     static constexpr double kBarOffset = 0.17; // tile units from the centre line to a bar's axis
     static constexpr double kBarWidth = 0.18;  // tile units across a bar
 
     int rows = 1;
     int cols = 1;
-    double scale = 60.0;     // pixels per tile unit
-    QPointF offset{20, 20};  // pixel position of tile unit (0, 0)
+    double scale = 60.0;    // pixels per tile unit
+    QPointF offset{20, 20}; // pixel position of tile unit (0, 0)
 
     // The whole mesh in tile units (tiles plus a half gap of margin for wrap stubs).
     QRectF contentUnits() const;

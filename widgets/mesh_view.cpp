@@ -41,7 +41,8 @@ const QColor kNewPath(255, 120, 0);
 const QColor kFlowPath(200, 0, 160, 170);
 
 QColor dpFill(int group) {
-    return group < 0 ? kUnusedFill : QColor(kDpFills[static_cast<std::size_t>(group) % kDpFills.size()]);
+    return group < 0 ? kUnusedFill
+                     : QColor(kDpFills[static_cast<std::size_t>(group) % kDpFills.size()]);
 }
 
 QColor tatpBorder(int group) {
@@ -215,14 +216,15 @@ void MeshView::render(QPainter& painter, const QRect& area) const {
     paintOverlays(painter);
     painter.restore();
 
-    paintLegend(painter, QRect(area.right() - kLegendWidth + 1, area.top(), kLegendWidth,
-                               area.height()));
+    paintLegend(painter,
+                QRect(area.right() - kLegendWidth + 1, area.top(), kLegendWidth, area.height()));
     if (!m_banner.isEmpty()) {
         QFont font = painter.font();
         font.setBold(true);
         painter.setFont(font);
         const QRectF box(mesh.left() + 8, mesh.top() + 8, mesh.width() - 16, 26);
-        painter.fillRect(box, m_bannerIsError ? QColor(255, 225, 225, 235) : QColor(255, 250, 210, 235));
+        painter.fillRect(box,
+                         m_bannerIsError ? QColor(255, 225, 225, 235) : QColor(255, 250, 210, 235));
         painter.setPen(m_bannerIsError ? QColor(160, 0, 0) : QColor(90, 70, 0));
         painter.drawText(box.adjusted(8, 0, -8, 0), Qt::AlignVCenter | Qt::AlignLeft,
                          painter.fontMetrics().elidedText(m_banner, Qt::ElideRight,
@@ -280,7 +282,8 @@ void MeshView::paintTiles(QPainter& painter, const QRectF& visible) const {
             painter.setPen(QPen(QColor(150, 150, 150), 1));
         } else {
             const double width = std::clamp(tile * 0.07, 2.0, 6.0);
-            painter.setPen(QPen(tatpBorder(tatp), width, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+            painter.setPen(
+                QPen(tatpBorder(tatp), width, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
             for (QRectF& box : boxes) // keep the thick border inside the tile
                 box.adjust(width / 2, width / 2, -width / 2, -width / 2);
         }
@@ -334,7 +337,8 @@ void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
                          << bar.topRight();
                 break;
             }
-            (value <= 0 ? idleHeads : arrowHeads[static_cast<std::size_t>(bucket)]).addPolygon(triangle);
+            (value <= 0 ? idleHeads : arrowHeads[static_cast<std::size_t>(bucket)])
+                .addPolygon(triangle);
         }
     }
     painter.setPen(Qt::NoPen);
@@ -388,7 +392,8 @@ void MeshView::paintLabels(QPainter& painter, const QRectF& visible) const {
         }
         if (!badge.isEmpty()) {
             painter.setPen(QColor(50, 50, 50));
-            painter.drawText(inner, Qt::AlignHCenter | Qt::AlignBottom, badge.join(QLatin1Char(' ')));
+            painter.drawText(inner, Qt::AlignHCenter | Qt::AlignBottom,
+                             badge.join(QLatin1Char(' ')));
         }
     }
 }
@@ -439,7 +444,8 @@ void MeshView::paintOverlays(QPainter& painter) const {
     }
     if (m_selectedLink) {
         painter.setPen(QPen(Qt::black, 2));
-        painter.drawRect(m_geometry.linkRect(topology, topology.link(*m_selectedLink)).adjusted(-2, -2, 2, 2));
+        painter.drawRect(
+            m_geometry.linkRect(topology, topology.link(*m_selectedLink)).adjusted(-2, -2, 2, 2));
     }
     painter.setPen(QPen(kSelection, 3));
     for (int die : m_selectedDies)
@@ -479,7 +485,8 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
         painter.setBrush(brush);
         painter.drawRect(QRect(left, y + 2, 22, line - 6));
         painter.setPen(QColor(40, 40, 40));
-        painter.drawText(QRect(left + 30, y, area.width() - 44, line), Qt::AlignLeft | Qt::AlignVCenter,
+        painter.drawText(QRect(left + 30, y, area.width() - 44, line),
+                         Qt::AlignLeft | Qt::AlignVCenter,
                          metrics.elidedText(text, Qt::ElideRight, area.width() - 44));
         y += line;
     };
@@ -487,15 +494,17 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
     heading(tr("Link %1").arg(toDisplayString(m_metric).toLower()));
     if (m_override) {
         painter.setPen(QColor(90, 90, 90));
-        painter.drawText(QRect(left, y, area.width() - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(m_override->caption, Qt::ElideRight, area.width() - 20));
+        painter.drawText(
+            QRect(left, y, area.width() - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
+            metrics.elidedText(m_override->caption, Qt::ElideRight, area.width() - 20));
         y += line;
     }
     // The scale: kLoadBuckets steps, top = max, exactly the colours the links are drawn in.
     const int barHeight = 150;
     const int step = barHeight / kLoadBuckets;
     for (int bucket = 0; bucket < kLoadBuckets; ++bucket)
-        painter.fillRect(QRect(left, y + (kLoadBuckets - 1 - bucket) * step, 22, step), bucketColor(bucket));
+        painter.fillRect(QRect(left, y + (kLoadBuckets - 1 - bucket) * step, 22, step),
+                         bucketColor(bucket));
     painter.setPen(QColor(40, 40, 40));
     painter.drawText(QRect(left + 30, y - 2, area.width() - 44, line), Qt::AlignLeft | Qt::AlignTop,
                      formatValue(m_maxValue) + tr(" (max)"));
@@ -503,7 +512,8 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
                      Qt::AlignLeft | Qt::AlignBottom, formatValue(0));
     y += kLoadBuckets * step + 8;
     swatch(idleLinkColor(), Qt::NoPen, tr("no traffic"));
-    swatch(QBrush(QColor(60, 60, 60), Qt::DiagCrossPattern), QPen(QColor(60, 60, 60)), tr("dead link"));
+    swatch(QBrush(QColor(60, 60, 60), Qt::DiagCrossPattern), QPen(QColor(60, 60, 60)),
+           tr("dead link"));
     swatch(QBrush(kDeadFill, Qt::BDiagPattern), QPen(QColor(120, 120, 120)), tr("dead die"));
     y += 6;
 
@@ -704,9 +714,10 @@ QList<QPair<int, int>> MeshView::swapsForDrop(DieId target, QString* text) const
             planDieMove(*m_analysis->topology, dragSelection(), dragAnchor(target), target);
         for (const auto& [a, b] : move.swaps)
             swaps.append({a, b});
-        *text = swaps.size() == 1
-                    ? tr("Swap die %1 with die %2").arg(swaps[0].first).arg(swaps[0].second)
-                    : tr("Move %1 dies by (%2, %3)").arg(swaps.size()).arg(move.rows).arg(move.cols);
+        *text =
+            swaps.size() == 1
+                ? tr("Swap die %1 with die %2").arg(swaps[0].first).arg(swaps[0].second)
+                : tr("Move %1 dies by (%2, %3)").arg(swaps.size()).arg(move.rows).arg(move.cols);
     } catch (const EditRefused& refused) {
         QString sentence = QString::fromStdString(refused.what());
         if (!sentence.isEmpty())
@@ -755,18 +766,21 @@ QString MeshView::linkToolTip(LinkId link) const {
                 .arg(qs(formatBytes(report.bytes)), qs(formatSeconds(report.busyS)))
                 .arg(report.utilization * 100, 0, 'f', 1);
     if (m_override)
-        text += tr("<br>%1: %2").arg(m_override->caption,
-                                      qs(formatBytes(m_override->bytes[static_cast<std::size_t>(link)])));
+        text += tr("<br>%1: %2")
+                    .arg(m_override->caption,
+                         qs(formatBytes(m_override->bytes[static_cast<std::size_t>(link)])));
     const auto& flows = m_analysis->flowsOnLink[static_cast<std::size_t>(link)];
     text += flows.size() == 1 ? tr("<br>1 flow:") : tr("<br>%1 flows:").arg(flows.size());
     constexpr int kListed = 8;
     for (int i = 0; i < std::min<int>(kListed, static_cast<int>(flows.size())); ++i) {
-        const FlowReport& flow = m_analysis->report.flows[static_cast<std::size_t>(flows[static_cast<std::size_t>(i)])];
+        const FlowReport& flow =
+            m_analysis->report.flows[static_cast<std::size_t>(flows[static_cast<std::size_t>(i)])];
         text += QStringLiteral("<br>&nbsp;&nbsp;%1 (%2, %3)")
                     .arg(qs(flow.id).toHtmlEscaped(), qs(flow.opKind), qs(formatBytes(flow.bytes)));
     }
     if (flows.size() > kListed)
-        text += tr("<br>&nbsp;&nbsp;… and %1 more (click the link to list them)").arg(flows.size() - kListed);
+        text += tr("<br>&nbsp;&nbsp;… and %1 more (click the link to list them)")
+                    .arg(flows.size() - kListed);
     return text;
 }
 

@@ -15,7 +15,8 @@
 
 namespace ws {
 
-// The die mesh with a heatmap of every directed link (ISSUE 5, STYLE.md item 9).
+// The die mesh with a heatmap of every directed link (docs/gui.md, The mesh; docs/architecture.md
+// item 9).
 //
 // Dies are tiles with their id; the fill colour is the die's DP group and the border colour its
 // TATP group, both listed in the legend; dead dies and links are hatched. Every directed link is

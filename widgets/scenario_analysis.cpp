@@ -1,7 +1,7 @@
 #include "scenario_analysis.h"
 
-#include "io/scenario_error.h"
 #include "evaluation/scenario_run.h"
+#include "scenario/scenario_error.h"
 
 namespace ws {
 
@@ -23,7 +23,8 @@ std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario
         analysis->groups = dieGroups(scenario, *analysis->topology);
     } catch (const ScenarioError& error) {
         analysis->groupsError = error.what();
-        analysis->groups.dpOfDie.assign(static_cast<std::size_t>(analysis->topology->dieCount()), -1);
+        analysis->groups.dpOfDie.assign(static_cast<std::size_t>(analysis->topology->dieCount()),
+                                        -1);
         analysis->groups.tatpOfDie = analysis->groups.dpOfDie;
     }
     analysis->flowsOnLink.resize(static_cast<std::size_t>(analysis->topology->linkCount()));

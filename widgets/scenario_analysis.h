@@ -1,7 +1,7 @@
 #pragma once
 
-#include "io/scenario.h"
 #include "report/simulation_report.h"
+#include "scenario/scenario.h"
 #include "strategy/die_groups.h"
 #include "topology/wafer_topology.h"
 
@@ -14,14 +14,14 @@
 namespace ws {
 
 // One scenario simulated, as every view draws it. Immutable once built: the views hold it as
-// std::shared_ptr<const ScenarioAnalysis> and redraw from it (STYLE.md item 2).
+// std::shared_ptr<const ScenarioAnalysis> and redraw from it (docs/architecture.md item 2).
 struct ScenarioAnalysis {
     Scenario scenario;
     std::shared_ptr<const WaferTopology> topology;
     SimulationReport report;
     DieGroups groups;
-    std::string groupsError;                    // why the groups could not be read, if so
-    std::vector<std::vector<int>> flowsOnLink;  // by LinkId: indices into report.flows
+    std::string groupsError;                   // why the groups could not be read, if so
+    std::vector<std::vector<int>> flowsOnLink; // by LinkId: indices into report.flows
 };
 
 // Simulates `scenario` through core's pipeline (evaluation/scenario_run.h, with the

@@ -3,8 +3,8 @@
 #include "scenario_edit_command.h"
 
 #include "io/file_write_error.h"
-#include "io/scenario_error.h"
 #include "io/scenario_io.h"
+#include "scenario/scenario_error.h"
 
 #include <QDir>
 #include <QFile>
@@ -162,22 +162,19 @@ bool ScenarioDocument::setStrategyFlag(StrategyFlag flag, bool on, QString* reas
 }
 
 bool ScenarioDocument::setStrategyMapping(StrategySpec::MappingKind mapping, QString* reason) {
-    return editBy(tr("Use the %1 mapping").arg(QString::fromLatin1(toString(mapping))),
-                  [&](const Scenario& s) {
-                      return ws::setStrategyMapping(s, mapping, directory());
-                  },
-                  reason);
+    return editBy(
+        tr("Use the %1 mapping").arg(QString::fromLatin1(toString(mapping))),
+        [&](const Scenario& s) { return ws::setStrategyMapping(s, mapping, directory()); }, reason);
 }
 
 bool ScenarioDocument::setModelPreset(const QString& preset, QString* reason) {
-    const bool trainingStep = m_scenario.workload &&
-                              m_scenario.workload->value("kind", "") == "transformer";
-    return editBy(trainingStep ? tr("Set the model to %1").arg(preset)
-                               : tr("Simulate a training step of %1").arg(preset),
-                  [&](const Scenario& s) {
-                      return ws::setModelPreset(s, preset.toStdString(), directory());
-                  },
-                  reason);
+    const bool trainingStep =
+        m_scenario.workload && m_scenario.workload->value("kind", "") == "transformer";
+    return editBy(
+        trainingStep ? tr("Set the model to %1").arg(preset)
+                     : tr("Simulate a training step of %1").arg(preset),
+        [&](const Scenario& s) { return ws::setModelPreset(s, preset.toStdString(), directory()); },
+        reason);
 }
 
 bool ScenarioDocument::resizeWafer(int rows, int cols, QString* reason) {
@@ -200,8 +197,8 @@ bool ScenarioDocument::swapDies(const std::vector<std::pair<DieId, DieId>>& swap
 }
 
 bool ScenarioDocument::applySearchedStrategy(const Scenario& searched, const Scenario& best,
-                                             const nlohmann::json& strategy,
-                                             const QString& text, QString* reason) {
+                                             const nlohmann::json& strategy, const QString& text,
+                                             QString* reason) {
     return editBy(
         text,
         [&](const Scenario& s) { return ws::applySearchedStrategy(s, searched, best, strategy); },

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "edit/scenario_edits.h"
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 
 #include <QObject>
 #include <QString>
@@ -16,8 +16,8 @@ class QUndoStack;
 namespace ws {
 
 // Owns the scenario being edited, its undo stack, its file path and its modified state
-// (STYLE.md item 3). Views never change the scenario themselves: they call an edit method,
-// which pushes exactly one ScenarioEditCommand.
+// (docs/architecture.md item 3). Views never change the scenario themselves: they call an edit
+// method, which pushes exactly one ScenarioEditCommand.
 class ScenarioDocument : public QObject {
     Q_OBJECT
 public:

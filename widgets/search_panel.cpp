@@ -652,8 +652,8 @@ void SearchPanel::apply() {
         tr("Apply searched strategy: %1 (%2)")
             .arg(qs(score->label), secondsText(SearchResultsModel::stepTime(*score)));
     QString reason;
-    if (m_document->applySearchedStrategy(m_searched, m_result->bestScenario, score->strategy,
-                                          text, &reason))
+    if (m_document->applySearchedStrategy(m_searched, m_result->bestScenario, score->strategy, text,
+                                          &reason))
         emit statusMessage(text);
     else
         emit statusMessage(tr("Not applied: %1").arg(reason));
@@ -661,8 +661,7 @@ void SearchPanel::apply() {
 
 bool SearchPanel::searchBlocking(int timeoutMs) {
     start();
-    return m_runner->waitForIdle(timeoutMs) &&
-           m_result != nullptr;
+    return m_runner->waitForIdle(timeoutMs) && m_result != nullptr;
 }
 
 } // namespace ws

@@ -2,7 +2,7 @@
 
 #include "background_job.h"
 
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 #include "search/strategy_search.h"
 
 #include <QWidget>
@@ -27,8 +27,8 @@ namespace ws {
 class ScenarioDocument;
 class SearchResultsModel;
 
-// The strategy search of ISSUE 7 in a dock: budget, threads and seed; Search and Cancel with a
-// progress bar (evaluations, best so far, time left); a live scatter of every candidate (step
+// The strategy search (docs/search.md) in a dock: budget, threads and seed; Search and Cancel with
+// a progress bar (evaluations, best so far, time left); a live scatter of every candidate (step
 // time against per-die memory, the Pareto front highlighted, the memory limits drawn); a table
 // of the best strategies with the baselines beside them; Apply writes the selected strategy
 // into the scenario as one undo command.
@@ -103,7 +103,7 @@ private:
     bool resultMatchesDocument() const;
 
     ScenarioDocument* m_document;
-    Scenario m_searched;        // the scenario the current result (or the running search) is for
+    Scenario m_searched; // the scenario the current result (or the running search) is for
     BackgroundJob* m_runner;
     std::shared_ptr<ProgressBuffer> m_buffer; // the running search's; null when idle
     std::shared_ptr<const SearchResult> m_result;

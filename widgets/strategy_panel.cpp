@@ -2,7 +2,7 @@
 
 #include "scenario_document.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 #include "strategy/strategy_spec.h"
 #include "workload/transformer_config.h"
 
@@ -103,10 +103,11 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     flag(m_doubleBuffering, StrategyFlag::DoubleBuffering);
     flag(m_checkpointing, StrategyFlag::ActivationCheckpointing);
     connect(m_mapping, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index < 0)
+            return; // no mapping chosen (the box was cleared)
         const auto mapping = static_cast<StrategySpec::MappingKind>(index);
-        applyEdit([=, this](QString* reason) {
-            return m_document->setStrategyMapping(mapping, reason);
-        });
+        applyEdit(
+            [=, this](QString* reason) { return m_document->setStrategyMapping(mapping, reason); });
     });
     connect(m_model, &QComboBox::currentTextChanged, this, [this](const QString& model) {
         if (model.isEmpty())
@@ -114,9 +115,8 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
         applyEdit([=, this](QString* reason) { return m_document->setModelPreset(model, reason); });
     });
     auto resize = [this](int rows, int cols) {
-        applyEdit([=, this](QString* reason) {
-            return m_document->resizeWafer(rows, cols, reason);
-        });
+        applyEdit(
+            [=, this](QString* reason) { return m_document->resizeWafer(rows, cols, reason); });
     };
     connect(m_rows, &QSpinBox::valueChanged, this,
             [=, this](int rows) { resize(rows, m_cols->value()); });

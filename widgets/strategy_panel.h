@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 
 #include <QWidget>
 
@@ -16,7 +16,7 @@ namespace ws {
 
 class ScenarioDocument;
 
-// The wafer, the model and the parallel strategy as a form (ISSUE 5 item 5). Every change is
+// The wafer, the model and the parallel strategy as a form (docs/gui.md, Strategy). Every change is
 // one undo command through the document (consecutive steps of one spin box merge into one);
 // a change the core refuses (tp not dividing the heads, more dies than the wafer has) is not
 // applied, the form snaps back and statusMessage says why.

@@ -17,6 +17,8 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace ws {
 
 namespace {
@@ -38,9 +40,11 @@ QString actionText(const TcmeAction& action) {
         return QCoreApplication::translate("ws", "reroute %1: %2 ⇒ %3")
             .arg(qs(action.flow), pathText(action.oldPath), pathText(action.newPath));
     case TcmeAction::Kind::Multicast:
-        return QCoreApplication::translate("ws", "multicast %1: %2").arg(qs(action.flow), qs(action.detail));
+        return QCoreApplication::translate("ws", "multicast %1: %2")
+            .arg(qs(action.flow), qs(action.detail));
     case TcmeAction::Kind::Hierarchical:
-        return QCoreApplication::translate("ws", "hierarchical %1: %2").arg(qs(action.flow), qs(action.detail));
+        return QCoreApplication::translate("ws", "hierarchical %1: %2")
+            .arg(qs(action.flow), qs(action.detail));
     }
     return {};
 }
@@ -58,7 +62,8 @@ TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
     m_runButton->setToolTip(tr("Step until a stop rule fires (F5); press again to stop"));
     m_resetButton = new QPushButton(tr("Reset"));
     m_applyButton = new QPushButton(tr("Apply"));
-    m_applyButton->setToolTip(tr("Write the tuned routes and algorithms into the scenario (one undo step)"));
+    m_applyButton->setToolTip(
+        tr("Write the tuned routes and algorithms into the scenario (one undo step)"));
     for (QPushButton* button : {m_stepButton, m_runButton, m_resetButton, m_applyButton})
         buttons->addWidget(button);
     layout->addLayout(buttons);
@@ -145,6 +150,11 @@ std::vector<TcmeIteration> TcmePanel::iterations() const {
 std::optional<Scenario> TcmePanel::tunedScenario() const {
     if (m_busy || iterationCount() == 0)
         return std::nullopt;
+    const auto& iterations = m_engine->iterations();
+    const bool changed = std::any_of(iterations.begin(), iterations.end(),
+                                     [](const TcmeIteration& it) { return !it.actions.empty(); });
+    if (!changed)
+        return std::nullopt; // nothing to export: the scenario as it is
     return m_engine->tunedScenario();
 }
 
@@ -236,7 +246,8 @@ void TcmePanel::finishStep(const StepOutcome& outcome) {
         m_running = false;
         emit statusMessage(tr("TCME cannot run: %1").arg(outcome.error));
         refreshControls();
-        m_status->setText(tr("<span style='color:#c00'>%1</span>").arg(outcome.error.toHtmlEscaped()));
+        m_status->setText(
+            tr("<span style='color:#c00'>%1</span>").arg(outcome.error.toHtmlEscaped()));
         return;
     }
     refreshList();
@@ -273,7 +284,8 @@ void TcmePanel::apply() {
     const int count = static_cast<int>(m_engine->iterations().size());
     const QString iterations = count == 1 ? tr("1 iteration") : tr("%1 iterations").arg(count);
     const QString text = tr("Apply TCME (%1): makespan %2 → %3")
-                             .arg(iterations, qs(formatSeconds(before.makespanS)), qs(formatSeconds(after.makespanS)));
+                             .arg(iterations, qs(formatSeconds(before.makespanS)),
+                                  qs(formatSeconds(after.makespanS)));
     m_applying = true;
     QString reason;
     const bool applied = m_document->applyTunedRoutes(tuned, text, &reason);
@@ -320,14 +332,16 @@ void TcmePanel::refreshControls() {
     m_beforeButton->setEnabled(hasIterations);
     m_afterButton->setEnabled(hasIterations);
     if (!m_engine) {
-        m_status->setText(tr("Press <b>Step</b> to run one iteration of the optimizer on this scenario."));
+        m_status->setText(
+            tr("Press <b>Step</b> to run one iteration of the optimizer on this scenario."));
         return;
     }
     const TcmeSnapshot& initial = m_engine->initial();
     const TcmeSnapshot& current = m_engine->current();
-    QString text = tr("Makespan %1 → %2, hottest link %3 → %4.")
-                       .arg(qs(formatSeconds(initial.makespanS)), qs(formatSeconds(current.makespanS)),
-                            qs(formatBytes(initial.maxLinkBytes)), qs(formatBytes(current.maxLinkBytes)));
+    QString text =
+        tr("Makespan %1 → %2, hottest link %3 → %4.")
+            .arg(qs(formatSeconds(initial.makespanS)), qs(formatSeconds(current.makespanS)),
+                 qs(formatBytes(initial.maxLinkBytes)), qs(formatBytes(current.maxLinkBytes)));
     if (const auto reason = m_engine->stopReason()) {
         QString why;
         switch (*reason) {
@@ -372,7 +386,8 @@ void TcmePanel::refreshList() {
                              .arg(iteration.conflictFlows)
                              .arg(iteration.conflictGroups));
         item->setData(0, Qt::UserRole, iteration.index);
-        item->setToolTip(0, tr("queueing delay of the flows on it: %1").arg(qs(formatSeconds(iteration.queueingDelayS))));
+        item->setToolTip(0, tr("queueing delay of the flows on it: %1")
+                                .arg(qs(formatSeconds(iteration.queueingDelayS))));
         for (const TcmeAction& action : iteration.actions)
             new QTreeWidgetItem(item, {actionText(action)});
         if (iteration.actions.empty())
@@ -442,7 +457,8 @@ void TcmePanel::publishOverlay() {
     MeshView::LinkLoadOverride loads;
     loads.bytes = m_showAfter ? iteration.linkBytesAfter : iteration.linkBytesBefore;
     loads.makespanS = m_showAfter ? iteration.after.makespanS : iteration.before.makespanS;
-    loads.caption = (m_showAfter ? tr("TCME: after iteration %1") : tr("TCME: before iteration %1")).arg(index);
+    loads.caption =
+        (m_showAfter ? tr("TCME: after iteration %1") : tr("TCME: before iteration %1")).arg(index);
     emit overlayChanged(overlay, loads);
 }
 

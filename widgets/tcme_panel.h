@@ -3,7 +3,7 @@
 #include "background_job.h"
 #include "mesh_view.h"
 
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 #include "tcme/tcme_engine.h"
 
 #include <QWidget>
@@ -21,7 +21,7 @@ namespace ws {
 
 class ScenarioDocument;
 
-// Steps the TCME optimizer on the document's scenario (ISSUE 5 item 6): Step runs one
+// Steps the TCME optimizer on the document's scenario (docs/gui.md, TCME): Step runs one
 // iteration, Run steps until a stop rule fires (and becomes Stop meanwhile), Reset starts
 // over, Apply commits the tuned routes as one undo command. Every iteration is listed with its
 // hottest link and actions, and charted (hottest link's utilisation and the makespan per
@@ -50,8 +50,8 @@ public:
     bool isFinished() const { return m_engine && m_engine->finished(); }
     QCustomPlot* chart() const { return m_chart; }
     QString statusText() const; // the panel's status line (rich text)
-    // The scenario with the tuned routes pinned, once an iteration has run and none is in
-    // flight (File > Export > Tuned scenario); nullopt otherwise.
+    // The scenario with the tuned routes pinned, once an iteration has changed something and
+    // none is in flight (File > Export > Tuned scenario); nullopt otherwise.
     std::optional<Scenario> tunedScenario() const;
     // The heatmap shows the selected iteration's link loads after (true) or before it.
     void showAfter(bool after);
@@ -88,8 +88,8 @@ private:
     bool m_running = false;   // Run pressed and not stopped
     bool m_cancelled = false; // the last Run was stopped by the user (TcmeStopReason::Cancelled)
     bool m_showAfter = true;
-    bool m_applying = false;  // our own Apply must not invalidate the engine mid-way
-    BackgroundJob* m_job; // the step in flight; invalidate() drops its answer
+    bool m_applying = false; // our own Apply must not invalidate the engine mid-way
+    BackgroundJob* m_job;    // the step in flight; invalidate() drops its answer
 
     QPushButton* m_stepButton;
     QPushButton* m_runButton;

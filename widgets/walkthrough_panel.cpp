@@ -8,14 +8,14 @@
 #include "tcme_panel.h"
 #include "timeline_view.h"
 
-#include "io/scenario_error.h"
 #include "io/scenario_io.h"
+#include "scenario/scenario_error.h"
 #include "units/quantity.h"
 
+#include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QFile>
 #include <QTextBrowser>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -77,7 +77,10 @@ QString groupList(const QString& prefix, const std::vector<std::vector<DieId>>& 
         QStringList dies;
         for (DieId die : groups[g])
             dies << QString::number(die);
-        parts << QStringLiteral("%1%2 = {%3}").arg(prefix).arg(g).arg(dies.join(QStringLiteral(", ")));
+        parts << QStringLiteral("%1%2 = {%3}")
+                     .arg(prefix)
+                     .arg(g)
+                     .arg(dies.join(QStringLiteral(", ")));
     }
     if (parts.size() == 1)
         return parts.front();
@@ -242,7 +245,8 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
                  qs(formatSeconds(report.makespanS)));
     case 1: {
         if (conflict.link < 0)
-            return tr("<p>This scenario has no link shared by a TATP transfer and an all-gather.</p>");
+            return tr(
+                "<p>This scenario has no link shared by a TATP transfer and an all-gather.</p>");
         if (act)
             mesh->selectLink(conflict.link);
         const LinkReport& link = report.links[static_cast<std::size_t>(conflict.link)];
@@ -351,9 +355,11 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
                   "Ctrl+Z undoes.</p>")
             .arg(qs(formatSeconds(*m_makespanBeforeApply)), qs(formatSeconds(report.makespanS)),
                  tatpLine,
-                 after.link < 0 ? tr("No link is shared by a TATP transfer and an all-gather any more.")
-                                : tr("The busiest link still shared by both carries %1.")
-                                      .arg(qs(formatBytes(report.links[static_cast<std::size_t>(after.link)].bytes))));
+                 after.link < 0
+                     ? tr("No link is shared by a TATP transfer and an all-gather any more.")
+                     : tr("The busiest link still shared by both carries %1.")
+                           .arg(qs(formatBytes(
+                               report.links[static_cast<std::size_t>(after.link)].bytes))));
     }
     default:
         return {};

@@ -37,8 +37,8 @@ private:
     QString stepHtml(int step, bool act);
 
     MainWindow* m_window;
-    int m_step = -1;       // none until start() or showStep()
-    int m_actedOnStep = -1; // the step whose action was taken
+    int m_step = -1;                             // none until start() or showStep()
+    int m_actedOnStep = -1;                      // the step whose action was taken
     std::optional<double> m_makespanBeforeApply; // step 5: the makespan TCME's routes replaced
     std::string m_tatpBeforeApply;               // and the TATP flow it pointed at
     QLabel* m_title;

@@ -1,15 +1,15 @@
 #pragma once
 
 #include "collectives/flow.h"
-#include "io/scenario.h"
-#include "io/scenario_error.h"
+#include "scenario/scenario.h"
+#include "scenario/scenario_error.h"
 #include "topology/wafer_topology.h"
 
 #include <vector>
 
 namespace ws {
 
-// Expands one traffic op into unrouted flows with step dependencies (SPEC.md section 2):
+// Expands one traffic op into unrouted flows with step dependencies (docs/network-model.md):
 // - p2p: one flow.
 // - ring (allgather, reducescatter: P-1 steps; allreduce: 2(P-1); ring order = group order):
 //   in step s every rank i sends bytes/P to rank (i+1) mod P; rank i's step s+1 depends on the

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "io/scenario.h"
 #include "routing/route.h"
+#include "scenario/scenario.h"
 #include "sim/sim_problem.h"
 
 #include <string>
@@ -10,7 +10,7 @@
 namespace ws {
 
 // One flow of an expanded traffic op, before or after routing.
-// Ids follow SPEC.md section 3: a p2p op's single flow has the op's id; a collective's flows are
+// Ids follow docs/cli.md: a p2p op's single flow has the op's id; a collective's flows are
 // "<op id>/s<step>/r<rank>", rank being the index of the sender in the op's group. For `direct`
 // algorithms, step k of rank i is rank i's chunk for rank (i + k + 1) mod P (all start at once).
 struct Flow {

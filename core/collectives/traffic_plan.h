@@ -1,8 +1,8 @@
 #pragma once
 
 #include "collectives/flow.h"
-#include "io/scenario.h"
-#include "io/scenario_error.h"
+#include "scenario/scenario.h"
+#include "scenario/scenario_error.h"
 #include "sim/sim_problem.h"
 #include "topology/wafer_topology.h"
 

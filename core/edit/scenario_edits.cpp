@@ -1,6 +1,6 @@
 #include "edit/scenario_edits.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 #include "search/strategy_scoring.h"
 #include "strategy/die_role_swap.h"
 #include "strategy/placement.h"
@@ -142,9 +142,8 @@ Scenario resizeWafer(const Scenario& scenario, int rows, int cols,
     const long long dies = static_cast<long long>(rows) * cols;
     auto onWafer = [&](DieId die) { return die >= 0 && die < dies; };
     for (const TrafficOp& op : after.traffic) {
-        const bool fits =
-            std::all_of(op.group.begin(), op.group.end(), onWafer) &&
-            (op.kind != OpKind::P2P || (onWafer(op.src) && onWafer(op.dst)));
+        const bool fits = std::all_of(op.group.begin(), op.group.end(), onWafer) &&
+                          (op.kind != OpKind::P2P || (onWafer(op.src) && onWafer(op.dst)));
         if (!fits)
             throw EditRefused(EditRefused::Reason::OffWafer,
                               "traffic: op '" + op.id + "' uses a die that a " +

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "edit/edit_refused.h"
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 #include "strategy/strategy_spec.h"
 #include "topology/wafer_topology.h"
 

@@ -25,7 +25,7 @@ enum class RunStage {
 struct RunOptions {
     // Where a workload's `config` path (a Hugging Face config.json) is resolved.
     std::filesystem::path scenarioDirectory;
-    // Apply the environment overrides of docs/file-format.md (TCME_MAX_ITER, TCME_ROUTING,
+    // Apply the environment overrides of docs/cli.md section 8 (TCME_MAX_ITER, TCME_ROUTING,
     // FSDP_ALLGATHER) before anything is built. `environment` looks the variables up
     // (std::getenv when empty). Off for runs whose scenario already had them applied, such as
     // TCME's candidates (derived from an overridden scenario).

@@ -1,7 +1,7 @@
 #include "evaluation/scenario_run.h"
 
-#include "io/scenario_error.h"
 #include "report/step_report.h"
+#include "scenario/scenario_error.h"
 #include "sim/fluid_simulator.h"
 
 #include <stdexcept>

@@ -2,8 +2,8 @@
 
 #include "collectives/traffic_plan.h"
 #include "evaluation/run_options.h"
-#include "io/scenario.h"
 #include "report/simulation_report.h"
+#include "scenario/scenario.h"
 #include "sim/sim_problem.h"
 #include "step/training_step.h"
 #include "topology/wafer_topology.h"
@@ -19,8 +19,8 @@ namespace ws {
 // validate, the GUI's analysis, TCME's candidates, the search's re-scoring) goes through
 //   prepareRun  -> a ScenarioRun (overrides applied, topology, planned traffic or built step)
 //   simulateRun -> the SimResult of its problem
-// and reads what it needs from the pair: reportOf for the report of docs/file-format.md's
-// `simulate --json`, TCME's ScenarioEvaluation (tcme/scenario_evaluation.h) and the search's
+// and reads what it needs from the pair: reportOf for the report of docs/cli.md section
+// 4.1 (`simulate --json`), TCME's ScenarioEvaluation (tcme/scenario_evaluation.h) and the search's
 // SimulatedStep (search/strategy_scoring.h) are projections of the same two values.
 //
 // A scenario with a workload or a strategy is a training step (buildTrainingStep: the
@@ -29,8 +29,8 @@ namespace ws {
 struct ScenarioRun {
     Scenario scenario; // as simulated: the environment overrides applied
     std::shared_ptr<const WaferTopology> topology;
-    EnvironmentOverrides overrides;  // what the environment set (notes say so in reports)
-    std::optional<TrafficPlan> plan; // a pure network experiment
+    EnvironmentOverrides overrides;   // what the environment set (notes say so in reports)
+    std::optional<TrafficPlan> plan;  // a pure network experiment
     std::optional<TrainingStep> step; // a training step (its graph refers to *topology)
 
     const SimProblem& problem() const;

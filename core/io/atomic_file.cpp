@@ -1,5 +1,7 @@
 #include "io/atomic_file.h"
 
+#include "io/stdio_file.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <memory>
@@ -12,17 +14,6 @@
 
 namespace ws {
 namespace {
-
-// RAII for a C stdio handle (stdio gives errno, which iostreams do not).
-struct FileCloser {
-    void operator()(std::FILE* file) const { std::fclose(file); }
-};
-using FileHandle = std::unique_ptr<std::FILE, FileCloser>;
-
-// errno in words; a call that failed without setting errno still gets a reason.
-std::string systemReason(int error) {
-    return error == 0 ? std::string("write failed") : std::generic_category().message(error);
-}
 
 // ".NAME.tmp-<random>" in the target's directory: hidden, named after the target, and not a
 // name a concurrent writer picks.
@@ -46,21 +37,21 @@ void writeFileAtomically(const std::filesystem::path& path, const std::string& c
     {
         errno = 0;
         // "x": never open a file that already exists (C11), so no one else's file is reused.
-        FileHandle handle(std::fopen(temporary.string().c_str(), "wbx"));
+        StdioFile handle(std::fopen(temporary.string().c_str(), "wbx"));
         if (!handle)
-            throw FileWriteError(path, systemReason(errno)); // nothing was created
+            throw FileWriteError(path, systemReason(errno, "write failed")); // nothing was created
         errno = 0;
         if (std::fwrite(content.data(), 1, content.size(), handle.get()) != content.size() ||
             std::fflush(handle.get()) != 0)
-            throw fail(systemReason(errno));
+            throw fail(systemReason(errno, "write failed"));
 #if defined(__unix__) || defined(__APPLE__)
         // Data on disk before the rename, so a crash leaves the old or the new file, whole.
         if (::fsync(::fileno(handle.get())) != 0)
-            throw fail(systemReason(errno));
+            throw fail(systemReason(errno, "write failed"));
 #endif
         errno = 0;
         if (std::fclose(handle.release()) != 0)
-            throw fail(systemReason(errno));
+            throw fail(systemReason(errno, "write failed"));
     }
     std::error_code error;
     // Keep the permissions of the file being replaced (a fresh file has the umask's).

@@ -1,6 +1,6 @@
 #include "io/environment_overrides.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 
 #include <charconv>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 
 #include <functional>
 #include <optional>
@@ -9,7 +9,7 @@
 
 namespace ws {
 
-// The environment variables of SPEC.md section 1 that override a scenario file, as the
+// The environment variables of docs/cli.md section 8 that override a scenario file, as the
 // original design note asks: TCME_MAX_ITER (tcme.max_iter), TCME_ROUTING (`static` keeps
 // routing.mode, `adaptive` sets it) and FSDP_ALLGATHER (`ring` or `multicast`: the algorithm of
 // every FSDP all-gather in a training step).

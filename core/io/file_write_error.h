@@ -8,8 +8,8 @@
 namespace ws {
 
 // A file that could not be written (a missing directory, a full disk, no permission). Not a
-// ScenarioError: the input was fine, the run failed, so the CLI exits 1, not 2 (SPEC.md
-// section 3). what() is "cannot write PATH: reason".
+// ScenarioError: the input was fine, the run failed, so the CLI exits 1, not 2 (docs/cli.md
+// section 2). what() is "cannot write PATH: reason".
 class FileWriteError : public std::runtime_error {
 public:
     FileWriteError(std::filesystem::path path, std::string reason)

@@ -2,6 +2,7 @@
 
 #include "io/atomic_file.h"
 #include "io/scenario_writer.h"
+#include "io/stdio_file.h"
 #include "io/strict_json.h"
 
 #include <cerrno>
@@ -13,19 +14,9 @@
 namespace ws {
 namespace {
 
-// RAII for the C stdio handles used below (they give errno, which iostreams do not).
-struct FileCloser {
-    void operator()(std::FILE* file) const { std::fclose(file); }
-};
-using FileHandle = std::unique_ptr<std::FILE, FileCloser>;
-
-std::string systemReason(int error) {
-    return std::generic_category().message(error);
-}
-
 std::string readWholeFile(const std::filesystem::path& file) {
     errno = 0;
-    FileHandle handle(std::fopen(file.string().c_str(), "rb"));
+    StdioFile handle(std::fopen(file.string().c_str(), "rb"));
     if (!handle)
         throw ScenarioError("", "cannot read file: " + systemReason(errno));
     std::string text;

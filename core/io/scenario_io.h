@@ -1,15 +1,15 @@
 #pragma once
 
 #include "io/file_write_error.h"
-#include "io/scenario.h"
-#include "io/scenario_error.h"
+#include "scenario/scenario.h"
+#include "scenario/scenario_error.h"
 
 #include <filesystem>
 #include <string>
 
 namespace ws {
 
-// Parses and validates a scenario (SPEC.md section 1). Strict: unknown keys (other than
+// Parses and validates a scenario (docs/file-format.md). Strict: unknown keys (other than
 // "x-..."), wrong types, values out of range, die ids out of range or dead, duplicate op ids,
 // empty or duplicate groups, malformed pinned paths and `after` cycles are ScenarioErrors whose
 // keyPath names the key. JSON syntax errors are ScenarioErrors with keyPath "line L, column C".

@@ -1,4 +1,4 @@
-// parseScenario(const nlohmann::json&): the validating reader of SPEC.md section 1.
+// parseScenario(const nlohmann::json&): the validating reader of docs/file-format.md.
 //
 // Every check throws ScenarioError(keyPath, problem) for the first problem found, so a message
 // always names one key. Objects are checked in a fixed order: unknown keys first, then the

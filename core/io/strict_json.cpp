@@ -1,6 +1,6 @@
 #include "io/strict_json.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 
 #include <algorithm>
 #include <set>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 #include "strategy/strategy_spec.h"
 #include "workload/workload.h"
 

@@ -8,7 +8,7 @@
 
 namespace ws {
 
-// The `simulate --json` object of SPEC.md section 3.
+// The `simulate --json` object of docs/cli.md.
 nlohmann::json reportToJson(const SimulationReport& report);
 
 // Link loads as CSV: a header, then one row per link of the wafer (idle and dead ones too).

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "collectives/traffic_plan.h"
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/sim_problem.h"
 #include "step/memory_model.h"
 #include "topology/wafer_topology.h"
@@ -12,7 +12,7 @@
 
 namespace ws {
 
-// What one simulation run gives a user, as plain values (SPEC.md section 3, `simulate --json`).
+// What one simulation run gives a user, as plain values (docs/cli.md, `simulate --json`).
 // Every number here comes from the simulator's SimResult; nothing is estimated.
 
 struct LinkReport {
@@ -70,7 +70,7 @@ struct DieReport {
     std::vector<TensorReport> tensors;     // training steps: the sub-tensors the die holds
 };
 
-// The figures of a training step (SPEC.md `workload` + `strategy`).
+// The figures of a training step (docs/training-model.md `workload` + `strategy`).
 struct StepMetrics {
     double stepS = 0.0;  // scaled to the whole step (see step/training_step.h)
     double layerS = 0.0; // simulated: one layer's forward + backward, one micro-batch

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "io/scenario.h"
 #include "routing/route.h"
 #include "routing/routing_policy.h"
+#include "scenario/scenario.h"
 
 #include <memory>
 #include <optional>
@@ -12,7 +12,7 @@ namespace ws {
 
 // Routes flows one after another with a policy, remembering the load each route adds so that
 // load-aware policies see the flows routed before. Routes never use dead dies or links: when the
-// policy's path crosses one, the flow takes shortestLivePath instead (SPEC.md section 2).
+// policy's path crosses one, the flow takes shortestLivePath instead (docs/network-model.md).
 class Router {
 public:
     Router(const WaferTopology& topology, RoutingMode mode);

@@ -1,7 +1,7 @@
 #include "search/analytic_evaluator.h"
 
-#include "io/scenario_error.h"
 #include "routing/router.h"
+#include "scenario/scenario_error.h"
 #include "strategy/placement.h"
 #include "workload/layer_gemm.h"
 

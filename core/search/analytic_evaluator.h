@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 #include "step/memory_model.h"
 #include "strategy/strategy_spec.h"
 #include "topology/wafer_topology.h"

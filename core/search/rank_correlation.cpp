@@ -1,6 +1,6 @@
 #include "search/rank_correlation.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 #include "search/analytic_evaluator.h"
 #include "search/search_space.h"
 #include "search/strategy_scoring.h"

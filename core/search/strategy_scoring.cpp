@@ -1,7 +1,7 @@
 #include "search/strategy_scoring.h"
 
 #include "evaluation/scenario_run.h"
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 #include "search/search_space.h"
 
 namespace ws {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 #include "search/analytic_evaluator.h"
 #include "search/strategy_search.h"
 #include "strategy/strategy_spec.h"

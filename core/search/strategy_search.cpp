@@ -1,6 +1,6 @@
 #include "search/strategy_search.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 #include "search/analytic_evaluator.h"
 #include "search/baselines.h"
 #include "search/search_space.h"

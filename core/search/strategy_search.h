@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 #include "topology/wafer_topology.h"
 
 #include <nlohmann/json.hpp>
@@ -72,7 +72,7 @@ struct SearchResult {
     bool tcmeImproved = false; // the TCME-tuned routes beat the untuned winner
 };
 
-// The dual-level strategy search of DOMAIN.md section 4 (see docs/search.md).
+// The dual-level strategy search of docs/concepts.md section 4 (see docs/search.md).
 //
 // Level 1 cuts each layer at its residual connections into an attention and an MLP (or MoE)
 // segment and, for every data-parallel degree, chooses each segment's model-parallel split

@@ -6,7 +6,7 @@
 
 namespace ws {
 
-// The event-driven fluid simulator of SPEC.md section 2.
+// The event-driven fluid simulator of docs/network-model.md.
 //
 // Bandwidth is shared max-min fairly among the flows active on each link, by progressive
 // filling; rates are re-solved when a flow starts or finishes, only for the flows connected

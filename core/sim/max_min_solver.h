@@ -8,7 +8,7 @@
 
 namespace ws {
 
-// Max-min fair rates (SPEC.md section 2) for a changing set of active flows, re-solved
+// Max-min fair rates (docs/network-model.md) for a changing set of active flows, re-solved
 // incrementally: only the connected component (flows linked through shared links) of the links
 // touched since the last solve is recomputed. Max-min allocations decompose over components, so
 // every other flow keeps its rate exactly.

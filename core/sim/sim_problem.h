@@ -8,7 +8,7 @@ namespace ws {
 
 using TaskId = int; // index into SimProblem::tasks
 
-// One unit of work for the simulator (SPEC.md section 2).
+// One unit of work for the simulator (docs/network-model.md).
 struct SimTask {
     enum class Kind {
         Flow,    // bytes over links, sharing bandwidth max-min fairly

@@ -14,7 +14,7 @@ struct TaskGraph {
     std::vector<int> dependentOffsets; // size tasks + 1
     std::vector<TaskId> dependents;    // task t's dependents: [offsets[t], offsets[t + 1])
 
-    // Checks the problem (SPEC.md section 2 and fluid_simulator.h) and builds the graph. Throws
+    // Checks the problem (docs/network-model.md and fluid_simulator.h) and builds the graph. Throws
     // std::invalid_argument naming the task or link for: a dependency out of range or a cycle;
     // a flow with bytes > 0 but no links; a link id out of range or listed twice in one flow; a
     // link crossed by a flow with bytes > 0 whose bandwidth is not a positive finite number; a

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 #include "strategy/strategy_spec.h"
 #include "workload/workload.h"
 
@@ -8,7 +8,7 @@
 
 namespace ws {
 
-// Per-die memory of one training step (DOMAIN.md section 5), in bytes.
+// Per-die memory of one training step (docs/concepts.md section 5), in bytes.
 //
 // Parameters held by a die: P = (layers * parametersPerLayer + embedding) / (tp * tatp), and
 // / dp more with FSDP (ZeRO-3: weights, gradients and optimizer state all sharded).

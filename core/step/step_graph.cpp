@@ -1,7 +1,7 @@
 #include "step/step_graph.h"
 
 #include "collectives/collective_expansion.h"
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 
 namespace ws {
 

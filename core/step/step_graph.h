@@ -2,8 +2,8 @@
 
 #include "collectives/flow.h"
 #include "collectives/traffic_plan.h"
-#include "io/scenario.h"
 #include "routing/router.h"
+#include "scenario/scenario.h"
 #include "sim/sim_problem.h"
 #include "topology/wafer_topology.h"
 

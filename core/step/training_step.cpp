@@ -1,7 +1,7 @@
 #include "step/training_step.h"
 
 #include "collectives/traffic_plan.h"
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 #include "step/tatp_stream.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 #include "step/memory_model.h"
 #include "step/step_graph.h"
 #include "strategy/placement.h"
@@ -16,7 +16,7 @@
 namespace ws {
 
 // One training step of a scenario's workload under its strategy, as a task graph for the fluid
-// simulator (DOMAIN.md sections 2 and 5).
+// simulator (docs/concepts.md sections 2 and 5).
 //
 // What is simulated: the forward and backward pass of ONE transformer layer for ONE micro-batch
 // (every layer of a preset is identical), then the LM head's forward and backward, then the

@@ -1,6 +1,6 @@
 #include "strategy/die_groups.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 #include "strategy/placement.h"
 #include "strategy/strategy_spec.h"
 
@@ -59,7 +59,8 @@ DieGroups dieGroups(const Scenario& scenario, const WaferTopology& topology) {
     } else if (const auto labels = scenario.extensions.find("x-groups");
                labels != scenario.extensions.end()) {
         if (!labels->is_object())
-            throw ScenarioError("x-groups", "expected an object {\"dp\": [[...]], \"tatp\": [[...]]}");
+            throw ScenarioError("x-groups",
+                                "expected an object {\"dp\": [[...]], \"tatp\": [[...]]}");
         result.source = DieGroups::Source::Labels;
         result.dp = withoutSingletons(labelGroups(*labels, "dp", topology));
         result.tatp = withoutSingletons(labelGroups(*labels, "tatp", topology));

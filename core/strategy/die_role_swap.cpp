@@ -1,6 +1,6 @@
 #include "strategy/die_role_swap.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 #include "strategy/placement.h"
 #include "strategy/strategy_spec.h"
 
@@ -80,8 +80,8 @@ Scenario swapDieRoles(const Scenario& scenario, const WaferTopology& topology, D
         StrategySpec spec = parseStrategy(*scenario.strategy);
         if (spec.sp > 1 || spec.tp > 1)
             throw DieSwapRefused("moving dies writes explicit DP/TATP groups, which need sp = 1 "
-                                 "and tp = 1 (this strategy has sp " + std::to_string(spec.sp) +
-                                 ", tp " + std::to_string(spec.tp) + ")");
+                                 "and tp = 1 (this strategy has sp " +
+                                 std::to_string(spec.sp) + ", tp " + std::to_string(spec.tp) + ")");
         const Placement placement = placeStrategy(spec, topology);
         if (!placement.rankOf(a) && !placement.rankOf(b))
             throw DieSwapRefused("neither die " + std::to_string(a) + " nor die " +

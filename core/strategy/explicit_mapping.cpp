@@ -1,6 +1,6 @@
 #include "strategy/explicit_mapping.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 
 #include <map>
 #include <string>

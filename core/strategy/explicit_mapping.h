@@ -17,7 +17,7 @@ namespace ws {
 // be adjacent, nor their links alive: the stream then relays over multi-hop routes or detours,
 // and notes() says where.
 //
-// Example (DOMAIN.md section 3, 4x4 wafer, dp = tatp = 2): dp [[0, 2], [1, 3]] and tatp
+// Example (docs/concepts.md section 3, 4x4 wafer, dp = tatp = 2): dp [[0, 2], [1, 3]] and tatp
 // [[0, 1], [2, 3]] give die(0,0,0,1) = 1 and dpGroup(0,0,1) = {1, 3}.
 class ExplicitMapping final : public MappingPolicy {
 public:

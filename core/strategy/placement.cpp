@@ -1,6 +1,6 @@
 #include "strategy/placement.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 #include "strategy/mapping_policy.h"
 
 #include <cstdint>

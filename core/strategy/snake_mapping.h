@@ -4,7 +4,7 @@
 
 namespace ws {
 
-// Topology-aware mapping for TATP (DOMAIN.md section 2): each TATP group runs along a
+// Topology-aware mapping for TATP (docs/concepts.md section 2): each TATP group runs along a
 // boustrophedon (snake) path through an h x w rectangle of live dies (h*w = tatp), so every
 // consecutive pair of the path is one live link apart in both directions.
 //

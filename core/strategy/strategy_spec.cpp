@@ -2,7 +2,7 @@
 
 #include "io/json_text.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-// The largest wafer is 256 x 256 dies (SPEC.md section 1): no strategy can use more.
+// The largest wafer is 256 x 256 dies (docs/file-format.md): no strategy can use more.
 constexpr std::int64_t kMaxDies = 256 * 256;
 
 const std::vector<std::string> kKnownKeys = {"dp",

@@ -11,9 +11,9 @@ namespace ws {
 
 struct Workload; // workload/workload.h
 
-// A hybrid parallel strategy (DOMAIN.md section 2, SPEC.md `strategy`): one degree per kind of
-// parallelism, training options, and how ranks are mapped to dies. A rank is (d, s, t, a) with
-// d < dp, s < sp, t < tp and a < tatp, a being the position along the TATP path; see
+// A hybrid parallel strategy (docs/concepts.md section 2, docs/training-model.md `strategy`): one
+// degree per kind of parallelism, training options, and how ranks are mapped to dies. A rank is (d,
+// s, t, a) with d < dp, s < sp, t < tp and a < tatp, a being the position along the TATP path; see
 // strategy/placement.h for where ranks land.
 //
 // Example: {"dp": 2, "tatp": 8, "fsdp": true, "mapping": "snake"} uses 16 dies: two replicas,

@@ -2,10 +2,11 @@
 
 namespace ws {
 
-// How a TATP group streams its sub-tensors along its path (SPEC.md `strategy.tatp_schedule`).
-// It lives here, below step/, because the strategy is parsed before any step graph exists.
+// How a TATP group streams its sub-tensors along its path (docs/training-model.md
+// `strategy.tatp_schedule`). It lives here, below step/, because the strategy is parsed before any
+// step graph exists.
 enum class TatpSchedule {
-    Bidirectional, // DOMAIN.md section 2: relay to both neighbours, every transfer one hop
+    Bidirectional, // docs/concepts.md section 2: relay to both neighbours, every transfer one hop
     Ring           // the naive logical ring laid on the path: an (n-1)-hop wrap-around
 };
 

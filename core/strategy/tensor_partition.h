@@ -8,8 +8,8 @@
 
 namespace ws {
 
-// The unified representation (DOMAIN.md section 2) of one GEMM O[B, M, N] = I[B, M, K] x W[K, N]
-// (B sequences, M tokens per sequence, K input and N output features): a split factor per
+// The unified representation (docs/concepts.md section 2) of one GEMM O[B, M, N] = I[B, M, K] x
+// W[K, N] (B sequences, M tokens per sequence, K input and N output features): a split factor per
 // dimension of each tensor, plus the block each die holds.
 //
 // How the strategy cuts it, for rank (d, s, t, a):

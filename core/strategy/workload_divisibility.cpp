@@ -1,7 +1,7 @@
 // checkStrategyAgainstWorkload (declared in strategy_spec.h): kept apart from the parser
 // because it is the one part of the strategy that needs the model.
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 #include "strategy/strategy_spec.h"
 #include "workload/workload.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "io/scenario.h"
 #include "routing/route.h"
+#include "scenario/scenario.h"
 #include "sim/sim_problem.h"
 #include "topology/wafer_topology.h"
 
@@ -45,9 +45,9 @@ struct ScenarioEvaluation {
 
     double maxLinkBytes() const;
     LinkId maxLink() const; // the most loaded link (lowest id on ties); -1 if none carries bytes
-    // SPEC section 2's utilisation, the highest of: any link's bytes over bandwidth times the
-    // makespan, and any link's bytes of TATP round r over bandwidth times round r's window (the
-    // transfers of a round must hide behind its compute).
+    // docs/network-model.md section 7's utilisation, the highest of: any link's bytes over
+    // bandwidth times the makespan, and any link's bytes of TATP round r over bandwidth times round
+    // r's window (the transfers of a round must hide behind its compute).
     double maxUtilization() const;
     // Sum over links of bytes squared: lower when load is spread more evenly, even when the
     // most loaded link stays as loaded (e.g. its reverse direction carries the same).

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 #include "tcme/route_patcher.h"
 #include "tcme/scenario_evaluation.h"
 #include "topology/wafer_topology.h"
@@ -31,7 +31,8 @@ struct TcmeSnapshot {
     LinkId maxLink = -1;       // -1 when no link carries bytes
 };
 
-// One pass of DOMAIN.md stages 2-4: the hot link found, what crossed it, what was changed.
+// One pass of docs/concepts.md section 3, stages 2-4: the hot link found, what crossed it, what was
+// changed.
 struct TcmeIteration {
     int index = 0; // 0-based
     LinkId mcl = -1;
@@ -69,14 +70,14 @@ struct TcmeOptions {
 // The options a scenario asks for: its `tcme` spec (defaults when absent), every stage on.
 TcmeOptions tcmeOptionsFrom(const Scenario& scenario);
 
-// The traffic-conscious mapping engine (DOMAIN.md section 3). It edits a copy of the scenario
-// (pinned routes in routing.paths, op algorithms, strategy.fsdp_allgather) and judges every edit
-// by simulating it as evaluateScenario would, so the tuned scenario is an ordinary scenario whose
-// evaluation reproduces current() exactly. The current scenario stays built (PreparedScenario):
-// a reroute candidate is judged by patching the rerouted flows' links into it (RoutePatcher) and
-// finishing a copy of the current problem's run paused where the first rerouted flow starts
-// (FluidSimulation::switchTo), rather than rebuilding and simulating the step from scratch; both
-// give the same figures to the last bit.
+// The traffic-conscious mapping engine (docs/concepts.md section 3). It edits a copy of the
+// scenario (pinned routes in routing.paths, op algorithms, strategy.fsdp_allgather) and judges
+// every edit by simulating it as evaluateScenario would, so the tuned scenario is an ordinary
+// scenario whose evaluation reproduces current() exactly. The current scenario stays built
+// (PreparedScenario): a reroute candidate is judged by patching the rerouted flows' links into it
+// (RoutePatcher) and finishing a copy of the current problem's run paused where the first rerouted
+// flow starts (FluidSimulation::switchTo), rather than rebuilding and simulating the step from
+// scratch; both give the same figures to the last bit.
 //
 // Each step(): evaluate, find the most congested link (mcl), build candidates (merge duplicate
 // all-gather / broadcast unicasts into multicast trees; hierarchical reduce-scatter on a

@@ -4,7 +4,7 @@
 #include "workload/transformer_config.h"
 #include "workload/transformer_fields.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
 #include "workload/json_fields.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,8 +6,8 @@
 
 #include "workload/workload.h"
 
-#include "io/scenario_error.h"
 #include "io/strict_json.h"
+#include "scenario/scenario_error.h"
 #include "workload/json_fields.h"
 #include "workload/transformer_fields.h"
 

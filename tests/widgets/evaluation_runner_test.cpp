@@ -1,4 +1,5 @@
 #include "evaluation_runner.h"
+#include "long_simulation.h"
 #include "widget_test_support.h"
 
 #include "evaluation/scenario_run.h"
@@ -53,21 +54,11 @@ TEST(EvaluationRunner, BadInputIsReportedNotThrown) {
         << failed.at(0).at(0).toString().toStdString();
 }
 
-// A ring all-reduce over the 256 dies of a 16x16 wafer: many seconds of simulation here.
-// Cancel stops the job itself (core's cancel predicate), not only its answer: the runner is
-// idle again long before the simulation could have finished.
+// test::ringAllReduce16x16 takes seconds to simulate here. Cancel stops the job itself (core's
+// cancel predicate), not only its answer: the runner is idle again long before the simulation
+// could have finished.
 TEST(EvaluationRunner, CancelStopsTheRunningSimulation) {
-    Scenario scenario;
-    scenario.wafer.rows = 16;
-    scenario.wafer.cols = 16;
-    TrafficOp op;
-    op.id = "ar";
-    op.kind = OpKind::AllReduce;
-    for (DieId die = 0; die < 256; ++die)
-        op.group.push_back(die);
-    op.bytes = Quantity{256e6, "256 MB"};
-    scenario.traffic.push_back(op);
-
+    const Scenario scenario = test::ringAllReduce16x16();
     EvaluationRunner runner;
     QSignalSpy failed(&runner, &EvaluationRunner::analysisFailed);
     runner.evaluate(scenario, {});

@@ -13,7 +13,8 @@ namespace {
 
 TEST(GroupPanel, ListsTheGroupsAndPassesTheModelTester) {
     GroupPanel panel;
-    QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester tester(panel.model(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
     panel.setAnalysis(test::teachingAnalysis());
     ASSERT_EQ(panel.topLevelItemCount(), 2);
     EXPECT_EQ(panel.topLevelItem(0)->childCount(), 2); // D0, D1

@@ -17,7 +17,8 @@ TEST(LinkFlowsModel, ListsTheFlowsOfTheLinkUnderTheModelTester) {
     ASSERT_EQ(model.rowCount(), hottest.flowCount);
     double bytes = 0;
     for (int row = 0; row < model.rowCount(); ++row)
-        bytes += model.index(row, LinkFlowsModel::BytesColumn).data(LinkFlowsModel::SortRole).toDouble();
+        bytes +=
+            model.index(row, LinkFlowsModel::BytesColumn).data(LinkFlowsModel::SortRole).toDouble();
     EXPECT_DOUBLE_EQ(bytes, hottest.bytes); // the flows on a link add up to its bytes
     model.setLink(analysis, -1);
     EXPECT_EQ(model.rowCount(), 0);

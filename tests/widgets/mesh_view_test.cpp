@@ -33,8 +33,8 @@ TEST(MeshView, ALoadedLinkIsPaintedInTheLegendsColourForItsLoad) {
     EXPECT_EQ(pixelAt(image, hotBar.center()), bucketColor(kLoadBuckets - 1));
     for (const LinkReport& link : analysis->report.links) {
         const QRectF bar = view.geometry().linkRect(topology, topology.link(link.id));
-        const QColor expected = link.bytes > 0 ? bucketColor(loadBucket(link.bytes / hottest.bytes))
-                                               : idleLinkColor();
+        const QColor expected =
+            link.bytes > 0 ? bucketColor(loadBucket(link.bytes / hottest.bytes)) : idleLinkColor();
         EXPECT_EQ(pixelAt(image, bar.center()), expected) << "link " << link.id;
     }
     // The legend's scale shows the same colour at its top: the legend is right of the mesh.

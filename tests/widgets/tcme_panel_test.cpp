@@ -51,7 +51,7 @@ TEST(TcmePanel, ApplyIsOneUndoCommandAndUndoRestoresTheScenario) {
         << document.undoStack()->undoText().toStdString();
     ASSERT_TRUE(document.scenario().routing.has_value());
     EXPECT_FALSE(document.scenario().routing->paths.empty()); // the tuned routes, pinned
-    EXPECT_EQ(panel.iterationCount(), 0);                      // starts over from the tuned scenario
+    EXPECT_EQ(panel.iterationCount(), 0);                     // starts over from the tuned scenario
     document.undoStack()->undo();
     EXPECT_EQ(document.scenario(), original);
 }

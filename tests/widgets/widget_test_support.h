@@ -39,7 +39,8 @@ inline Scenario smallStrategyScenario() {
 }
 
 inline bool sameColor(QColor a, QColor b, int tolerance = 0) {
-    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance &&
+    return std::abs(a.red() - b.red()) <= tolerance &&
+           std::abs(a.green() - b.green()) <= tolerance &&
            std::abs(a.blue() - b.blue()) <= tolerance;
 }
 

@@ -1,5 +1,5 @@
 // Drives the real `waferscope-cli` binary: exit statuses, messages and output files as
-// SPEC.md section 3 specifies them.
+// docs/cli.md specifies them.
 #include "cli_runner.h"
 
 #include <gtest/gtest.h>
@@ -45,7 +45,7 @@ TEST(Cli, SimulateJsonMatchesTheRingOnALineClosedForm) {
         runCli("simulate --json " + quote((kScenarios / "ring_allgather_line.json").string()));
     ASSERT_EQ(run.status, 0) << run.err;
     const auto report = nlohmann::json::parse(run.out);
-    // All-gather on a line of p dies: ((p-1)/p) n/B + (2p-3) a (REFERENCE_VALUES.md).
+    // All-gather on a line of p dies: ((p-1)/p) n/B + (2p-3) a (docs/network-model.md section 9).
     const double p = 8, n = 64.0 * 1024 * 1024, bandwidth = 4e12, latency = 200e-9;
     const double expected = (p - 1) / p * n / bandwidth + (2 * p - 3) * latency;
     EXPECT_NEAR(report.at("makespan_s").get<double>(), expected, expected * 1e-9);
@@ -194,7 +194,7 @@ TEST(Cli, InfeasibleStrategyExitsTwo) {
     EXPECT_NE(run.err.find(file.string() + ": strategy.tp: "), std::string::npos) << run.err;
 }
 
-// TCME through the CLI: the JSON of SPEC.md section 3, and a tuned scenario that simulates to
+// TCME through the CLI: the JSON of docs/cli.md, and a tuned scenario that simulates to
 // exactly the reported `after`.
 TEST(Cli, OptimizeWritesATunedScenarioThatReproducesAfter) {
     for (const char* name : {"contention_fsdp_tatp_4x4.json", "allgather_p2p_collision_4x4.json"}) {

@@ -274,7 +274,8 @@ TEST(PlanTraffic, PinnedPathsCountTowardsLoad) {
     EXPECT_EQ(plan.flows[1].route.path, (Path{0, 3, 4}));
 }
 
-// REFERENCE_VALUES.md, multicast on an 8x8 mesh, through the whole expansion and routing.
+// docs/network-model.md section 9, multicast on an 8x8 mesh, through the whole expansion and
+// routing.
 TEST(PlanTrafficLoads, OneToAllOnAnEightByEightMesh) {
     const int k = 8;
     auto scenario = wafer(k, k);

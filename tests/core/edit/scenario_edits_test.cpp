@@ -83,8 +83,7 @@ TEST(ScenarioEdits, ADegreeTheModelCannotTakeIsRefusedNamingTheKey) {
 }
 
 TEST(ScenarioEdits, FlagsAndMappings) {
-    const Scenario fsdp =
-        setStrategyFlag(transformerScenario(), StrategyFlag::Fsdp, true, {});
+    const Scenario fsdp = setStrategyFlag(transformerScenario(), StrategyFlag::Fsdp, true, {});
     EXPECT_TRUE(parseStrategy(*fsdp.strategy).fsdp);
     const Scenario checkpointed =
         setStrategyFlag(fsdp, StrategyFlag::ActivationCheckpointing, true, {});
@@ -94,9 +93,8 @@ TEST(ScenarioEdits, FlagsAndMappings) {
 
     const Scenario snake = setStrategyMapping(transformerScenario(), StrategySpec::Snake, {});
     EXPECT_EQ(parseStrategy(*snake.strategy).mapping, StrategySpec::Snake);
-    expectRefused(
-        [] { setStrategyMapping(transformerScenario(), StrategySpec::Explicit, {}); },
-        Reason::NoChange, "drag dies");
+    expectRefused([] { setStrategyMapping(transformerScenario(), StrategySpec::Explicit, {}); },
+                  Reason::NoChange, "drag dies");
 }
 
 TEST(ScenarioEdits, AModelPresetTurnsTrafficIntoATrainingStep) {
@@ -138,8 +136,11 @@ TEST(ScenarioEdits, AMoveOfASelectionIsATranslationEvenOntoItself) {
     EXPECT_EQ(move.swaps, (std::vector<std::pair<DieId, DieId>>{{1, 2}, {0, 1}}));
     expectRefused([] { planDieMove(mesh(4, 4), {0}, 0, 0); }, Reason::NoChange,
                   "nothing to change");
-    expectRefused([] { planDieMove(mesh(4, 4), {0, 3}, 0, 1); }, Reason::OffWafer,
-                  "die 3 would move off the wafer");
+    expectRefused(
+        [] {
+            planDieMove(mesh(4, 4), {0, 3}, 0, 1);
+        },
+        Reason::OffWafer, "die 3 would move off the wafer");
 }
 
 TEST(ScenarioEdits, AMoveOntoADeadDieIsRefusedWithCoresSentence) {
@@ -169,8 +170,8 @@ TEST(ScenarioEdits, ASearchedStrategyAppliesOnlyToTheSearchedWaferAndModel) {
     EXPECT_FALSE(applied.routing.has_value());
     Scenario resized = searched;
     resized.wafer.cols = 8;
-    expectRefused([&] { applySearchedStrategy(resized, searched, best, other); },
-                  Reason::Mismatch, "search again");
+    expectRefused([&] { applySearchedStrategy(resized, searched, best, other); }, Reason::Mismatch,
+                  "search again");
 }
 
 TEST(ScenarioEdits, TunedRoutesApplyOnlyToTheScenarioTheyWereTunedFor) {

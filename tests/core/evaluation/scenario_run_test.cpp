@@ -3,9 +3,10 @@
 #include "evaluation/scenario_run.h"
 
 #include "cli_runner.h"
-#include "io/scenario_error.h"
 #include "io/scenario_io.h"
+#include "long_simulation.h"
 #include "report/report_formats.h"
+#include "scenario/scenario_error.h"
 #include "sim/run_cancelled.h"
 
 #include <gtest/gtest.h>
@@ -54,7 +55,7 @@ class EveryShippedScenario : public testing::TestWithParam<std::string> {};
 
 // `waferscope-cli simulate --json` and the pipeline the app runs (widgets/scenario_analysis.cpp
 // calls the same prepareRun with frontEndRunOptions) give the same report for every shipped
-// scenario, with no override and with each environment variable of docs/file-format.md.
+// scenario, with no override and with each environment variable of docs/cli.md section 8.
 TEST_P(EveryShippedScenario, CliAndPipelineAgreeWithAndWithoutEachOverride) {
     const fs::path file = kScenarios / GetParam();
     const std::vector<std::map<std::string, std::string>> environments = {
@@ -150,19 +151,10 @@ TEST(ScenarioRun, ProgressTellsEachStageInOrder) {
               (std::vector<RunStage>{RunStage::Prepared, RunStage::Simulated, RunStage::Reported}));
 }
 
-// A ring all-reduce over every die of a 16x16 wafer: 130,560 flows, seconds of simulation in a
-// debug build. Cancelled while it runs, it stops within 100 ms of the request.
+// A long simulation (test::ringAllReduce16x16), cancelled while it runs, stops within 100 ms
+// of the request.
 TEST(ScenarioRun, CancelStopsALongSimulationWithin100Ms) {
-    Scenario scenario;
-    scenario.wafer.rows = 16;
-    scenario.wafer.cols = 16;
-    TrafficOp op;
-    op.id = "ar";
-    op.kind = OpKind::AllReduce;
-    for (DieId die = 0; die < 256; ++die)
-        op.group.push_back(die);
-    op.bytes = Quantity{256e6, "256 MB"};
-    scenario.traffic.push_back(op);
+    const Scenario scenario = test::ringAllReduce16x16();
 
     std::atomic<bool> cancel{false};
     RunOptions options;

@@ -1,7 +1,7 @@
 // writeFileAtomically: the target holds the old content or the new, whole; a failure is a
 // FileWriteError naming the target and leaves no temporary file behind.
 #include "io/atomic_file.h"
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 
 #include <gtest/gtest.h>
 

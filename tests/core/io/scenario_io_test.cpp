@@ -12,7 +12,7 @@
 namespace ws {
 namespace {
 
-// SPEC.md section 1, verbatim.
+// docs/file-format.md, verbatim.
 const std::string kSpecExample = R"({
   "format": "waferscope.scenario", "version": 1,
   "name": "FSDP all-gather vs TATP stream on a 4x4 wafer",

@@ -1,5 +1,5 @@
-// Channel loads under dimension-order routing: the textbook values of REFERENCE_VALUES.md
-// (Dally & Towles ch. 3; multicast table), counted as messages per link with 1-byte flows.
+// Channel loads under dimension-order routing: the textbook values of docs/network-model.md section
+// 9 (Dally & Towles ch. 3; multicast table), counted as messages per link with 1-byte flows.
 #include "routing/router.h"
 
 #include <gtest/gtest.h>

@@ -79,8 +79,7 @@ TEST(AnalyticEvaluator, MemoryIsTheTrainingStepsMemory) {
     s.fsdp = true;
     s.activationCheckpointing = true;
     const AnalyticEstimate e = f.evaluator.evaluate(s);
-    const TrainingStep step =
-        buildTrainingStep(withStrategy(f.scenario, s), f.topology, kData);
+    const TrainingStep step = buildTrainingStep(withStrategy(f.scenario, s), f.topology, kData);
     EXPECT_DOUBLE_EQ(e.memory.total(), step.memory.total());
     EXPECT_DOUBLE_EQ(e.memory.streamBuffers, step.memory.streamBuffers);
 }

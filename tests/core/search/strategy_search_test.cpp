@@ -4,8 +4,8 @@
 #include "search/search_space.h"
 #include "search/strategy_scoring.h"
 
-#include "io/scenario_error.h"
 #include "io/scenario_io.h"
+#include "scenario/scenario_error.h"
 #include "workload/workload.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Simulated times of whole scenarios (planTraffic + simulate) against the closed forms of
-// REFERENCE_VALUES.md. B = 4 TB/s per link direction, a = 200 ns per hop, n = 64 MiB.
+// docs/network-model.md section 9. B = 4 TB/s per link direction, a = 200 ns per hop, n = 64 MiB.
 #include "collectives/traffic_plan.h"
 #include "sim/fluid_simulator.h"
 

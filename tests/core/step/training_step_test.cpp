@@ -247,8 +247,7 @@ TEST(TrainingStep, SkippingTaskLabelsChangesNothingElse) {
     scenario.traffic.back().bytes = Quantity{8e6, "8 MB"};
     const WaferTopology topology(scenario.wafer.topologySpec());
     const TrainingStep kept = buildTrainingStep(scenario, topology, {});
-    const TrainingStep bare =
-        buildTrainingStep(scenario, topology, {}, TaskLabels::Skipped);
+    const TrainingStep bare = buildTrainingStep(scenario, topology, {}, TaskLabels::Skipped);
     const SimProblem& a = kept.graph.problem();
     const SimProblem& b = bare.graph.problem();
     ASSERT_EQ(a.tasks.size(), b.tasks.size());

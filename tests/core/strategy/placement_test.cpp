@@ -248,7 +248,7 @@ TEST(PlaceStrategy, RejectsMoreRanksThanLiveDies) {
                         "must be a positive integer, got 0");
 }
 
-// DOMAIN.md section 3: a 4x4 wafer, dp 2 x tatp 2, dp_groups [{0,2},{1,3}] and tatp_groups
+// docs/concepts.md section 3: a 4x4 wafer, dp 2 x tatp 2, dp_groups [{0,2},{1,3}] and tatp_groups
 // [{0,1},{2,3}].
 const char* const kDomainExample =
     R"({"dp": 2, "tatp": 2, "groups": {"dp": [[0, 2], [1, 3]], "tatp": [[0, 1], [2, 3]]}})";

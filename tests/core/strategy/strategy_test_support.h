@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 #include "topology/wafer_topology.h"
 
 #include <gtest/gtest.h>

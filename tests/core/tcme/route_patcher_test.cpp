@@ -1,8 +1,8 @@
 // TCME's fast path for reroute candidates (RoutePatcher, then a FluidSimulation of the current
 // problem forked where the first rerouted flow starts) must give exactly, bit for bit, what the
 // slow path gives: evaluateScenario of the edited scenario, rebuilt from scratch.
-#include "io/scenario_error.h"
 #include "io/scenario_io.h"
+#include "scenario/scenario_error.h"
 #include "sim/fluid_simulation.h"
 #include "sim/fluid_simulator.h"
 #include "tcme/bypass_path.h"

@@ -1,7 +1,7 @@
 #include "tcme/scenario_evaluation.h"
 
-#include "io/scenario_io.h"
 #include "evaluation/scenario_run.h"
+#include "io/scenario_io.h"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,9 @@
 namespace ws {
 namespace {
 
-// A training step's utilisation is SPEC's: a TATP round's transfers over the round's compute
-// time, the rest over the makespan. TCME's stop rule and the report must agree on it.
+// A training step's utilisation is docs/network-model.md section 7's: a TATP round's transfers over
+// the round's compute time, the rest over the makespan. TCME's stop rule and the report must agree
+// on it.
 TEST(ScenarioEvaluation, TrainingStepUtilisationIsPerRoundAsInTheReport) {
     // Llama2-7B, dp 2 x TATP 8 on 4x4: its busiest round is busier than any link over the window.
     const Scenario scenario =

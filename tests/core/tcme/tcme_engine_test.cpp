@@ -373,8 +373,8 @@ TEST(TcmeEngine, ParsesItsSettingsFromTheScenario) {
     EXPECT_EQ(tcmeOptionsFrom(mesh(2, 2)).spec, TcmeSpec{});
 }
 
-// REFERENCE_VALUES.md: an all-gather of 1 MiB per die over the 64 dies of an 8x8 mesh puts
-// 128 shards on the hottest link as XY unicasts (direct) and 56 as per-source XY trees.
+// docs/network-model.md section 9: an all-gather of 1 MiB per die over the 64 dies of an 8x8 mesh
+// puts 128 shards on the hottest link as XY unicasts (direct) and 56 as per-source XY trees.
 TEST(TcmeEngine, Yardstick8x8AllGatherReachesMulticastTrees) {
     Scenario scenario = mesh(8, 8);
     std::vector<DieId> all(64);

@@ -1,6 +1,6 @@
 #include "workload/transformer_config.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 
 #include "workload/workload.h"
 
-#include "io/scenario_error.h"
+#include "scenario/scenario_error.h"
 
 #include <gtest/gtest.h>
 

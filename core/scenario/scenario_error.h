@@ -7,7 +7,7 @@ namespace ws {
 
 // A problem with a scenario, located by a key path such as "traffic[2].group[1]" (empty for
 // the file as a whole). what() is "key.path: problem"; callers that know the file name print
-// "FILE: key.path: problem", as SPEC.md section 3 requires.
+// "FILE: key.path: problem", as docs/cli.md section 2 requires.
 class ScenarioError : public std::runtime_error {
 public:
     ScenarioError(std::string keyPath, std::string problem)

@@ -1,4 +1,4 @@
-#include "io/scenario.h"
+#include "scenario/scenario.h"
 
 #include <array>
 #include <utility>

@@ -12,7 +12,7 @@
 
 namespace ws {
 
-// The scenario file of SPEC.md section 1, as plain values. Quantities keep the text the user
+// The scenario file of docs/file-format.md, as plain values. Quantities keep the text the user
 // wrote so that load -> save -> load gives the same Scenario (operator== compares all of it).
 // Keys named "x-..." are kept, in order, in each object's `extensions`.
 
@@ -64,11 +64,11 @@ enum class Algorithm { Ring, Multicast, Hierarchical, Direct };
 struct TrafficOp {
     std::string id;
     OpKind kind = OpKind::P2P;
-    DieId src = 0;                      // p2p only
-    DieId dst = 0;                      // p2p only
-    std::vector<DieId> group;           // collectives: ring order
-    std::optional<DieId> root;          // broadcast: defaults to group[0]
-    Quantity bytes;                     // see SPEC: the whole buffer (nccl-tests' "size")
+    DieId src = 0;             // p2p only
+    DieId dst = 0;             // p2p only
+    std::vector<DieId> group;  // collectives: ring order
+    std::optional<DieId> root; // broadcast: defaults to group[0]
+    Quantity bytes;            // docs/file-format.md: the whole buffer (nccl-tests' "size")
     std::optional<Algorithm> algorithm; // unset: ring for collectives
     std::optional<Quantity> start;      // seconds
     std::vector<std::string> after;     // op ids that must finish first
