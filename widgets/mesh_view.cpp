@@ -704,6 +704,8 @@ bool MeshView::dropIsValid(DieId target) const {
         return true;
     } catch (const EditRefused&) {
         return false;
+    } catch (const std::exception&) { // a hover never fails: the drop will say what is wrong
+        return false;
     }
 }
 
