@@ -7,7 +7,6 @@
 
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>

@@ -50,52 +50,55 @@ Scenario withSpec(const Scenario& scenario, const StrategySpec& spec,
     return after;
 }
 
+// The field of StrategySpec each degree and flag of the edits names.
+int StrategySpec::*degreeField(StrategyDegree degree) {
+    switch (degree) {
+    case StrategyDegree::Dp:
+        return &StrategySpec::dp;
+    case StrategyDegree::Sp:
+        return &StrategySpec::sp;
+    case StrategyDegree::Tp:
+        return &StrategySpec::tp;
+    case StrategyDegree::Tatp:
+        return &StrategySpec::tatp;
+    case StrategyDegree::MicroBatches:
+        break;
+    }
+    return &StrategySpec::microBatches;
+}
+
+bool StrategySpec::*flagField(StrategyFlag flag) {
+    switch (flag) {
+    case StrategyFlag::Fsdp:
+        return &StrategySpec::fsdp;
+    case StrategyFlag::DoubleBuffering:
+        return &StrategySpec::doubleBuffering;
+    case StrategyFlag::ActivationCheckpointing:
+        break;
+    }
+    return &StrategySpec::activationCheckpointing;
+}
+
 } // namespace
 
 Scenario setStrategyDegree(const Scenario& scenario, StrategyDegree degree, int value,
                            const std::filesystem::path& directory) {
+    if (value < 1)
+        throw EditRefused(EditRefused::Reason::Infeasible, "a degree is a positive integer");
     StrategySpec spec = strategyOf(scenario);
     if (degree != StrategyDegree::MicroBatches && spec.mapping == StrategySpec::Explicit) {
         spec.mapping = StrategySpec::Sequential;
         spec.dpGroups.clear();
         spec.tatpGroups.clear();
     }
-    switch (degree) {
-    case StrategyDegree::Dp:
-        spec.dp = value;
-        break;
-    case StrategyDegree::Sp:
-        spec.sp = value;
-        break;
-    case StrategyDegree::Tp:
-        spec.tp = value;
-        break;
-    case StrategyDegree::Tatp:
-        spec.tatp = value;
-        break;
-    case StrategyDegree::MicroBatches:
-        spec.microBatches = value;
-        break;
-    }
-    if (value < 1)
-        throw EditRefused(EditRefused::Reason::Infeasible, "a degree is a positive integer");
+    spec.*degreeField(degree) = value;
     return withSpec(scenario, spec, directory);
 }
 
 Scenario setStrategyFlag(const Scenario& scenario, StrategyFlag flag, bool on,
                          const std::filesystem::path& directory) {
     StrategySpec spec = strategyOf(scenario);
-    switch (flag) {
-    case StrategyFlag::Fsdp:
-        spec.fsdp = on;
-        break;
-    case StrategyFlag::DoubleBuffering:
-        spec.doubleBuffering = on;
-        break;
-    case StrategyFlag::ActivationCheckpointing:
-        spec.activationCheckpointing = on;
-        break;
-    }
+    spec.*flagField(flag) = on;
     return withSpec(scenario, spec, directory);
 }
 
