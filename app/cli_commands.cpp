@@ -165,10 +165,10 @@ int simulateCommand(const std::string& file, const SimulateOptions& options, std
         out << reportToJson(report).dump(2) << '\n';
     else
         out << humanSummary(report, *run.topology);
-    if (options.failOnOutOfMemory && run.step && run.step->memory.outOfMemory()) {
-        err << file << ": out of memory: " << formatBytes(run.step->memory.total())
+    if (options.failOnOutOfMemory && run.step && run.step->plan.memory.outOfMemory()) {
+        err << file << ": out of memory: " << formatBytes(run.step->plan.memory.total())
             << " per die exceeds SRAM + HBM; the largest term is "
-            << run.step->memory.dominantTerm() << '\n';
+            << run.step->plan.memory.dominantTerm() << '\n';
         return kExitRunFailed;
     }
     return kExitOk;

@@ -150,8 +150,8 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
 
     for (DieId die : step.placement.usedDies()) {
         DieReport& dieReport = report.dies[static_cast<std::size_t>(die)];
-        dieReport.memory = step.memory;
-        dieReport.peakMemoryBytes = step.memory.total();
+        dieReport.memory = step.plan.memory;
+        dieReport.peakMemoryBytes = step.plan.memory.total();
         dieReport.utilization =
             timing.stepS > 0 ? scaledCompute[static_cast<std::size_t>(die)] / timing.stepS : 0;
         addIdleEvents(dieReport, result.makespanS);
@@ -194,9 +194,10 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     metrics.headS = timing.headS;
     metrics.syncS = timing.syncS;
     metrics.diesUsed = static_cast<int>(step.placement.usedDies().size());
-    metrics.modelFlops = step.modelFlopsPerStep;
+    metrics.modelFlops = step.plan.modelFlopsPerStep;
     metrics.tokensPerSecond = timing.stepS > 0 ? step.workload.tokensPerStep() / timing.stepS : 0;
-    metrics.achievedFlopsPerSecond = timing.stepS > 0 ? step.modelFlopsPerStep / timing.stepS : 0;
+    metrics.achievedFlopsPerSecond =
+        timing.stepS > 0 ? step.plan.modelFlopsPerStep / timing.stepS : 0;
     const double peak = scenario.wafer.die.peakFlops.value * metrics.diesUsed;
     metrics.mfu = peak > 0 ? metrics.achievedFlopsPerSecond / peak : 0.0;
     metrics.strategy = strategyText(step.strategy);
@@ -211,8 +212,8 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     // HBM traffic: what does not fit in SRAM is read once per step (weights, optimizer state)
     // and activations are written and read back once.
     double hbmBytes = 0.0;
-    if (!step.memory.fitsInSram()) {
-        const MemoryBreakdown& m = step.memory;
+    if (!step.plan.memory.fitsInSram()) {
+        const MemoryBreakdown& m = step.plan.memory;
         hbmBytes = (m.weights + 2.0 * m.gradients + 2.0 * m.optimizer + 2.0 * m.activations) *
                    metrics.diesUsed;
     }

@@ -2,26 +2,16 @@
 
 #include "routing/router.h"
 #include "scenario/scenario_error.h"
+#include "step/step_plan.h"
 #include "strategy/placement.h"
-#include "workload/layer_gemm.h"
 
 #include <algorithm>
-#include <cmath>
+#include <stdexcept>
+#include <variant>
 
 namespace ws {
 
 namespace {
-
-enum class TpSplit { Columns, Rows, Heads };
-
-// As the training step splits a GEMM over TP (core/step/training_step.cpp).
-TpSplit tpSplitOf(const LayerGemm& gemm) {
-    if (!gemm.hasWeight)
-        return TpSplit::Heads;
-    if (gemm.name.find("proj") != std::string::npos || gemm.name.find("down") != std::string::npos)
-        return TpSplit::Rows;
-    return TpSplit::Columns;
-}
 
 // Per-link counts of one traffic pattern, reset between patterns.
 class LinkCounter {
@@ -58,42 +48,44 @@ public:
     Estimator(const AnalyticEvaluator& evaluator, const StrategySpec& strategy,
               const Placement& placement, double flopsPerSecond)
         : m_e(evaluator), m_s(strategy), m_p(placement), m_flopsPerSecond(flopsPerSecond),
-          m_dtype(evaluator.workload().dtypeBytes), m_counter(evaluator.topology().linkCount()) {}
-
-    double largestStreamedBlock() const { return m_largestBlock; }
+          m_counter(evaluator.topology().linkCount()) {}
 
     auto routeFn() const {
         return [this](DieId a, DieId b, auto fn) { return m_e.visitRoute(a, b, fn); };
     }
 
-    // A GEMM on every model-parallel group (the simulator's runGemm).
-    double gemm(const LayerGemm& g, double mPerSpRank) {
-        double mLocal = g.hasWeight ? mPerSpRank : g.shape.m / m_s.sp;
-        double kLocal = g.shape.k, nLocal = g.shape.n, countLocal = g.count;
-        switch (tpSplitOf(g)) {
-        case TpSplit::Columns:
-            nLocal /= m_s.tp;
-            break;
-        case TpSplit::Rows:
-            kLocal /= m_s.tp;
-            break;
-        case TpSplit::Heads:
-            countLocal /= m_s.tp;
-            break;
-        }
-        const double tatp = m_s.tatp;
-        const double computeS =
-            2.0 * mLocal * kLocal * nLocal * countLocal / tatp / m_flopsPerSecond;
+    // A GEMM on every model-parallel group (the simulator's TATP stream, in closed form).
+    double gemm(const PlannedGemm& g) {
+        const double computeS = g.dieFlops / m_flopsPerSecond;
         if (m_s.tatp == 1)
             return computeS;
-        const double blockBytes =
-            std::min(kLocal * nLocal / tatp, mLocal / tatp * kLocal) * countLocal * m_dtype;
-        m_largestBlock = std::max(m_largestBlock, blockBytes);
+        const double tatp = m_s.tatp;
         const double blockS = computeS / tatp;
-        const double roundS = streamRoundS(blockBytes);
+        const double roundS = streamRoundS(g.streamedBlockBytes);
         if (!m_s.doubleBuffering)
             return tatp * blockS + (tatp - 1) * roundS;
         return blockS + (tatp - 1) * std::max(blockS, roundS);
+    }
+
+    // A collective over every group of its kind at once.
+    double collective(const PlannedCollective& c) {
+        switch (c.algorithm) {
+        case Algorithm::Ring:
+            return ring(c.group, c.bytes, c.op == OpKind::AllReduce ? 2 : 1);
+        case Algorithm::Multicast:
+            return multicastAllGather(c.group, c.bytes);
+        case Algorithm::Direct:
+            return allToAll(c.group, c.bytes);
+        case Algorithm::Hierarchical:
+            break;
+        }
+        throw std::logic_error("the step plan has no hierarchical collective");
+    }
+
+    double seconds(const PlannedTask& task) {
+        if (const auto* g = std::get_if<PlannedGemm>(&task.work))
+            return gemm(*g);
+        return collective(std::get<PlannedCollective>(task.work));
     }
 
     // Ring all-gather / reduce-scatter (steps = P - 1) or all-reduce (2 (P - 1)) of `bytes` (the
@@ -196,40 +188,11 @@ private:
     const StrategySpec& m_s;
     const Placement& m_p;
     double m_flopsPerSecond;
-    double m_dtype;
     LinkCounter m_counter;
     std::vector<std::vector<DieId>> m_groups[4];
     double m_roundLoad = -1.0;
     int m_roundHops = 0;
-    double m_largestBlock = 0.0;
 };
-
-bool isFirstOf(const std::vector<LayerGemm>& gemms, const LayerGemm& gemm,
-               bool (*is)(const LayerGemm&)) {
-    for (const LayerGemm& other : gemms)
-        if (is(other))
-            return other.name == gemm.name;
-    return false;
-}
-
-bool isLastOf(const std::vector<LayerGemm>& gemms, const LayerGemm& gemm,
-              bool (*is)(const LayerGemm&)) {
-    for (auto it = gemms.rbegin(); it != gemms.rend(); ++it)
-        if (is(*it))
-            return it->name == gemm.name;
-    return false;
-}
-
-bool isAttention(const LayerGemm& g) {
-    return !g.hasWeight;
-}
-bool isExpert(const LayerGemm& g) {
-    return g.expert;
-}
-// The attention segment runs from qkv to the output projection; the rest is the MLP / MoE.
-bool inAttentionSegment(const LayerGemm& g) {
-    return g.name == "qkv" || !g.hasWeight || g.name == "output_projection";
-}
 
 } // namespace
 
@@ -279,93 +242,31 @@ AnalyticEstimate AnalyticEvaluator::evaluate(const StrategySpec& strategy) const
         return estimate;
     }
     estimate.feasible = true;
+    const StepPlan plan = buildStepPlan(m_workload, strategy, m_die);
     Estimator e(*this, strategy, placement, m_flopsPerSecond);
-    const double dtype = m_workload.dtypeBytes;
-    const bool fsdp = strategy.fsdp && strategy.dp > 1;
-    auto gatherS = [&](double bytes) {
-        return strategy.fsdpAllGatherMulticast ? e.multicastAllGather(GroupKind::DP, bytes)
-                                               : e.ring(GroupKind::DP, bytes, 1);
-    };
-
-    if (m_workload.kind == WorkloadKind::Gemm) {
-        const GemmShape& shape = m_workload.gemm;
-        const LayerGemm linear{"linear", shape, 1.0, true, false};
-        if (fsdp)
-            estimate.segments.fsdpS =
-                gatherS(shape.k * shape.n / (strategy.tp * strategy.tatp) * dtype);
-        estimate.segments.mlpS = e.gemm(linear, shape.m / (strategy.dp * strategy.sp));
-        estimate.layerS = estimate.segments.fsdpS + estimate.segments.mlpS;
-        estimate.stepS = estimate.layerS;
-        estimate.memory = estimateMemory(m_workload, strategy, m_die, e.largestStreamedBlock());
-        estimate.tokensPerSecond = shape.m / estimate.stepS;
-        return estimate;
-    }
-
-    const TransformerConfig& model = m_workload.model;
-    const double sequences = static_cast<double>(m_workload.globalBatch) /
-                             (static_cast<double>(strategy.dp) * strategy.microBatches);
-    const double seqLen = static_cast<double>(m_workload.seqLen);
-    const double replicaTokens = sequences * seqLen;
-    const double tokensPerDie = replicaTokens / (strategy.sp * strategy.tatp);
-    const std::vector<LayerGemm> gemms = layerGemms(model, sequences, seqLen);
-    const double layerWeightBytes =
-        model.parametersPerLayer() / (strategy.tp * strategy.tatp) * dtype;
-    const double kvBytes =
-        replicaTokens / strategy.tatp * 2.0 * model.kvHeads * model.headDim() / strategy.tp * dtype;
-    const double moeBytes = tokensPerDie * model.hidden * dtype * model.expertsPerToken;
-    const double tpBytes = tokensPerDie * model.hidden * dtype;
-    auto mOf = [&](const LayerGemm& g) {
-        return replicaTokens * (g.expert ? model.expertsPerToken : 1) / strategy.sp;
-    };
     LayerSegments& seg = estimate.segments;
-    auto add = [&](const LayerGemm& g, double seconds) {
-        (inAttentionSegment(g) ? seg.attentionS : seg.mlpS) += seconds;
-    };
-
-    // The forward and backward gathers start together and share the DP rings' links.
-    if (fsdp)
-        seg.fsdpS = 2.0 * gatherS(layerWeightBytes);
-    for (const LayerGemm& g : gemms) { // forward
-        if (strategy.sp > 1 && isFirstOf(gemms, g, isAttention))
-            add(g, e.ring(GroupKind::SP, kvBytes, 1));
-        if (strategy.dp > 1 && isFirstOf(gemms, g, isExpert))
-            add(g, e.allToAll(GroupKind::DP, moeBytes));
-        add(g, e.gemm(g, mOf(g)));
-        if (tpSplitOf(g) == TpSplit::Rows && strategy.tp > 1)
-            add(g, e.ring(GroupKind::TP, tpBytes, 2));
-        if (strategy.dp > 1 && isLastOf(gemms, g, isExpert))
-            add(g, e.allToAll(GroupKind::DP, moeBytes));
-    }
-    if (strategy.activationCheckpointing)
-        for (const LayerGemm& g : gemms)
-            add(g, e.gemm(g, mOf(g)));
-    for (auto it = gemms.rbegin(); it != gemms.rend(); ++it) { // backward
-        const LayerGemm& g = *it;
-        if (strategy.dp > 1 && isLastOf(gemms, g, isExpert))
-            add(g, e.allToAll(GroupKind::DP, moeBytes));
-        add(g, 2.0 * e.gemm(g, mOf(g)));
-        if (tpSplitOf(g) == TpSplit::Columns && g.hasWeight && strategy.tp > 1)
-            add(g, e.ring(GroupKind::TP, tpBytes, 2));
-        if (strategy.dp > 1 && isFirstOf(gemms, g, isExpert))
-            add(g, e.allToAll(GroupKind::DP, moeBytes));
-        if (strategy.sp > 1 && isFirstOf(gemms, g, isAttention))
-            add(g, e.ring(GroupKind::SP, kvBytes, 1));
+    for (const PlannedTask& task : plan.layer.tasks) {
+        const double seconds = e.seconds(task);
+        const auto* collective = std::get_if<PlannedCollective>(&task.work);
+        // The weight gathers are prefetches: issued together at the start of the layer, they
+        // share the DP groups' links and are exposed before the first GEMM.
+        if (collective && collective->prefetch)
+            seg.fsdpS += seconds;
+        else
+            (task.segment == LayerSegment::Attention ? seg.attentionS : seg.mlpS) += seconds;
     }
     estimate.layerS = seg.attentionS + seg.mlpS + seg.fsdpS;
-
-    const LayerGemm head{
-        "lm_head",
-        {replicaTokens, static_cast<double>(model.hidden), static_cast<double>(model.vocab)},
-        1.0,
-        true,
-        false};
-    estimate.headS = 3.0 * e.gemm(head, replicaTokens / strategy.sp);
-    if (strategy.dp > 1)
-        estimate.syncS = e.ring(GroupKind::DP, layerWeightBytes, strategy.fsdp ? 1 : 2);
-    const double layers = model.layers;
-    estimate.stepS = strategy.microBatches * (layers * estimate.layerS + estimate.headS) +
-                     layers * estimate.syncS;
-    estimate.memory = estimateMemory(m_workload, strategy, m_die, e.largestStreamedBlock());
+    for (const PlannedTask& task : plan.head.tasks)
+        estimate.headS += e.seconds(task);
+    for (const PlannedTask& task : plan.sync.tasks)
+        estimate.syncS += e.seconds(task);
+    estimate.memory = plan.memory;
+    if (m_workload.kind == WorkloadKind::Gemm) {
+        estimate.stepS = estimate.layerS;
+        estimate.tokensPerSecond = m_workload.gemm.m / estimate.stepS;
+        return estimate;
+    }
+    estimate.stepS = plan.stepSeconds(estimate.layerS, estimate.headS, estimate.syncS);
     estimate.tokensPerSecond = m_workload.tokensPerStep() / estimate.stepS;
     return estimate;
 }

@@ -19,8 +19,8 @@ struct LayerSegments {
     double fsdpS = 0.0;      // the exposed FSDP weight gathers
 };
 
-// What the fast analytical model predicts for one strategy (same step formula as the
-// simulator: step = micro_batches * (layers * layer + head) + layers * sync).
+// What the fast analytical model predicts for one strategy (the simulator's step formula,
+// StepPlan::stepSeconds).
 struct AnalyticEstimate {
     bool feasible = false; // the strategy is valid for the workload and places on the wafer
     std::string whyNot;    // when not feasible: "strategy.tp: 5 does not divide ..."
@@ -34,19 +34,20 @@ struct AnalyticEstimate {
 };
 
 // The analytical evaluation of the search's fitness: no task graph and no simulation, only
-// closed forms over the placement's groups.
+// closed forms over the placement's groups. It interprets the same step plan as the simulator
+// (step/step_plan.h), so the two differ only in how they cost a task, and the search's rank
+// agreement measures that model error.
 //
-// Per phase it adds, in the order the simulator runs them on a die (each die's tasks are
-// sequential, groups run side by side): compute = FLOPs / (peak * efficiency); a TATP stream of
-// n rounds = c + (n - 1) * max(c, t_round) with c one block product and t_round the hottest
-// link's load of one round (every group's neighbour transfers routed at once) over the
+// Per section it adds the plan's tasks, in the order the simulator runs them on a die (each
+// die's tasks are sequential, groups run side by side): compute = FLOPs / (peak * efficiency); a
+// TATP stream of n rounds = c + (n - 1) * max(c, t_round) with c one block product and t_round the
+// hottest link's load of one round (every group's neighbour transfers routed at once) over the
 // bandwidth plus a hop latency (without double buffering: n c + (n - 1) t_round); a ring
 // collective = steps * (L * chunk / B + a) where L is the most ring edges of all groups at once
 // that the routing puts on one link; multicast all-gathers count the trees crossing a link;
-// all-to-all sums every pair's route. FSDP's forward weight gather is exposed and shares the
-// links with the backward gather issued at the same time (so it counts twice). Memory is
-// estimateMemory's, with the largest streamed block. Routes are the routing mode's, without
-// load (faults detour as the router does).
+// all-to-all sums every pair's route. The plan's prefetches (FSDP's forward and backward weight
+// gathers) start together, share the links and are exposed: their times add. Memory is the
+// plan's. Routes are the routing mode's, without load (faults detour as the router does).
 //
 // Thread-safe: evaluate() is const and keeps no state between calls.
 class AnalyticEvaluator {

@@ -51,9 +51,9 @@ SimulatedStep simulateStep(const Scenario& scenario, const WaferTopology& topolo
     SimulatedStep out;
     out.stepS = stepTiming(step, simulateRun(run, options)).stepS;
     out.tokensPerSecond = out.stepS > 0.0 ? step.workload.tokensPerStep() / out.stepS : 0.0;
-    out.memoryPerDieBytes = step.memory.total();
-    out.outOfMemory = step.memory.outOfMemory();
-    out.fitsInSram = step.memory.fitsInSram();
+    out.memoryPerDieBytes = step.plan.memory.total();
+    out.outOfMemory = step.plan.memory.outOfMemory();
+    out.fitsInSram = step.plan.memory.fitsInSram();
     return out;
 }
 

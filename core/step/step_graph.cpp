@@ -130,6 +130,7 @@ TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm al
         flowInfo.phase = info.phase;
         flowInfo.round = flow.step;
         flowInfo.flops = info.flops;
+        flowInfo.role = info.role;
         flow.route = std::move(*route);
         flow.task = push(std::move(task), std::move(flowInfo));
         flowTasks.push_back(flow.task);

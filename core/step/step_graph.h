@@ -5,6 +5,7 @@
 #include "routing/router.h"
 #include "scenario/scenario.h"
 #include "sim/sim_problem.h"
+#include "step/collective_role.h"
 #include "topology/wafer_topology.h"
 
 #include <map>
@@ -24,6 +25,7 @@ struct StepTaskInfo {
     std::string phase;  // "forward", "backward", "gradient sync", ...
     int round = -1;     // TATP round, or collective step; -1 when not in a round
     double flops = 0.0; // compute tasks
+    std::optional<CollectiveRole> role = std::nullopt; // collectives and their flows
 };
 
 // Builds the task graph of a training step: compute tasks on dies, routed point-to-point

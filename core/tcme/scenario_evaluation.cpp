@@ -118,6 +118,7 @@ PreparedScenario prepareScenario(const Scenario& scenario, const WaferTopology& 
             evaluation.flowRound.push_back(tatp ? info.round : -1);
             EvaluatedFlow view = evaluated(std::move(flow));
             view.kind = view.opIndex >= 0 ? opKindOf(view) : tatp ? "tatp" : "collective";
+            view.role = info.role;
             evaluation.flows.push_back(std::move(view));
         }
         prepared.problem = step.graph.takeProblem();

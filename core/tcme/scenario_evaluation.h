@@ -3,10 +3,12 @@
 #include "routing/route.h"
 #include "scenario/scenario.h"
 #include "sim/sim_problem.h"
+#include "step/collective_role.h"
 #include "topology/wafer_topology.h"
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@ struct EvaluatedFlow {
     std::string group; // the op (explicit traffic) or collective/stream it belongs to
     std::string kind;  // "p2p", "allgather", ..., "tatp" (a TATP stream transfer), "collective"
     int opIndex = -1;  // index into Scenario::traffic for explicit traffic, else -1
+    std::optional<CollectiveRole> role; // a training step's collective flows: why they run
     DieId src = 0;
     std::vector<DieId> dsts;
     double bytes = 0.0;

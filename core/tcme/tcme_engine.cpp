@@ -161,7 +161,7 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
         const EvaluatedFlow& flow = flows[static_cast<std::size_t>(index)];
         if (flow.opIndex >= 0)
             hotOps.insert(flow.opIndex);
-        else if (flow.group.rfind("fsdp", 0) == 0)
+        else if (flow.role == CollectiveRole::FsdpWeightGather)
             hotFsdp = true;
     }
 
@@ -215,8 +215,12 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
             m_scenario.strategy->value("fsdp_allgather", std::string("ring")) != "multicast") {
             Candidate candidate{m_scenario, {}, {}};
             (*candidate.scenario.strategy)["fsdp_allgather"] = "multicast";
+            std::set<std::string> gatherFlows;
+            for (const EvaluatedFlow& flow : flows)
+                if (flow.role == CollectiveRole::FsdpWeightGather)
+                    gatherFlows.insert(flow.id);
             dropPins(candidate.scenario,
-                     [](const std::string& id) { return id.rfind("fsdp", 0) == 0; });
+                     [&](const std::string& id) { return gatherFlows.contains(id); });
             candidate.actions.push_back({TcmeAction::Kind::Multicast,
                                          "strategy.fsdp_allgather",
                                          {},

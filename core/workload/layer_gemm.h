@@ -8,14 +8,29 @@
 
 namespace ws {
 
+// What a GEMM computes. The step plan splits a GEMM over tensor parallelism by its role
+// (step/step_plan.h), never by its name.
+enum class GemmRole {
+    Linear,           // a `gemm` workload's one linear layer
+    Qkv,              // the query, key and value projections
+    AttentionScores,  // Q K^T, per head
+    AttentionValues,  // softmax(Q K^T) V, per head
+    OutputProjection, // the attention block's output projection
+    Router,           // MoE: the gate that picks each token's experts
+    MlpUp,            // the MLP's up (and gate) projection; an expert's with MoE
+    MlpDown,          // the MLP's down projection; an expert's with MoE
+    LmHead            // the language-model head (tied embedding)
+};
+
 // One kind of GEMM in a transformer layer's forward pass, run `count` times.
 struct LayerGemm {
     std::string name;      // "qkv", "attention_scores", "attention_values", "output_projection",
-                           // "router", "mlp_up", "mlp_down"
+                           // "router", "mlp_up", "mlp_down": the task labels' words
     GemmShape shape;       // one instance
     double count = 1;      // identical instances (attention: one per head per sequence)
     bool hasWeight = true; // false: both operands are activations (attention scores, values)
     bool expert = false;   // an MoE expert's GEMM: m counts token-expert pairs
+    GemmRole role = GemmRole::Linear;
     friend bool operator==(const LayerGemm&, const LayerGemm&) = default;
 
     double flops() const { return shape.flops() * count; } // 2 m k n count

@@ -97,7 +97,7 @@ TEST(TrainingStep, GemmStreamOnALineIsComputeBound) {
     EXPECT_NEAR(result.makespanS, 4 * blockSeconds, 4 * blockSeconds * 1e-9);
     const StepTiming timing = stepTiming(step, result);
     EXPECT_DOUBLE_EQ(timing.stepS, result.makespanS);
-    EXPECT_DOUBLE_EQ(step.modelFlopsPerStep, 2.0 * 4096 * 4096 * 4096);
+    EXPECT_DOUBLE_EQ(step.plan.modelFlopsPerStep, 2.0 * 4096 * 4096 * 4096);
     // n(n-1) one-hop transfers.
     int transfers = 0;
     for (const Flow& flow : step.graph.flows()) {
@@ -126,9 +126,9 @@ TEST(TrainingStep, TransformerStepScalesOneSimulatedLayer) {
 
     // 6 N T-style model FLOPs: 3 x forward for all 8 sequences, plus the LM head.
     const double head = 2.0 * 8 * 2048 * 4096 * 50257;
-    EXPECT_NEAR(step.modelFlopsPerStep,
+    EXPECT_NEAR(step.plan.modelFlopsPerStep,
                 3 * (32 * layerForwardFlops(step.workload.model, 8, 2048) + head),
-                step.modelFlopsPerStep * 1e-12);
+                step.plan.modelFlopsPerStep * 1e-12);
 
     const SimulationReport report = buildStepReport(scenario, topology, step, result, {});
     ASSERT_TRUE(report.step.has_value());

@@ -34,12 +34,12 @@ TEST(LayerGemms, Gpt3MatchesNarayananExactly) {
 TEST(LayerGemms, Gpt3Shapes) {
     const double t = 4 * 2048.0; // 4 sequences
     const std::vector<LayerGemm> expected{
-        {"qkv", {t, 12288, 3 * 12288}, 1, true, false},
-        {"attention_scores", {2048, 128, 2048}, 96 * 4, false, false},
-        {"attention_values", {2048, 2048, 128}, 96 * 4, false, false},
-        {"output_projection", {t, 12288, 12288}, 1, true, false},
-        {"mlp_up", {t, 12288, 49152}, 1, true, false},
-        {"mlp_down", {t, 49152, 12288}, 1, true, false},
+        {"qkv", {t, 12288, 3 * 12288}, 1, true, false, GemmRole::Qkv},
+        {"attention_scores", {2048, 128, 2048}, 96 * 4, false, false, GemmRole::AttentionScores},
+        {"attention_values", {2048, 2048, 128}, 96 * 4, false, false, GemmRole::AttentionValues},
+        {"output_projection", {t, 12288, 12288}, 1, true, false, GemmRole::OutputProjection},
+        {"mlp_up", {t, 12288, 49152}, 1, true, false, GemmRole::MlpUp},
+        {"mlp_down", {t, 49152, 12288}, 1, true, false, GemmRole::MlpDown},
     };
     EXPECT_EQ(layerGemms(preset("gpt3-175b"), 4, 2048), expected);
 }
@@ -98,7 +98,7 @@ TEST(LayerGemms, AttentionHasNoWeights) {
 }
 
 TEST(LayerGemms, FlopsIsTwoMknCount) {
-    const LayerGemm gemm{"x", {3, 5, 7}, 11, true, false};
+    const LayerGemm gemm{"x", {3, 5, 7}, 11, true, false, GemmRole::Linear};
     EXPECT_EQ(gemm.flops(), 2.0 * 3 * 5 * 7 * 11);
     EXPECT_EQ((GemmShape{3, 5, 7}).flops(), 210);
 }

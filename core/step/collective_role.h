@@ -1,0 +1,17 @@
+#pragma once
+
+namespace ws {
+
+// Why a training step communicates (step/step_plan.h): a typed role, so no reader (TCME, the
+// report) has to match labels.
+enum class CollectiveRole {
+    FsdpWeightGather,  // FSDP: the layer's weights, all-gathered over DP before use
+    SpKeyValueGather,  // SP: every die needs the keys and values of all tokens
+    SpKeyValueScatter, // SP backward: their gradients, reduce-scattered
+    TpAllReduce,       // TP: after a row-parallel GEMM (backward: a column-parallel one)
+    MoeDispatch,       // MoE: tokens to their experts, all-to-all over DP
+    MoeCombine,        // MoE: and back
+    GradientSync       // DP: the layer's gradients (FSDP: reduce-scattered)
+};
+
+} // namespace ws

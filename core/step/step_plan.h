@@ -1,0 +1,127 @@
+#pragma once
+
+#include "scenario/scenario.h"
+#include "step/collective_role.h"
+#include "step/memory_model.h"
+#include "strategy/placement.h"
+#include "strategy/strategy_spec.h"
+#include "workload/layer_gemm.h"
+#include "workload/workload.h"
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace ws {
+
+// How tensor parallelism splits a GEMM (Megatron-LM, docs/concepts.md section 2).
+enum class TpSplit {
+    Columns, // N: qkv, MLP up, router, LM head, a gemm workload's linear layer
+    Rows,    // K: output projection, MLP down (an all-reduce follows)
+    Heads    // the attention matmuls: whole heads per die
+};
+
+TpSplit tpSplitOf(GemmRole role);
+
+// The two blocks the residual connections cut a layer into (level 1 of the search,
+// search/segment_plan.h); the LM head and gradient synchronisation belong to neither.
+enum class LayerSegment { Attention, Mlp, None };
+
+LayerSegment layerSegmentOf(GemmRole role);
+
+// The phase a task belongs to, as the timeline groups tasks.
+enum class StepPhase { Forward, Recompute, Backward, Head, GradientSync };
+
+// "forward", "recompute", "backward", "head", "gradient sync".
+std::string toString(StepPhase phase);
+
+// One GEMM that every model-parallel group runs at once, with its die-local shape: M, K, N and
+// the instance count after SP, TP and (for attention) the head split, before the TATP group
+// streams it. Each die of a TATP group of n runs n block products of blockFlops.
+struct PlannedGemm {
+    GemmRole role = GemmRole::Linear;
+    std::string label; // "fwd qkv", "bwd dW mlp_down", "head fwd lm_head"
+    TpSplit split = TpSplit::Columns;
+    double mLocal = 0.0;
+    double kLocal = 0.0;
+    double nLocal = 0.0;
+    double countLocal = 1.0;
+    double dieFlops = 0.0;           // what one die computes: 2 m k n count / tatp
+    double blockFlops = 0.0;         // one TATP block product: dieFlops / tatp
+    double streamedBlockBytes = 0.0; // the block passed on each TATP round (0 without TATP)
+};
+
+// One collective run by every group of a kind at once.
+struct PlannedCollective {
+    CollectiveRole role = CollectiveRole::GradientSync;
+    std::string label; // "fsdp fwd weights", "fwd tp all-reduce", ...
+    GroupKind group = GroupKind::DP;
+    OpKind op = OpKind::AllReduce;
+    Algorithm algorithm = Algorithm::Ring;
+    double bytes = 0.0; // the whole buffer, as a traffic op's `bytes` (docs/network-model.md)
+    // A prefetch starts with its section, not after the die's previous task; the die's next
+    // task waits for it (FSDP's weight gathers).
+    bool prefetch = false;
+};
+
+// A task of the step, in the order each die runs them (groups run side by side).
+struct PlannedTask {
+    StepPhase phase = StepPhase::Forward;
+    LayerSegment segment = LayerSegment::None;
+    std::variant<PlannedGemm, PlannedCollective> work;
+};
+
+// A run of tasks that ends with every die the strategy uses meeting at a barrier.
+struct StepSection {
+    std::string barrierLabel; // "layer done", "head done", "sync done", "forward done"
+    std::vector<PlannedTask> tasks;
+};
+
+// The pure description of one training step (docs/concepts.md sections 2 and 5): what each die
+// computes and communicates, phase by phase, and what it holds. Built once from a workload and
+// a strategy; the simulator's graph builder (step/training_step.h) and the search's closed-form
+// estimator (search/analytic_evaluator.h) both interpret it, so a rule of the step model exists
+// once.
+//
+// A transformer step runs one layer's forward and backward pass for one micro-batch (`layer`),
+// the LM head's forward and backward (`head`) and the layer's gradient synchronisation
+// (`sync`), scaled by stepSeconds. A `gemm` workload is `layer` alone: one linear layer's
+// forward pass, simulated whole.
+//
+// Per layer and micro-batch, per die (dies of one DP replica share a micro-batch of
+// global_batch / (dp * micro_batches) sequences): FSDP all-gathers the layer's weights over the
+// DP group; GEMMs run in order (qkv, attention, output projection, MoE router, MLP up, MLP
+// down), each split by SP (tokens), TP (tpSplitOf) and streamed over the TATP group; SP
+// all-gathers K and V before attention; TP all-reduces after each row-parallel GEMM; MoE tokens
+// go to their experts and back by all-to-all over the DP group. The backward pass mirrors it with
+// two GEMMs (input and weight gradients) per forward GEMM, after a recomputed forward pass (no
+// communication) when activation checkpointing is on. DP then all-reduces (FSDP:
+// reduce-scatters) the layer's gradients; gradient synchronisation is not overlapped with the
+// backward pass (a conservative choice).
+struct StepPlan {
+    WorkloadKind kind = WorkloadKind::Transformer;
+    StepSection layer;
+    StepSection head; // transformer only
+    StepSection sync; // transformer only
+
+    // The forward GEMMs of one layer on one DP replica for one micro-batch, undivided
+    // (layerGemms), over `replicaSequences` sequences: the unified representation's input.
+    std::vector<LayerGemm> replicaGemms;
+    double replicaSequences = 1.0;
+
+    double layers = 1.0; // the step formula's multiplicities (1 for a gemm workload)
+    double microBatches = 1.0;
+    double largestStreamedBlockBytes = 0.0; // the largest block a die receives (0 without TATP)
+    MemoryBreakdown memory;                 // every die the strategy uses holds the same
+    double modelFlopsPerStep = 0.0; // 3 x forward FLOPs (6 N T-style), without recomputation
+
+    // step = micro_batches * (layers * layer + head) + layers * sync.
+    double stepSeconds(double layerS, double headS, double syncS) const {
+        return microBatches * (layers * layerS + headS) + layers * syncS;
+    }
+};
+
+// The strategy must already be checked against the workload (checkStrategyAgainstWorkload).
+StepPlan buildStepPlan(const Workload& workload, const StrategySpec& strategy, const DieSpec& die);
+
+} // namespace ws
