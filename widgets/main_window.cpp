@@ -243,7 +243,10 @@ void MainWindow::createDocks() {
     tabifyDockWidget(m_chartsDock, m_searchDock);
     m_timelineDock->raise();
 
-    m_walkthrough = new WalkthroughPanel(this);
+    m_walkthrough = new WalkthroughPanel(*this, this);
+    // No waiting: the tour's text follows the simulation and TCME as their answers arrive.
+    connect(this, &MainWindow::analysisShown, m_walkthrough, &WalkthroughPanel::refresh);
+    connect(m_tcme, &TcmePanel::busyChanged, m_walkthrough, &WalkthroughPanel::refresh);
     m_walkthroughDock = dock(tr("Walkthrough"), QStringLiteral("walkthroughDock"), m_walkthrough,
                              Qt::LeftDockWidgetArea);
     tabifyDockWidget(m_strategyDock, m_walkthroughDock); // the whole left column when open
@@ -574,6 +577,38 @@ void MainWindow::dropEvent(QDropEvent* event) {
     event->acceptProposedAction();
     if (maybeSave())
         openScenario(urls.front().toLocalFile());
+}
+
+const Scenario& MainWindow::documentScenario() const {
+    return m_document->scenario();
+}
+
+void MainWindow::openTeachingExample() {
+    openScenario(defaultScenarioResource(), nullptr, true);
+}
+
+std::shared_ptr<const ScenarioAnalysis> MainWindow::settledAnalysis() const {
+    return m_runner->isBusy() ? nullptr : m_mesh->analysis();
+}
+
+void MainWindow::bringViewForward(const QString& name) {
+    showView(name);
+}
+
+void MainWindow::selectLink(std::optional<LinkId> link) {
+    m_mesh->selectLink(link);
+}
+
+void MainWindow::colourLinksBy(LinkMetric metric) {
+    m_mesh->setMetric(metric);
+}
+
+void MainWindow::highlightFlowOnTimeline(const QString& flowId) {
+    m_timeline->highlightFlow(flowId);
+}
+
+TcmePanel& MainWindow::tcme() {
+    return *m_tcme;
 }
 
 } // namespace ws

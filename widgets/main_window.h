@@ -2,6 +2,7 @@
 
 #include "app_settings.h"
 #include "scenario_analysis.h"
+#include "walkthrough_host.h"
 
 #include <QMainWindow>
 
@@ -36,8 +37,9 @@ class WalkthroughPanel;
 
 // Wires the document, the background simulation, the central mesh view and the docks, and
 // owns the menus (docs/architecture.md item 3: each dock is its own class; this only connects
-// them).
-class MainWindow : public QMainWindow {
+// them). It hosts the walkthrough through the walkthrough's own small interface (privately:
+// nothing else calls those methods).
+class MainWindow : public QMainWindow, private WalkthroughHost {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
@@ -89,6 +91,16 @@ private:
     bool saveAs();
     void openDialog();
     void autosave();
+
+    // WalkthroughHost
+    const Scenario& documentScenario() const override;
+    void openTeachingExample() override;
+    std::shared_ptr<const ScenarioAnalysis> settledAnalysis() const override;
+    void bringViewForward(const QString& name) override;
+    void selectLink(std::optional<LinkId> link) override;
+    void colourLinksBy(LinkMetric metric) override;
+    void highlightFlowOnTimeline(const QString& flowId) override;
+    TcmePanel& tcme() override;
 
     AppSettings m_settings;
     ScenarioDocument* m_document;

@@ -1,12 +1,8 @@
 #include "walkthrough_panel.h"
 
 #include "builtin_scenarios.h"
-#include "evaluation_runner.h"
-#include "main_window.h"
-#include "mesh_view.h"
-#include "scenario_document.h"
 #include "tcme_panel.h"
-#include "timeline_view.h"
+#include "walkthrough_host.h"
 
 #include "io/scenario_io.h"
 #include "scenario/scenario_error.h"
@@ -138,7 +134,8 @@ QString actionsText(const std::vector<TcmeIteration>& iterations) {
 
 } // namespace
 
-WalkthroughPanel::WalkthroughPanel(MainWindow* window) : QWidget(window), m_window(window) {
+WalkthroughPanel::WalkthroughPanel(WalkthroughHost& host, QWidget* parent)
+    : QWidget(parent), m_host(host) {
     auto* layout = new QVBoxLayout(this);
     m_title = new QLabel;
     QFont font = m_title->font();
@@ -159,9 +156,6 @@ WalkthroughPanel::WalkthroughPanel(MainWindow* window) : QWidget(window), m_wind
     layout->addLayout(buttons);
     connect(m_back, &QPushButton::clicked, this, [this] { showStep(m_step - 1); });
     connect(m_next, &QPushButton::clicked, this, [this] { showStep(m_step + 1); });
-    // No waiting: the text follows the simulation and TCME as their answers arrive.
-    connect(window, &MainWindow::analysisShown, this, [this] { refresh(); });
-    connect(window->tcmePanel(), &TcmePanel::busyChanged, this, [this] { refresh(); });
 }
 
 int WalkthroughPanel::stepCount() const {
@@ -179,8 +173,8 @@ void WalkthroughPanel::start() {
         } catch (const ScenarioError&) {
         }
     }
-    if (!example || !(m_window->document()->scenario() == *example))
-        m_window->openScenario(defaultScenarioResource(), nullptr, true);
+    if (!example || !(m_host.documentScenario() == *example))
+        m_host.openTeachingExample();
     showStep(0);
 }
 
@@ -196,12 +190,12 @@ void WalkthroughPanel::showStep(int step) {
     m_next->setEnabled(m_step + 1 < kSteps);
 }
 
-// Called on every new simulation and whenever TCME goes idle: the text always describes what
-// is on screen now, and a step's action (select the link, run TCME, apply) is taken once its
-// inputs exist. Nothing here waits: a step whose simulation is still running says so and is
-// completed when the answer arrives.
+// Called on every new simulation and whenever TCME goes busy or idle: the text always describes
+// what is on screen now, and a step's action (select the link, run TCME, apply) is taken once
+// its inputs exist. A step whose simulation is still running says so and is completed when the
+// answer arrives.
 void WalkthroughPanel::refresh() {
-    if (m_step < 0 || !m_window->meshView()->analysis() || m_window->runner()->isBusy()) {
+    if (m_step < 0 || !m_host.settledAnalysis()) {
         m_title->setText(tr("Step %1 of %2").arg(m_step + 1).arg(kSteps));
         m_text->setHtml(tr("<p><i>Simulating the scenario…</i></p>"));
         return;
@@ -212,9 +206,8 @@ void WalkthroughPanel::refresh() {
 }
 
 QString WalkthroughPanel::stepHtml(int step, bool act) {
-    MeshView* mesh = m_window->meshView();
-    TcmePanel* tcme = m_window->tcmePanel();
-    const auto analysis = mesh->analysis();
+    TcmePanel* tcme = &m_host.tcme();
+    const auto analysis = m_host.settledAnalysis();
     const SimulationReport& report = analysis->report;
     const Conflict conflict = findConflict(*analysis);
     const WaferSpec& wafer = analysis->scenario.wafer;
@@ -223,9 +216,9 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
     switch (step) {
     case 0:
         if (act) {
-            mesh->selectLink(std::nullopt);
-            mesh->setMetric(LinkMetric::Bytes);
-            m_window->showView(QStringLiteral("mesh"));
+            m_host.selectLink(std::nullopt);
+            m_host.colourLinksBy(LinkMetric::Bytes);
+            m_host.bringViewForward(QStringLiteral("mesh"));
         }
         return tr("<h3>Two strategies on one wafer</h3>"
                   "<p>This %1x%2 wafer runs two kinds of parallelism at once. "
@@ -248,7 +241,7 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
             return tr(
                 "<p>This scenario has no link shared by a TATP transfer and an all-gather.</p>");
         if (act)
-            mesh->selectLink(conflict.link);
+            m_host.selectLink(conflict.link);
         const LinkReport& link = report.links[static_cast<std::size_t>(conflict.link)];
         const FlowReport& fsdp = *conflict.fsdp;
         const FlowReport& tatp = *conflict.tatp;
@@ -276,9 +269,8 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
                              wafer.linkLatency.value * std::max(1, tatp.route.hops);
         const double took = tatp.endS - tatp.startS;
         if (act) {
-            m_window->showView(QStringLiteral("timeline"));
-            if (TimelineView* timeline = m_window->timelineView())
-                timeline->highlightFlow(QString::fromStdString(tatp.id));
+            m_host.bringViewForward(QStringLiteral("timeline"));
+            m_host.highlightFlowOnTimeline(QString::fromStdString(tatp.id));
         }
         const bool computes = std::any_of(report.dies.begin(), report.dies.end(),
                                           [](const DieReport& die) { return die.computeS > 0; });
@@ -298,7 +290,7 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
     }
     case 3: {
         if (act) {
-            m_window->showView(QStringLiteral("tcme"));
+            m_host.bringViewForward(QStringLiteral("tcme"));
             if (tcme->iterationCount() == 0 && !tcme->isBusy() && !tcme->isFinished())
                 tcme->run(); // until TCME's own stop rule; refresh() follows its progress
         }
@@ -329,7 +321,7 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
                   "Ctrl+Z brings the old routes back) and see the new timeline.</p>");
     case 5: {
         if (act) {
-            m_window->showView(QStringLiteral("timeline"));
+            m_host.bringViewForward(QStringLiteral("timeline"));
             m_makespanBeforeApply.reset();
             if (tcme->iterationCount() > 0 && !tcme->isBusy()) {
                 m_makespanBeforeApply = report.makespanS;

@@ -11,7 +11,7 @@ class QTextBrowser;
 
 namespace ws {
 
-class MainWindow;
+class WalkthroughHost;
 
 // Help > Walkthrough: a guided tour of the FSDP/TATP contention example for teaching. Each step
 // points at something on screen (the conflicting link, the two flows sharing it, the TCME step
@@ -20,7 +20,8 @@ class MainWindow;
 class WalkthroughPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit WalkthroughPanel(MainWindow* window);
+    // The host calls refresh() whenever an analysis is shown or TCME goes busy or idle.
+    explicit WalkthroughPanel(WalkthroughHost& host, QWidget* parent = nullptr);
 
     int stepCount() const;
     int currentStep() const { return m_step; }
@@ -29,14 +30,16 @@ public:
     void start();
     void showStep(int step);
     QString currentText() const; // the step's explanation as plain text, for tests
+    // Rewrites the step's text from what is on screen now, taking its action once its inputs
+    // exist. Nothing here waits.
+    void refresh();
 
 private:
-    void refresh();
     // The step's text from what is on screen now; with `act`, also its action (select the
     // link, run TCME, apply its routes), taken once per visit of the step.
     QString stepHtml(int step, bool act);
 
-    MainWindow* m_window;
+    WalkthroughHost& m_host;
     int m_step = -1;                             // none until start() or showStep()
     int m_actedOnStep = -1;                      // the step whose action was taken
     std::optional<double> m_makespanBeforeApply; // step 5: the makespan TCME's routes replaced

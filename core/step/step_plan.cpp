@@ -63,11 +63,12 @@ class StepPlanner {
 public:
     StepPlanner(StepPlan& plan, const Workload& workload, const StrategySpec& strategy)
         : m_plan(plan), m_workload(workload), m_strategy(strategy),
-          m_dtype(static_cast<double>(workload.dtypeBytes)) {}
+          m_dtype(static_cast<double>(workload.dtypeBytes)), m_gemms(plan.replicaGemms) {}
 
     void planGemmWorkload() {
         const GemmShape& shape = m_workload.gemm;
-        const LayerGemm linear{"linear", shape, 1.0, true, false, GemmRole::Linear};
+        const LayerGemm linear{
+            toString(GemmRole::Linear), shape, 1.0, true, false, GemmRole::Linear};
         StepSection& layer = m_plan.layer;
         layer.barrierLabel = "forward done";
         if (fsdpActive())
@@ -86,8 +87,7 @@ public:
         const double seqLen = static_cast<double>(m_workload.seqLen);
         m_replicaTokens = sequences * seqLen;
         m_tokensPerDie = m_replicaTokens / (m_strategy.sp * m_strategy.tatp);
-        m_gemms = layerGemms(model, sequences, seqLen);
-        m_plan.replicaGemms = m_gemms;
+        m_plan.replicaGemms = layerGemms(model, sequences, seqLen);
         m_plan.replicaSequences = sequences;
         m_plan.layers = model.layers;
         m_plan.microBatches = m_strategy.microBatches;
@@ -95,6 +95,8 @@ public:
 
         StepSection& layer = m_plan.layer;
         layer.barrierLabel = "layer done";
+        // Per GEMM: forward, recomputed, two backward, and at most four collectives around them.
+        layer.tasks.reserve(8 * m_gemms.size() + 2);
         if (fsdpActive())
             gatherWeights(layer, StepPhase::Forward, "fsdp fwd weights", layerWeightBytes);
         forwardPass(StepPhase::Forward, "fwd");
@@ -152,11 +154,11 @@ private:
 
     // `mPerSpRank` is a weight GEMM's M (tokens) on one SP rank of a DP replica; attention
     // GEMMs take theirs from the shape.
-    void addGemm(StepSection& section, StepPhase phase, const LayerGemm& gemm, const char* tag,
+    void addGemm(StepSection& section, StepPhase phase, const LayerGemm& gemm, const char* pass,
                  double mPerSpRank) {
         PlannedGemm planned;
         planned.role = gemm.role;
-        planned.label = std::string(tag) + " " + gemm.name;
+        planned.pass = pass;
         planned.split = tpSplitOf(gemm.role);
         planned.mLocal = gemm.hasWeight ? mPerSpRank : gemm.shape.m / m_strategy.sp;
         planned.kLocal = gemm.shape.k;
@@ -216,10 +218,10 @@ private:
         return found;
     }
 
-    void forwardPass(StepPhase phase, const char* tag) {
+    // The forward pass, or its recomputation (no communication: what it needs is on the die).
+    void forwardPass(StepPhase phase, const char* pass) {
         StepSection& layer = m_plan.layer;
         const bool communicate = phase != StepPhase::Recompute;
-        const std::string prefix = tag;
         // MoE experts are spread over the DP group: tokens travel only when it has two dies.
         const bool expertsAcrossDp = m_strategy.dp > 1;
         for (std::size_t i = 0; i < m_gemms.size(); ++i) {
@@ -227,22 +229,21 @@ private:
             const LayerSegment segment = layerSegmentOf(gemm.role);
             if (communicate && m_strategy.sp > 1 && isFirstAttention(i))
                 addCollective(layer, phase, segment,
-                              {CollectiveRole::SpKeyValueGather, prefix + " sp kv all-gather",
+                              {CollectiveRole::SpKeyValueGather, "fwd sp kv all-gather",
                                GroupKind::SP, OpKind::AllGather, Algorithm::Ring, kvBytes(),
                                false});
             if (communicate && expertsAcrossDp && isFirstExpert(i))
                 addCollective(layer, phase, segment,
-                              {CollectiveRole::MoeDispatch, prefix + " moe dispatch", GroupKind::DP,
+                              {CollectiveRole::MoeDispatch, "fwd moe dispatch", GroupKind::DP,
                                OpKind::AllToAll, Algorithm::Direct, moeBytes(), false});
-            addGemm(layer, phase, gemm, tag, rowsOf(gemm));
+            addGemm(layer, phase, gemm, pass, rowsOf(gemm));
             if (communicate && tpSplitOf(gemm.role) == TpSplit::Rows && m_strategy.tp > 1)
                 addCollective(layer, phase, segment,
-                              {CollectiveRole::TpAllReduce, prefix + " tp all-reduce",
-                               GroupKind::TP, OpKind::AllReduce, Algorithm::Ring, tokenBytes(),
-                               false});
+                              {CollectiveRole::TpAllReduce, "fwd tp all-reduce", GroupKind::TP,
+                               OpKind::AllReduce, Algorithm::Ring, tokenBytes(), false});
             if (communicate && expertsAcrossDp && isLastExpert(i))
                 addCollective(layer, phase, segment,
-                              {CollectiveRole::MoeCombine, prefix + " moe combine", GroupKind::DP,
+                              {CollectiveRole::MoeCombine, "fwd moe combine", GroupKind::DP,
                                OpKind::AllToAll, Algorithm::Direct, moeBytes(), false});
         }
     }
@@ -281,7 +282,7 @@ private:
     const Workload& m_workload;
     const StrategySpec& m_strategy;
     double m_dtype;
-    std::vector<LayerGemm> m_gemms;
+    const std::vector<LayerGemm>& m_gemms; // the plan's replicaGemms
     double m_replicaTokens = 0.0;
     double m_tokensPerDie = 0.0;
 };

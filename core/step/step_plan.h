@@ -40,7 +40,7 @@ std::string toString(StepPhase phase);
 // streams it. Each die of a TATP group of n runs n block products of blockFlops.
 struct PlannedGemm {
     GemmRole role = GemmRole::Linear;
-    std::string label; // "fwd qkv", "bwd dW mlp_down", "head fwd lm_head"
+    const char* pass = "fwd"; // "fwd", "recompute", "bwd dI", "bwd dW", "head fwd", ...
     TpSplit split = TpSplit::Columns;
     double mLocal = 0.0;
     double kLocal = 0.0;
@@ -49,12 +49,16 @@ struct PlannedGemm {
     double dieFlops = 0.0;           // what one die computes: 2 m k n count / tatp
     double blockFlops = 0.0;         // one TATP block product: dieFlops / tatp
     double streamedBlockBytes = 0.0; // the block passed on each TATP round (0 without TATP)
+
+    // The task label: "fwd qkv", "bwd dW mlp_down", "head fwd lm_head". Built on demand: the
+    // search plans thousands of steps and reads no label.
+    std::string label() const { return std::string(pass) + " " + toString(role); }
 };
 
 // One collective run by every group of a kind at once.
 struct PlannedCollective {
     CollectiveRole role = CollectiveRole::GradientSync;
-    std::string label; // "fsdp fwd weights", "fwd tp all-reduce", ...
+    const char* label = ""; // "fsdp fwd weights", "fwd tp all-reduce", ...
     GroupKind group = GroupKind::DP;
     OpKind op = OpKind::AllReduce;
     Algorithm algorithm = Algorithm::Ring;

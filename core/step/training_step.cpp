@@ -105,7 +105,7 @@ private:
                 for (DieId die : group)
                     for (TaskId task : depsOf(die))
                         deps.push_back(task);
-            const std::string id = collective.label + " g" + std::to_string(g) + " #" +
+            const std::string id = std::string(collective.label) + " g" + std::to_string(g) + " #" +
                                    std::to_string(m_collectiveCount++);
             StepTaskInfo info{StepTaskInfo::Kind::Collective, id, phase, -1, 0.0};
             info.role = collective.role;
@@ -122,17 +122,18 @@ private:
 
     // One GEMM on every model-parallel group: a compute task per die, or a TATP stream.
     void runGemm(const PlannedGemm& gemm, const std::string& phase) {
+        const std::string label = gemm.label();
         for (const std::vector<DieId>& path : m_placement.groups(GroupKind::TATP)) {
             if (m_strategy.tatp == 1) {
                 const DieId die = path.front();
                 const TaskId task = m_graph.addCompute(
                     die, gemm.dieFlops, depsOf(die),
-                    {StepTaskInfo::Kind::Compute, gemm.label, phase, 0, gemm.dieFlops});
+                    {StepTaskInfo::Kind::Compute, label, phase, 0, gemm.dieFlops});
                 setLast(die, task);
                 continue;
             }
             TatpGemm streamed;
-            streamed.label = gemm.label;
+            streamed.label = label;
             streamed.phase = phase;
             streamed.blockFlops = gemm.blockFlops;
             streamed.streamedBytes = gemm.streamedBlockBytes;

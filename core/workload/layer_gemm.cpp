@@ -2,6 +2,38 @@
 
 namespace ws {
 
+const char* toString(GemmRole role) {
+    switch (role) {
+    case GemmRole::Linear:
+        return "linear";
+    case GemmRole::Qkv:
+        return "qkv";
+    case GemmRole::AttentionScores:
+        return "attention_scores";
+    case GemmRole::AttentionValues:
+        return "attention_values";
+    case GemmRole::OutputProjection:
+        return "output_projection";
+    case GemmRole::Router:
+        return "router";
+    case GemmRole::MlpUp:
+        return "mlp_up";
+    case GemmRole::MlpDown:
+        return "mlp_down";
+    case GemmRole::LmHead:
+        break;
+    }
+    return "lm_head";
+}
+
+namespace {
+
+LayerGemm gemmOf(GemmRole role, GemmShape shape, double count, bool hasWeight, bool expert) {
+    return {toString(role), shape, count, hasWeight, expert, role};
+}
+
+} // namespace
+
 std::vector<LayerGemm> layerGemms(const TransformerConfig& model, double sequences, double seqLen) {
     const double tokens = sequences * seqLen;
     const double h = model.hidden;
@@ -14,31 +46,18 @@ std::vector<LayerGemm> layerGemms(const TransformerConfig& model, double sequenc
 
     std::vector<LayerGemm> gemms;
     gemms.push_back(
-        {"qkv", {tokens, h, h + 2.0 * model.kvHeads * d}, 1, true, false, GemmRole::Qkv});
-    gemms.push_back({"attention_scores",
-                     {seqLen, d, seqLen},
-                     headInstances,
-                     false,
-                     false,
-                     GemmRole::AttentionScores});
-    gemms.push_back({"attention_values",
-                     {seqLen, seqLen, d},
-                     headInstances,
-                     false,
-                     false,
-                     GemmRole::AttentionValues});
+        gemmOf(GemmRole::Qkv, {tokens, h, h + 2.0 * model.kvHeads * d}, 1, true, false));
     gemms.push_back(
-        {"output_projection", {tokens, h, h}, 1, true, false, GemmRole::OutputProjection});
+        gemmOf(GemmRole::AttentionScores, {seqLen, d, seqLen}, headInstances, false, false));
+    gemms.push_back(
+        gemmOf(GemmRole::AttentionValues, {seqLen, seqLen, d}, headInstances, false, false));
+    gemms.push_back(gemmOf(GemmRole::OutputProjection, {tokens, h, h}, 1, true, false));
     if (moe)
-        gemms.push_back({"router",
-                         {tokens, h, static_cast<double>(model.experts)},
-                         1,
-                         true,
-                         false,
-                         GemmRole::Router});
+        gemms.push_back(gemmOf(GemmRole::Router, {tokens, h, static_cast<double>(model.experts)}, 1,
+                               true, false));
     gemms.push_back(
-        {"mlp_up", {mlpRows, h, model.gatedMlp ? 2.0 * ffn : ffn}, 1, true, moe, GemmRole::MlpUp});
-    gemms.push_back({"mlp_down", {mlpRows, ffn, h}, 1, true, moe, GemmRole::MlpDown});
+        gemmOf(GemmRole::MlpUp, {mlpRows, h, model.gatedMlp ? 2.0 * ffn : ffn}, 1, true, moe));
+    gemms.push_back(gemmOf(GemmRole::MlpDown, {mlpRows, ffn, h}, 1, true, moe));
     return gemms;
 }
 

@@ -22,10 +22,13 @@ enum class GemmRole {
     LmHead            // the language-model head (tied embedding)
 };
 
+// "linear", "qkv", "attention_scores", "attention_values", "output_projection", "router",
+// "mlp_up", "mlp_down", "lm_head": the GEMM's name in task labels.
+const char* toString(GemmRole role);
+
 // One kind of GEMM in a transformer layer's forward pass, run `count` times.
 struct LayerGemm {
-    std::string name;      // "qkv", "attention_scores", "attention_values", "output_projection",
-                           // "router", "mlp_up", "mlp_down": the task labels' words
+    std::string name;      // toString(role)
     GemmShape shape;       // one instance
     double count = 1;      // identical instances (attention: one per head per sequence)
     bool hasWeight = true; // false: both operands are activations (attention scores, values)

@@ -1,12 +1,16 @@
+#include "builtin_scenarios.h"
 #include "main_window.h"
 #include "mesh_view.h"
 #include "scenario_document.h"
 #include "tcme_panel.h"
+#include "walkthrough_host.h"
 #include "walkthrough_panel.h"
 #include "widget_test_support.h"
 
+#include "io/scenario_io.h"
 #include "units/quantity.h"
 
+#include <QFile>
 #include <QUndoStack>
 
 #include <gtest/gtest.h>
@@ -56,6 +60,83 @@ TEST(WalkthroughPanel, PointsAtTheConflictWithTheSimulatorsNumbers) {
     EXPECT_LT(window.meshView()->analysis()->report.makespanS, analysis->report.makespanS);
     EXPECT_TRUE(tour.currentText().contains(
         QString::fromStdString(formatSeconds(window.meshView()->analysis()->report.makespanS))));
+}
+
+// A host that records what the walkthrough asks of it: the panel needs nothing else.
+class RecordingHost : public WalkthroughHost {
+public:
+    RecordingHost() : m_tcme(&m_document) {}
+
+    const Scenario& documentScenario() const override { return scenario; }
+    void openTeachingExample() override { requests << QStringLiteral("open example"); }
+    std::shared_ptr<const ScenarioAnalysis> settledAnalysis() const override { return analysis; }
+    void bringViewForward(const QString& name) override {
+        requests << QStringLiteral("view ") + name;
+    }
+    void selectLink(std::optional<LinkId> link) override {
+        requests << (link ? QStringLiteral("select link %1").arg(*link)
+                          : QStringLiteral("select none"));
+    }
+    void colourLinksBy(LinkMetric metric) override {
+        requests << (metric == LinkMetric::Bytes ? QStringLiteral("colour by bytes")
+                                                 : QStringLiteral("colour by another metric"));
+    }
+    void highlightFlowOnTimeline(const QString& flowId) override {
+        requests << QStringLiteral("highlight ") + flowId;
+    }
+    TcmePanel& tcme() override { return m_tcme; }
+
+    Scenario scenario;
+    std::shared_ptr<const ScenarioAnalysis> analysis;
+    QStringList requests;
+
+private:
+    ScenarioDocument m_document;
+    TcmePanel m_tcme;
+};
+
+Scenario teachingExample() {
+    QFile file(defaultScenarioResource());
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly));
+    return parseScenario(file.readAll().toStdString());
+}
+
+TEST(WalkthroughPanel, AsksItsHostOnlyForTheGesturesOfEachStep) {
+    RecordingHost host;
+    host.scenario = teachingExample();
+    WalkthroughPanel tour(host);
+
+    tour.start(); // no analysis yet: it says so, and makes no gesture
+    EXPECT_TRUE(host.requests.isEmpty()) << host.requests.join(", ").toStdString();
+    EXPECT_TRUE(tour.currentText().contains("Simulating"));
+
+    host.analysis = analyseScenario(host.scenario, {});
+    tour.refresh(); // the analysis arrived: step 0 takes its action once
+    EXPECT_EQ(host.requests, (QStringList{"select none", "colour by bytes", "view mesh"}));
+    tour.refresh();
+    EXPECT_EQ(host.requests.size(), 3);
+
+    host.requests.clear();
+    tour.showStep(1);
+    ASSERT_EQ(host.requests.size(), 1);
+    EXPECT_TRUE(host.requests[0].startsWith("select link ")) << host.requests[0].toStdString();
+
+    host.requests.clear();
+    tour.showStep(2);
+    ASSERT_EQ(host.requests.size(), 2);
+    EXPECT_EQ(host.requests[0], "view timeline");
+    EXPECT_TRUE(host.requests[1].startsWith("highlight ")) << host.requests[1].toStdString();
+}
+
+TEST(WalkthroughPanel, OpensTheTeachingExampleOnlyWhenTheDocumentIsAnotherScenario) {
+    RecordingHost host;
+    host.scenario = teachingExample();
+    WalkthroughPanel tour(host);
+    tour.start();
+    EXPECT_FALSE(host.requests.contains("open example"));
+    host.scenario.wafer.cols += 1; // same name, different content
+    tour.start();
+    EXPECT_TRUE(host.requests.contains("open example"));
 }
 
 } // namespace

@@ -93,7 +93,7 @@ TEST(StepPlan, DieLocalShapesByHand) {
 
     const PlannedGemm& qkv = *forward[0]; // column-parallel: N = 3h / tp
     EXPECT_EQ(qkv.role, GemmRole::Qkv);
-    EXPECT_EQ(qkv.label, "fwd qkv");
+    EXPECT_EQ(qkv.label(), "fwd qkv");
     EXPECT_EQ(qkv.mLocal, 1024);
     EXPECT_EQ(qkv.kLocal, 512);
     EXPECT_EQ(qkv.nLocal, 768);
@@ -117,9 +117,9 @@ TEST(StepPlan, DieLocalShapesByHand) {
     // The LM head: three column-parallel GEMMs over the replica's tokens.
     const auto head = gemmsIn(plan.head, StepPhase::Head);
     ASSERT_EQ(head.size(), 3u);
-    EXPECT_EQ(head[0]->label, "head fwd lm_head");
+    EXPECT_EQ(head[0]->label(), "head fwd lm_head");
     EXPECT_EQ(head[0]->nLocal, 2048);
-    EXPECT_EQ(head[2]->label, "head bwd dW lm_head");
+    EXPECT_EQ(head[2]->label(), "head bwd dW lm_head");
 
     EXPECT_EQ(plan.largestStreamedBlockBytes, 1024.0 / 2 * 512 * 2); // lm_head's input block
 }
@@ -208,7 +208,7 @@ TEST(StepPlan, ExpertsDispatchBeforeTheFirstExpertAndCombineAfterTheLast) {
         if (task.phase != StepPhase::Forward)
             continue;
         if (const PlannedGemm* gemm = gemmOf(task))
-            forward.push_back(gemm->label);
+            forward.push_back(gemm->label());
         else
             forward.push_back(collectiveOf(task)->label);
     }
