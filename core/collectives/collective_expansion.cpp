@@ -1,5 +1,7 @@
 #include "collectives/collective_expansion.h"
 
+#include "sim/run_cancelled.h"
+
 #include <algorithm>
 #include <charconv>
 #include <set>
@@ -45,7 +47,8 @@ std::string algorithmName(Algorithm algorithm) {
 // expansion.
 class Expansion {
 public:
-    Expansion(const TrafficOp& op, int opIndex) : m_op(op), m_opIndex(opIndex) {}
+    Expansion(const TrafficOp& op, int opIndex, const std::function<bool()>& cancel)
+        : m_op(op), m_opIndex(opIndex), m_cancel(cancel) {}
 
     int add(int step, int rank, std::vector<DieId> dsts, double bytes, bool multicast,
             std::vector<int> deps) {
@@ -58,6 +61,8 @@ public:
         *end++ = '/';
         *end++ = 'r';
         end = std::to_chars(end, suffix + sizeof suffix, rank).ptr;
+        if (m_flows.size() % kFlowsBetweenCancelPolls == 0)
+            throwIfCancelled(m_cancel);
         Flow& flow = m_flows.emplace_back();
         flow.id.reserve(m_op.id.size() + static_cast<std::size_t>(end - suffix));
         flow.id.append(m_op.id).append(suffix, end);
@@ -145,6 +150,7 @@ public:
 private:
     const TrafficOp& m_op;
     int m_opIndex;
+    const std::function<bool()>& m_cancel;
     std::vector<Flow> m_flows;
 };
 
@@ -380,13 +386,13 @@ std::vector<Flow> expandHierarchical(const TrafficOp& op, Expansion& e,
 } // namespace
 
 std::vector<Flow> expandOp(const TrafficOp& op, int opIndex, const WaferTopology& topology,
-                           const std::string& opKeyPath) {
+                           const std::string& opKeyPath, const std::function<bool()>& cancel) {
     if (op.kind == OpKind::P2P)
         return expandP2P(op, opIndex, topology, opKeyPath);
     checkGroup(op, topology, opKeyPath);
     if (op.kind == OpKind::Broadcast)
         rootRank(op, opKeyPath);
-    Expansion expansion(op, opIndex);
+    Expansion expansion(op, opIndex, cancel);
     switch (op.effectiveAlgorithm()) {
     case Algorithm::Ring:
         return expandRing(op, expansion);

@@ -5,6 +5,8 @@
 #include "scenario/scenario_error.h"
 #include "topology/wafer_topology.h"
 
+#include <cstddef>
+#include <functional>
 #include <vector>
 
 namespace ws {
@@ -28,8 +30,13 @@ namespace ws {
 //   reduce-scatter, column all-reduce, row all-gather); each die's first flow of a phase waits
 //   for the last flow it received in the previous phase. Steps are numbered on through the
 //   phases; ranks stay indices into `group`, whatever its order (rings follow the geometry).
-// `opKeyPath` (e.g. "traffic[3]") prefixes errors.
+// `opKeyPath` (e.g. "traffic[3]") prefixes errors. Polls `cancel` every
+// kFlowsBetweenCancelPolls flows and throws RunCancelled (sim/run_cancelled.h) when it fires.
 std::vector<Flow> expandOp(const TrafficOp& op, int opIndex, const WaferTopology& topology,
-                           const std::string& opKeyPath);
+                           const std::string& opKeyPath, const std::function<bool()>& cancel = {});
+
+// Flows expanded or routed between two polls of a run's cancel predicate: a few milliseconds of
+// work in a debug build.
+constexpr std::size_t kFlowsBetweenCancelPolls = 4096;
 
 } // namespace ws

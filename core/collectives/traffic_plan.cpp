@@ -2,6 +2,7 @@
 
 #include "collectives/collective_expansion.h"
 #include "routing/router.h"
+#include "sim/run_cancelled.h"
 
 #include <algorithm>
 #include <functional>
@@ -180,7 +181,8 @@ std::string noSuchFlow(const Scenario& scenario, const std::vector<Flow>& flows,
 
 } // namespace
 
-TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology) {
+TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
+                        const std::function<bool()>& cancel) {
     const auto opIndexById = checkOpOrder(scenario);
     const std::size_t opCount = scenario.traffic.size();
 
@@ -188,7 +190,9 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology)
     std::vector<std::vector<Flow>> expanded(opCount);
     std::size_t total = 0;
     for (std::size_t i = 0; i < opCount; ++i) {
-        expanded[i] = expandOp(scenario.traffic[i], static_cast<int>(i), topology, opKey(i));
+        throwIfCancelled(cancel);
+        expanded[i] =
+            expandOp(scenario.traffic[i], static_cast<int>(i), topology, opKey(i), cancel);
         total += expanded[i].size();
     }
     std::vector<int> firstFlow(opCount + 1, 0); // flows of op i: [firstFlow[i], firstFlow[i+1])
@@ -210,6 +214,8 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology)
 
     plan.flowIndexById.reserve(plan.flows.size());
     for (std::size_t f = 0; f < plan.flows.size(); ++f) {
+        if (f % kFlowsBetweenCancelPolls == 0)
+            throwIfCancelled(cancel);
         const auto [it, inserted] =
             plan.flowIndexById.emplace(plan.flows[f].id, static_cast<int>(f));
         if (!inserted)
@@ -232,6 +238,8 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology)
 
     Router router(topology, scenario.routingMode());
     for (std::size_t f = 0; f < plan.flows.size(); ++f) {
+        if (f % kFlowsBetweenCancelPolls == 0)
+            throwIfCancelled(cancel);
         Flow& flow = plan.flows[f];
         std::optional<Route> route;
         if (const PinnedRoute* pin = pinned[f]) {
@@ -281,6 +289,8 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology)
     for (std::size_t i = 0; i < opCount; ++i)
         plan.opDone[i] = flowCount + static_cast<int>(i);
     for (std::size_t f = 0; f < plan.flows.size(); ++f) {
+        if (f % kFlowsBetweenCancelPolls == 0)
+            throwIfCancelled(cancel);
         Flow& flow = plan.flows[f];
         const TrafficOp& op = scenario.traffic[static_cast<std::size_t>(flow.opIndex)];
         flow.task = static_cast<TaskId>(f);

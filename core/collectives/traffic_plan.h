@@ -6,6 +6,7 @@
 #include "sim/sim_problem.h"
 #include "topology/wafer_topology.h"
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,7 +26,10 @@ struct TrafficPlan {
 // a flow of an op waits for the ops in `after` (their barriers) and for `start`.
 // Throws ScenarioError naming the key: "routing.paths.<flow id>" for a pinned path that names no
 // flow or is not a live route from the flow's source to its destination(s);
-// "traffic[i]" for traffic that cannot be routed around dead dies and links.
-TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology);
+// "traffic[i]" for traffic that cannot be routed around dead dies and links. Polls `cancel`
+// every kFlowsBetweenCancelPolls flows (collectives/collective_expansion.h) and throws
+// RunCancelled (sim/run_cancelled.h) when it fires.
+TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
+                        const std::function<bool()>& cancel = {});
 
 } // namespace ws

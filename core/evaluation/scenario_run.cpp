@@ -48,9 +48,9 @@ ScenarioRun prepareRun(Scenario scenario, const RunOptions& options) {
     run.topology = topologyFor(run.scenario, options);
     if (run.scenario.workload || run.scenario.strategy)
         run.step.emplace(buildTrainingStep(run.scenario, *run.topology, options.scenarioDirectory,
-                                           options.labels));
+                                           options.labels, options.cancel));
     else
-        run.plan.emplace(planTraffic(run.scenario, *run.topology));
+        run.plan.emplace(planTraffic(run.scenario, *run.topology, options.cancel));
     tell(options, RunStage::Prepared);
     return run;
 }

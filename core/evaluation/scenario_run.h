@@ -46,7 +46,9 @@ struct ScenarioRun {
 EnvironmentOverrides applyRunEnvironment(Scenario& scenario, const RunOptions& options);
 
 // Throws ScenarioError for bad or infeasible input (a wafer that cannot be built is an error
-// at "wafer", a malformed environment variable one at "environment.NAME").
+// at "wafer", a malformed environment variable one at "environment.NAME"), and RunCancelled
+// when options.cancel fires while the step is built or the traffic planned (seconds on a 32x32
+// wafer: Cancel must not wait for the simulation to start).
 ScenarioRun prepareRun(Scenario scenario, const RunOptions& options);
 
 // Simulates the run's problem, polling options.cancel (throws RunCancelled when it fires) and

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <stdexcept>
 
 namespace ws {
@@ -10,5 +11,12 @@ class RunCancelled : public std::runtime_error {
 public:
     RunCancelled() : std::runtime_error("cancelled") {}
 };
+
+// Where a run prepares (builds a step's graph, plans traffic) it polls the same predicate
+// between units of work of a few milliseconds.
+inline void throwIfCancelled(const std::function<bool()>& cancel) {
+    if (cancel && cancel())
+        throw RunCancelled();
+}
 
 } // namespace ws

@@ -2,6 +2,7 @@
 
 #include "collectives/traffic_plan.h"
 #include "scenario/scenario_error.h"
+#include "sim/run_cancelled.h"
 #include "step/step_plan.h"
 #include "step/tatp_stream.h"
 
@@ -16,9 +17,9 @@ namespace {
 // by side, and every section ends at a barrier of all the dies the strategy uses.
 class StepBuilder {
 public:
-    StepBuilder(TrainingStep& step, const StepPlan& plan)
+    StepBuilder(TrainingStep& step, const StepPlan& plan, const std::function<bool()>& cancel)
         : m_step(step), m_graph(step.graph), m_placement(step.placement), m_strategy(step.strategy),
-          m_plan(plan) {
+          m_plan(plan), m_cancel(cancel) {
         const int dies = m_graph.topology().dieCount();
         m_lastOnDie.assign(static_cast<std::size_t>(dies), {});
     }
@@ -99,6 +100,7 @@ private:
     void runCollective(const PlannedCollective& collective, const std::string& phase) {
         const auto groups = m_placement.groups(collective.group);
         for (std::size_t g = 0; g < groups.size(); ++g) {
+            throwIfCancelled(m_cancel);
             const auto& group = groups[g];
             std::vector<TaskId> deps;
             if (!collective.prefetch)
@@ -124,6 +126,7 @@ private:
     void runGemm(const PlannedGemm& gemm, const std::string& phase) {
         const std::string label = gemm.label();
         for (const std::vector<DieId>& path : m_placement.groups(GroupKind::TATP)) {
+            throwIfCancelled(m_cancel);
             if (m_strategy.tatp == 1) {
                 const DieId die = path.front();
                 const TaskId task = m_graph.addCompute(
@@ -153,6 +156,7 @@ private:
     const Placement& m_placement;
     const StrategySpec& m_strategy;
     const StepPlan& m_plan;
+    const std::function<bool()>& m_cancel;
     std::vector<std::vector<TaskId>> m_lastOnDie;
     int m_collectiveCount = 0;
 };
@@ -181,7 +185,8 @@ std::vector<GemmPartition> partitionsOf(const StepPlan& plan, const Workload& wo
 } // namespace
 
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
-                               const std::filesystem::path& scenarioDirectory, TaskLabels labels) {
+                               const std::filesystem::path& scenarioDirectory, TaskLabels labels,
+                               const std::function<bool()>& cancel) {
     if (!scenario.workload || !scenario.strategy)
         throw ScenarioError(scenario.workload ? "strategy" : "workload",
                             "a training step needs both `workload` and `strategy`");
@@ -204,7 +209,7 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
     step.graph.setTaskLabels(labels == TaskLabels::Kept);
     if (scenario.routing)
         step.graph.setPinnedRoutes(&scenario.routing->paths);
-    StepBuilder(step, step.plan).build();
+    StepBuilder(step, step.plan, cancel).build();
     step.partitions = partitionsOf(step.plan, step.workload, step.strategy, step.placement);
     if (step.workload.kind == WorkloadKind::Gemm) {
         step.notes.push_back("gemm workload: the forward pass of one linear layer, simulated "
@@ -224,7 +229,7 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
             explicitTraffic.routing->paths.erase(used);
     if (!scenario.traffic.empty() ||
         (explicitTraffic.routing && !explicitTraffic.routing->paths.empty())) {
-        step.graph.appendTraffic(planTraffic(explicitTraffic, topology));
+        step.graph.appendTraffic(planTraffic(explicitTraffic, topology, cancel));
         if (!scenario.traffic.empty())
             step.notes.push_back("the scenario's explicit traffic runs once, alongside the step");
     }

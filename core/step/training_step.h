@@ -9,6 +9,7 @@
 #include "workload/workload.h"
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,9 +50,12 @@ enum class TaskLabels { Kept, Skipped };
 // all-gathers use strategy.fsdp_allgather (the FSDP_ALLGATHER environment variable sets it:
 // io/environment_overrides.h). Callers outside core/step go through the evaluation pipeline
 // (evaluation/scenario_run.h).
+// Polls `cancel` between the groups' tasks (a few milliseconds apart on a 32x32 wafer) and
+// throws RunCancelled (sim/run_cancelled.h) when it fires.
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
                                const std::filesystem::path& scenarioDirectory,
-                               TaskLabels labels = TaskLabels::Kept);
+                               TaskLabels labels = TaskLabels::Kept,
+                               const std::function<bool()>& cancel = {});
 
 StepTiming stepTiming(const TrainingStep& step, const SimResult& result);
 

@@ -1,7 +1,7 @@
 #pragma once
 
-// A scenario that takes seconds to simulate in a debug build, for the tests that cancel a
-// running simulation (core's pipeline and the app's runner).
+// Scenarios that take seconds to prepare and simulate in a debug build, for the tests that
+// cancel a run (core's pipeline and the app's runner).
 
 #include "scenario/scenario.h"
 
@@ -20,6 +20,19 @@ inline Scenario ringAllReduce16x16() {
         op.group.push_back(die);
     op.bytes = Quantity{256e6, "256 MB"};
     scenario.traffic.push_back(op);
+    return scenario;
+}
+
+// GPT-3 175B on a 16x16 wafer, 16 FSDP replicas of 16-die TATP groups: a step graph of about
+// 300,000 tasks, seconds to build in a debug build.
+inline Scenario gpt3Step16x16() {
+    Scenario scenario;
+    scenario.wafer.rows = 16;
+    scenario.wafer.cols = 16;
+    scenario.workload = nlohmann::json{
+        {"kind", "transformer"}, {"model", "gpt3-175b"}, {"seq_len", 2048}, {"global_batch", 16}};
+    scenario.strategy =
+        nlohmann::json{{"dp", 16}, {"tatp", 16}, {"fsdp", true}, {"mapping", "snake"}};
     return scenario;
 }
 
