@@ -109,15 +109,15 @@ public:
 
         // LM head (tied embedding): forward and two backward GEMMs, column-parallel.
         const LayerGemm head{
-            "lm_head",
+            toString(GemmRole::LmHead),
             {m_replicaTokens, static_cast<double>(model.hidden), static_cast<double>(model.vocab)},
             1.0,
             true,
             false,
             GemmRole::LmHead};
         m_plan.head.barrierLabel = "head done";
-        for (const char* tag : {"head fwd", "head bwd dI", "head bwd dW"})
-            addGemm(m_plan.head, StepPhase::Head, head, tag, m_replicaTokens / m_strategy.sp);
+        for (const char* pass : {"head fwd", "head bwd dI", "head bwd dW"})
+            addGemm(m_plan.head, StepPhase::Head, head, pass, m_replicaTokens / m_strategy.sp);
 
         // Gradient synchronisation of one layer's weights over each DP group.
         m_plan.sync.barrierLabel = "sync done";
