@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 #include <set>
+#include <stdexcept>
+#include <system_error>
 
 namespace ws {
 
@@ -52,17 +54,25 @@ public:
 
     int add(int step, int rank, std::vector<DieId> dsts, double bytes, bool multicast,
             std::vector<int> deps) {
-        // "<op id>/s<step>/r<rank>", built without temporaries: big rings make 10^5 flows.
+        if (m_flows.size() % kFlowsBetweenCancelPolls == 0)
+            throwIfCancelled(m_cancel);
+        // "<op id>/s<step>/r<rank>", built without temporaries: big rings make 10^5 flows. Two
+        // ints take at most 22 characters, so the buffer always suffices; the checks tell the
+        // compiler so (without them GCC 12 warns of an overflow on to_chars' error path).
         char suffix[32];
         char* end = suffix;
         *end++ = '/';
         *end++ = 's';
-        end = std::to_chars(end, suffix + sizeof suffix, step).ptr;
+        const auto afterStep = std::to_chars(end, suffix + sizeof suffix - 2, step);
+        if (afterStep.ec != std::errc{})
+            throw std::logic_error("flow id suffix overflow");
+        end = afterStep.ptr;
         *end++ = '/';
         *end++ = 'r';
-        end = std::to_chars(end, suffix + sizeof suffix, rank).ptr;
-        if (m_flows.size() % kFlowsBetweenCancelPolls == 0)
-            throwIfCancelled(m_cancel);
+        const auto afterRank = std::to_chars(end, suffix + sizeof suffix, rank);
+        if (afterRank.ec != std::errc{})
+            throw std::logic_error("flow id suffix overflow");
+        end = afterRank.ptr;
         Flow& flow = m_flows.emplace_back();
         flow.id.reserve(m_op.id.size() + static_cast<std::size_t>(end - suffix));
         flow.id.append(m_op.id).append(suffix, end);
