@@ -261,11 +261,7 @@ AnalyticEstimate AnalyticEvaluator::evaluate(const StrategySpec& strategy) const
     for (const PlannedTask& task : plan.sync.tasks)
         estimate.syncS += e.seconds(task);
     estimate.memory = plan.memory;
-    if (m_workload.kind == WorkloadKind::Gemm) {
-        estimate.stepS = estimate.layerS;
-        estimate.tokensPerSecond = m_workload.gemm.m / estimate.stepS;
-        return estimate;
-    }
+    // A gemm workload's plan has one layer, one micro-batch and no head or sync: step = layer.
     estimate.stepS = plan.stepSeconds(estimate.layerS, estimate.headS, estimate.syncS);
     estimate.tokensPerSecond = m_workload.tokensPerStep() / estimate.stepS;
     return estimate;

@@ -6,6 +6,7 @@
 #include "step/step_plan.h"
 #include "step/tatp_stream.h"
 
+#include <array>
 #include <string>
 #include <variant>
 
@@ -22,6 +23,8 @@ public:
           m_plan(plan), m_cancel(cancel) {
         const int dies = m_graph.topology().dieCount();
         m_lastOnDie.assign(static_cast<std::size_t>(dies), {});
+        for (GroupKind kind : {GroupKind::DP, GroupKind::SP, GroupKind::TP, GroupKind::TATP})
+            groupsRef(kind) = m_placement.groups(kind);
     }
 
     void build() {
@@ -53,7 +56,7 @@ private:
     // and a barrier). Over-estimating costs nothing: capacity never written is never mapped.
     void reserveGraph() {
         const auto n = static_cast<std::size_t>(m_strategy.tatp);
-        const std::size_t tatpGroups = m_placement.groups(GroupKind::TATP).size();
+        const std::size_t tatpGroups = groupsOf(GroupKind::TATP).size();
         std::size_t tasks = 8;
         std::size_t flows = 0;
         for (const StepSection* section : {&m_plan.layer, &m_plan.head, &m_plan.sync})
@@ -64,15 +67,24 @@ private:
                     continue;
                 }
                 const auto& collective = std::get<PlannedCollective>(task.work);
-                const std::size_t groups = m_placement.groups(collective.group).size();
-                const std::size_t p = m_placement.groups(collective.group).front().size();
-                flows += groups * 2 * p * (p - 1);
-                tasks += groups * (2 * p * (p - 1) + 1);
+                const auto& groups = groupsOf(collective.group);
+                const std::size_t p = groups.front().size();
+                flows += groups.size() * 2 * p * (p - 1);
+                tasks += groups.size() * (2 * p * (p - 1) + 1);
             }
         m_graph.reserve(tasks, flows);
     }
 
     const std::vector<DieId>& usedDies() const { return m_placement.usedDies(); }
+
+    // The placement's groups of each kind, computed once per step (Placement::groups builds
+    // them on every call).
+    const std::vector<std::vector<DieId>>& groupsOf(GroupKind kind) const {
+        return m_groups[static_cast<std::size_t>(kind)];
+    }
+    std::vector<std::vector<DieId>>& groupsRef(GroupKind kind) {
+        return m_groups[static_cast<std::size_t>(kind)];
+    }
 
     // Every die's chain: the next task on a die waits for the previous one.
     std::vector<TaskId> depsOf(DieId die) const {
@@ -98,7 +110,7 @@ private:
     // One collective per group; each member's next task waits for its group's collective. A
     // prefetch does not wait for the die's previous work, but the die's next task waits for it.
     void runCollective(const PlannedCollective& collective, const std::string& phase) {
-        const auto groups = m_placement.groups(collective.group);
+        const auto& groups = groupsOf(collective.group);
         for (std::size_t g = 0; g < groups.size(); ++g) {
             throwIfCancelled(m_cancel);
             const auto& group = groups[g];
@@ -125,7 +137,7 @@ private:
     // One GEMM on every model-parallel group: a compute task per die, or a TATP stream.
     void runGemm(const PlannedGemm& gemm, const std::string& phase) {
         const std::string label = gemm.label();
-        for (const std::vector<DieId>& path : m_placement.groups(GroupKind::TATP)) {
+        for (const std::vector<DieId>& path : groupsOf(GroupKind::TATP)) {
             throwIfCancelled(m_cancel);
             if (m_strategy.tatp == 1) {
                 const DieId die = path.front();
@@ -158,6 +170,7 @@ private:
     const StepPlan& m_plan;
     const std::function<bool()>& m_cancel;
     std::vector<std::vector<TaskId>> m_lastOnDie;
+    std::array<std::vector<std::vector<DieId>>, 4> m_groups; // by GroupKind
     int m_collectiveCount = 0;
 };
 
