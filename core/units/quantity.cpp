@@ -1,18 +1,25 @@
 #include "units/quantity.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace ws {
 namespace {
 
+// To SI base units, a unit multiplies by 10^decimalExponent * binaryFactor. The decimal part is
+// applied to the number's text, not multiplied in (see decimalValue), so that "200 ns" is the
+// double nearest to 2e-7, exactly as the literal 200e-9 is: a default written as text and read
+// back is the value it was (docs/file-format.md, "Saving").
 struct UnitEntry {
     std::string_view symbol;
     Dimension dimension;
-    double factor; // to SI base units
+    int decimalExponent;
+    double binaryFactor; // a power of two (KiB, bits): multiplying by it is exact
 };
 
 constexpr double kKi = 1024.0;
@@ -20,68 +27,68 @@ constexpr double kKi = 1024.0;
 // Every unit spelling accepted, longest-match not needed because the whole suffix must match.
 constexpr std::array kUnits = {
     // data sizes (bytes); lower-case b is bits
-    UnitEntry{"B", Dimension::Bytes, 1.0},
-    UnitEntry{"kB", Dimension::Bytes, 1e3},
-    UnitEntry{"KB", Dimension::Bytes, 1e3},
-    UnitEntry{"MB", Dimension::Bytes, 1e6},
-    UnitEntry{"GB", Dimension::Bytes, 1e9},
-    UnitEntry{"TB", Dimension::Bytes, 1e12},
-    UnitEntry{"PB", Dimension::Bytes, 1e15},
-    UnitEntry{"KiB", Dimension::Bytes, kKi},
-    UnitEntry{"MiB", Dimension::Bytes, kKi* kKi},
-    UnitEntry{"GiB", Dimension::Bytes, kKi* kKi* kKi},
-    UnitEntry{"TiB", Dimension::Bytes, kKi* kKi* kKi* kKi},
-    UnitEntry{"PiB", Dimension::Bytes, kKi* kKi* kKi* kKi* kKi},
-    UnitEntry{"b", Dimension::Bytes, 1.0 / 8},
-    UnitEntry{"kb", Dimension::Bytes, 1e3 / 8},
-    UnitEntry{"Kb", Dimension::Bytes, 1e3 / 8},
-    UnitEntry{"Mb", Dimension::Bytes, 1e6 / 8},
-    UnitEntry{"Gb", Dimension::Bytes, 1e9 / 8},
-    UnitEntry{"Tb", Dimension::Bytes, 1e12 / 8},
-    UnitEntry{"Kib", Dimension::Bytes, kKi / 8},
-    UnitEntry{"Mib", Dimension::Bytes, kKi* kKi / 8},
-    UnitEntry{"Gib", Dimension::Bytes, kKi* kKi* kKi / 8},
+    UnitEntry{"B", Dimension::Bytes, 0, 1.0},
+    UnitEntry{"kB", Dimension::Bytes, 3, 1.0},
+    UnitEntry{"KB", Dimension::Bytes, 3, 1.0},
+    UnitEntry{"MB", Dimension::Bytes, 6, 1.0},
+    UnitEntry{"GB", Dimension::Bytes, 9, 1.0},
+    UnitEntry{"TB", Dimension::Bytes, 12, 1.0},
+    UnitEntry{"PB", Dimension::Bytes, 15, 1.0},
+    UnitEntry{"KiB", Dimension::Bytes, 0, kKi},
+    UnitEntry{"MiB", Dimension::Bytes, 0, kKi* kKi},
+    UnitEntry{"GiB", Dimension::Bytes, 0, kKi* kKi* kKi},
+    UnitEntry{"TiB", Dimension::Bytes, 0, kKi* kKi* kKi* kKi},
+    UnitEntry{"PiB", Dimension::Bytes, 0, kKi* kKi* kKi* kKi* kKi},
+    UnitEntry{"b", Dimension::Bytes, 0, 1.0 / 8},
+    UnitEntry{"kb", Dimension::Bytes, 3, 1.0 / 8},
+    UnitEntry{"Kb", Dimension::Bytes, 3, 1.0 / 8},
+    UnitEntry{"Mb", Dimension::Bytes, 6, 1.0 / 8},
+    UnitEntry{"Gb", Dimension::Bytes, 9, 1.0 / 8},
+    UnitEntry{"Tb", Dimension::Bytes, 12, 1.0 / 8},
+    UnitEntry{"Kib", Dimension::Bytes, 0, kKi / 8},
+    UnitEntry{"Mib", Dimension::Bytes, 0, kKi* kKi / 8},
+    UnitEntry{"Gib", Dimension::Bytes, 0, kKi* kKi* kKi / 8},
     // times
-    UnitEntry{"s", Dimension::Seconds, 1.0},
-    UnitEntry{"ms", Dimension::Seconds, 1e-3},
-    UnitEntry{"us", Dimension::Seconds, 1e-6},
-    UnitEntry{"\xC2\xB5s", Dimension::Seconds, 1e-6}, // "µs" in UTF-8
-    UnitEntry{"ns", Dimension::Seconds, 1e-9},
-    UnitEntry{"ps", Dimension::Seconds, 1e-12},
+    UnitEntry{"s", Dimension::Seconds, 0, 1.0},
+    UnitEntry{"ms", Dimension::Seconds, -3, 1.0},
+    UnitEntry{"us", Dimension::Seconds, -6, 1.0},
+    UnitEntry{"\xC2\xB5s", Dimension::Seconds, -6, 1.0}, // "µs" in UTF-8
+    UnitEntry{"ns", Dimension::Seconds, -9, 1.0},
+    UnitEntry{"ps", Dimension::Seconds, -12, 1.0},
     // rates (bytes per second); lower-case b is bits per second
-    UnitEntry{"B/s", Dimension::BytesPerSecond, 1.0},
-    UnitEntry{"kB/s", Dimension::BytesPerSecond, 1e3},
-    UnitEntry{"KB/s", Dimension::BytesPerSecond, 1e3},
-    UnitEntry{"MB/s", Dimension::BytesPerSecond, 1e6},
-    UnitEntry{"GB/s", Dimension::BytesPerSecond, 1e9},
-    UnitEntry{"TB/s", Dimension::BytesPerSecond, 1e12},
-    UnitEntry{"PB/s", Dimension::BytesPerSecond, 1e15},
-    UnitEntry{"KiB/s", Dimension::BytesPerSecond, kKi},
-    UnitEntry{"MiB/s", Dimension::BytesPerSecond, kKi* kKi},
-    UnitEntry{"GiB/s", Dimension::BytesPerSecond, kKi* kKi* kKi},
-    UnitEntry{"TiB/s", Dimension::BytesPerSecond, kKi* kKi* kKi* kKi},
-    UnitEntry{"b/s", Dimension::BytesPerSecond, 1.0 / 8},
-    UnitEntry{"kb/s", Dimension::BytesPerSecond, 1e3 / 8},
-    UnitEntry{"Kb/s", Dimension::BytesPerSecond, 1e3 / 8},
-    UnitEntry{"Mb/s", Dimension::BytesPerSecond, 1e6 / 8},
-    UnitEntry{"Gb/s", Dimension::BytesPerSecond, 1e9 / 8},
-    UnitEntry{"Tb/s", Dimension::BytesPerSecond, 1e12 / 8},
+    UnitEntry{"B/s", Dimension::BytesPerSecond, 0, 1.0},
+    UnitEntry{"kB/s", Dimension::BytesPerSecond, 3, 1.0},
+    UnitEntry{"KB/s", Dimension::BytesPerSecond, 3, 1.0},
+    UnitEntry{"MB/s", Dimension::BytesPerSecond, 6, 1.0},
+    UnitEntry{"GB/s", Dimension::BytesPerSecond, 9, 1.0},
+    UnitEntry{"TB/s", Dimension::BytesPerSecond, 12, 1.0},
+    UnitEntry{"PB/s", Dimension::BytesPerSecond, 15, 1.0},
+    UnitEntry{"KiB/s", Dimension::BytesPerSecond, 0, kKi},
+    UnitEntry{"MiB/s", Dimension::BytesPerSecond, 0, kKi* kKi},
+    UnitEntry{"GiB/s", Dimension::BytesPerSecond, 0, kKi* kKi* kKi},
+    UnitEntry{"TiB/s", Dimension::BytesPerSecond, 0, kKi* kKi* kKi* kKi},
+    UnitEntry{"b/s", Dimension::BytesPerSecond, 0, 1.0 / 8},
+    UnitEntry{"kb/s", Dimension::BytesPerSecond, 3, 1.0 / 8},
+    UnitEntry{"Kb/s", Dimension::BytesPerSecond, 3, 1.0 / 8},
+    UnitEntry{"Mb/s", Dimension::BytesPerSecond, 6, 1.0 / 8},
+    UnitEntry{"Gb/s", Dimension::BytesPerSecond, 9, 1.0 / 8},
+    UnitEntry{"Tb/s", Dimension::BytesPerSecond, 12, 1.0 / 8},
     // compute rates
-    UnitEntry{"FLOP/s", Dimension::FlopsPerSecond, 1.0},
-    UnitEntry{"kFLOP/s", Dimension::FlopsPerSecond, 1e3},
-    UnitEntry{"MFLOP/s", Dimension::FlopsPerSecond, 1e6},
-    UnitEntry{"GFLOP/s", Dimension::FlopsPerSecond, 1e9},
-    UnitEntry{"TFLOP/s", Dimension::FlopsPerSecond, 1e12},
-    UnitEntry{"PFLOP/s", Dimension::FlopsPerSecond, 1e15},
-    UnitEntry{"FLOPS", Dimension::FlopsPerSecond, 1.0},
-    UnitEntry{"GFLOPS", Dimension::FlopsPerSecond, 1e9},
-    UnitEntry{"TFLOPS", Dimension::FlopsPerSecond, 1e12},
-    UnitEntry{"PFLOPS", Dimension::FlopsPerSecond, 1e15},
+    UnitEntry{"FLOP/s", Dimension::FlopsPerSecond, 0, 1.0},
+    UnitEntry{"kFLOP/s", Dimension::FlopsPerSecond, 3, 1.0},
+    UnitEntry{"MFLOP/s", Dimension::FlopsPerSecond, 6, 1.0},
+    UnitEntry{"GFLOP/s", Dimension::FlopsPerSecond, 9, 1.0},
+    UnitEntry{"TFLOP/s", Dimension::FlopsPerSecond, 12, 1.0},
+    UnitEntry{"PFLOP/s", Dimension::FlopsPerSecond, 15, 1.0},
+    UnitEntry{"FLOPS", Dimension::FlopsPerSecond, 0, 1.0},
+    UnitEntry{"GFLOPS", Dimension::FlopsPerSecond, 9, 1.0},
+    UnitEntry{"TFLOPS", Dimension::FlopsPerSecond, 12, 1.0},
+    UnitEntry{"PFLOPS", Dimension::FlopsPerSecond, 15, 1.0},
     // compute amounts
-    UnitEntry{"FLOP", Dimension::Flops, 1.0},
-    UnitEntry{"GFLOP", Dimension::Flops, 1e9},
-    UnitEntry{"TFLOP", Dimension::Flops, 1e12},
-    UnitEntry{"PFLOP", Dimension::Flops, 1e15},
+    UnitEntry{"FLOP", Dimension::Flops, 0, 1.0},
+    UnitEntry{"GFLOP", Dimension::Flops, 9, 1.0},
+    UnitEntry{"TFLOP", Dimension::Flops, 12, 1.0},
+    UnitEntry{"PFLOP", Dimension::Flops, 15, 1.0},
 };
 
 std::string_view trim(std::string_view text) {
@@ -139,6 +146,30 @@ std::string dimensionName(Dimension dimension) {
     return "a quantity";
 }
 
+namespace {
+
+// The number written as `digits` times 10^exponent, correctly rounded: strtod of the digits with
+// the exponent moved into their text ("200" and -9 give strtod("200e-9")). `number` is strtod of
+// `digits` alone, the answer for hexadecimal text, which has no decimal exponent.
+double decimalValue(std::string_view digits, double number, int exponent) {
+    if (exponent == 0)
+        return number;
+    std::string text(digits);
+    if (text.find_first_of("xX") != std::string::npos)
+        return number * std::pow(10.0, exponent);
+    const std::size_t e = text.find_first_of("eE");
+    long long total = exponent;
+    if (e != std::string::npos) {
+        // Clamped so that the sum cannot overflow; 10^±100000 is 0 or infinite either way.
+        total += std::clamp(std::strtoll(text.c_str() + e + 1, nullptr, 10), -100000LL, 100000LL);
+        text.resize(e);
+    }
+    text += "e" + std::to_string(total);
+    return std::strtod(text.c_str(), nullptr);
+}
+
+} // namespace
+
 double parseQuantity(std::string_view rawText, Dimension dimension) {
     const std::string_view text = trim(rawText);
     if (text.empty())
@@ -154,7 +185,7 @@ double parseQuantity(std::string_view rawText, Dimension dimension) {
     if (std::isnan(number) || std::isinf(number))
         throw UnitError("'" + owned + "' is not a finite number");
     const std::string_view unit = trim(std::string_view(numberEnd));
-    double factor = 1.0;
+    const UnitEntry* unitEntry = nullptr;
     if (!unit.empty()) {
         const UnitEntry* found = nullptr;
         for (const UnitEntry& entry : kUnits)
@@ -168,11 +199,16 @@ double parseQuantity(std::string_view rawText, Dimension dimension) {
             throw UnitError("'" + owned + "' is " + dimensionName(found->dimension) +
                             ", expected " + dimensionName(dimension) + " such as " +
                             example(dimension));
-        factor = found->factor;
+        unitEntry = found;
     }
     if (number < 0)
         throw UnitError("'" + owned + "' is negative");
-    const double value = number * factor;
+    const double value =
+        unitEntry == nullptr
+            ? number
+            : decimalValue(std::string_view(begin, static_cast<std::size_t>(numberEnd - begin)),
+                           number, unitEntry->decimalExponent) *
+                  unitEntry->binaryFactor;
     if (std::isinf(value))
         throw UnitError("'" + owned + "' is too large");
     return value;

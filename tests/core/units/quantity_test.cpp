@@ -30,6 +30,21 @@ TEST(Quantity, Times) {
     EXPECT_DOUBLE_EQ(parseQuantity("2 s", Dimension::Seconds), 2.0);
 }
 
+// Found with the typed scenario's round-trip tests: "200 ns" used to be 200 * 1e-9, one ulp
+// away from 200e-9, so a default wafer saved as text ("link_latency": "200 ns") read back as a
+// different scenario. The decimal prefix is applied to the text: the nearest double, always.
+TEST(Quantity, DecimalPrefixesGiveTheNearestDouble) {
+    EXPECT_EQ(parseQuantity("200 ns", Dimension::Seconds), 200e-9);
+    EXPECT_EQ(parseQuantity("0.5 us", Dimension::Seconds), 0.5e-6);
+    EXPECT_EQ(parseQuantity("2e2 ns", Dimension::Seconds), 200e-9);
+    EXPECT_EQ(parseQuantity("1.1 TB", Dimension::Bytes), 1.1e12);
+    EXPECT_EQ(parseQuantity("0.3 ms", Dimension::Seconds), 0.3e-3);
+    EXPECT_EQ(parseQuantity("1.5 Gb/s", Dimension::BytesPerSecond), 1.5e9 / 8);
+    EXPECT_EQ(parseQuantity("1.5 GiB", Dimension::Bytes), 1.5 * 1024 * 1024 * 1024);
+    EXPECT_EQ(parseQuantity("0x10 ns", Dimension::Seconds), 16 * 1e-9); // hexadecimal: no exponent
+    EXPECT_EQ(parseQuantity("1e-9223372036854775808 ns", Dimension::Seconds), 0.0);
+}
+
 TEST(Quantity, ComputeRates) {
     EXPECT_DOUBLE_EQ(parseQuantity("1000 TFLOP/s", Dimension::FlopsPerSecond), 1e15);
     EXPECT_DOUBLE_EQ(parseQuantity("312 TFLOPS", Dimension::FlopsPerSecond), 312e12);
