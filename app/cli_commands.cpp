@@ -10,10 +10,11 @@
 #include "report/launch_settings.h"
 #include "report/report_formats.h"
 #include "report/simulation_report.h"
-#include "strategy/strategy_spec.h"
+#include "scenario/strategy_spec.h"
+#include "scenario/workload.h"
+#include "strategy/workload_divisibility.h"
 #include "tcme/tcme_engine.h"
 #include "units/quantity.h"
-#include "workload/workload.h"
 
 #include "waferscope_version.h"
 
@@ -70,9 +71,7 @@ struct UsageError {
 
 // The scenario FILE prepared by core's one pipeline, with the environment's overrides.
 ScenarioRun prepareFile(const std::string& file, TaskLabels labels = TaskLabels::Kept) {
-    RunOptions options;
-    options.scenarioDirectory = std::filesystem::path(file).parent_path();
-    options.applyEnvironment = true;
+    RunOptions options = frontEndRunOptions();
     options.labels = labels;
     return prepareRun(loadScenario(file), options);
 }
@@ -211,7 +210,7 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
     }
     const WaferTopology topology(scenario.wafer.topologySpec());
     const TcmeOptions tcmeOptions = tcmeOptionsFrom(scenario);
-    TcmeEngine engine(scenario, topology, std::filesystem::path(file).parent_path(), tcmeOptions);
+    TcmeEngine engine(scenario, topology, tcmeOptions);
     const TcmeStopReason reason = engine.run();
 
     if (options.outputPath)
@@ -301,12 +300,10 @@ int launchCommand(const std::string& file, const SimulateOptions& options, std::
                "settings (add a \"strategy\" object)\n";
         return kExitBadInput;
     }
-    const StrategySpec strategy = parseStrategy(*scenario.strategy);
-    std::optional<Workload> workload;
-    if (scenario.workload) {
-        workload = parseWorkload(*scenario.workload, std::filesystem::path(file).parent_path());
+    const StrategySpec& strategy = *scenario.strategy;
+    const std::optional<Workload>& workload = scenario.workload;
+    if (workload)
         checkStrategyAgainstWorkload(strategy, *workload);
-    }
     const LaunchSettings settings =
         launchSettings(scenario, strategy, workload ? &*workload : nullptr);
     const LaunchFramework framework =

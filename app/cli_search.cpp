@@ -5,6 +5,7 @@
 #include "evaluation/scenario_run.h"
 #include "io/file_write_error.h"
 #include "io/scenario_io.h"
+#include "io/strategy_reader.h"
 #include "scenario/scenario_error.h"
 #include "search/strategy_search.h"
 #include "units/quantity.h"
@@ -81,7 +82,7 @@ SearchCommandOptions parseOptions(const std::vector<std::string>& args) {
 }
 
 nlohmann::json scoreToJson(const StrategyScore& score) {
-    return {{"strategy", score.strategy},
+    return {{"strategy", toJson(score.strategy)},
             {"label", score.label},
             {"analytic_step_s", score.analyticStepS},
             {"simulated_step_s",
@@ -186,8 +187,7 @@ int runSearchCommand(const std::vector<std::string>& args, std::ostream& out, st
         const EnvironmentOverrides overrides = applyRunEnvironment(scenario, frontEndRunOptions());
         const WaferTopology topology(scenario.wafer.topologySpec());
         const SearchResult result = searchStrategies(
-            scenario, topology, std::filesystem::path(file).parent_path(), options.search, {},
-            [&](const SearchProgress& progress) {
+            scenario, topology, options.search, {}, [&](const SearchProgress& progress) {
                 char line[200];
                 std::snprintf(line, sizeof line,
                               "search: %d/%d evaluations, best %s, %.1f s elapsed, ~%.1f s left\n",

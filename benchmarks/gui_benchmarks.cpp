@@ -39,7 +39,7 @@ void BM_DragResimulateRepaint(benchmark::State& state, const std::string& file, 
     bool flip = false;
     for (auto _ : state) {
         flip = !flip; // alternate, so every iteration really changes the scenario
-        view.setAnalysis(analyseScenario(flip ? swapped : original, WAFERSCOPE_SCENARIO_DIR));
+        view.setAnalysis(analyseScenario(flip ? swapped : original));
         paint(view, image);
         benchmark::DoNotOptimize(image.constBits());
     }
@@ -70,7 +70,7 @@ std::shared_ptr<const ScenarioAnalysis> transpose32() {
                 op.bytes = Quantity{1e6 * (1 + (r + c) % 7), "1 MB"};
                 scenario.traffic.push_back(op);
             }
-    return analyseScenario(scenario, {});
+    return analyseScenario(scenario);
 }
 
 void BM_PaintMesh32x32(benchmark::State& state) {

@@ -3,11 +3,11 @@
 // BM_RankAgreement measures how the analytical model ranks 200 random strategies against the
 // full simulator (Spearman's r and the mean relative error, as counters).
 #include "io/scenario_io.h"
+#include "scenario/workload.h"
 #include "search/analytic_evaluator.h"
 #include "search/rank_correlation.h"
 #include "search/search_space.h"
 #include "search/strategy_search.h"
-#include "workload/workload.h"
 
 #include <benchmark/benchmark.h>
 
@@ -21,7 +21,7 @@ const char* const kGpt3Scenario = WAFERSCOPE_SCENARIO_DIR "/gpt3_175b_6x8_fsdp_t
 void BM_AnalyticEvaluationsPerCore(benchmark::State& state) {
     const ws::Scenario scenario = ws::loadScenario(kGpt3Scenario);
     const ws::WaferTopology topology(scenario.wafer.topologySpec());
-    const ws::Workload workload = ws::parseWorkload(*scenario.workload, {});
+    const ws::Workload workload = *scenario.workload;
     const ws::SearchSpace space(workload, topology);
     const ws::AnalyticEvaluator evaluator(workload, scenario.wafer, topology,
                                           scenario.routingMode());
@@ -46,7 +46,7 @@ void BM_Gpt3FullSearchTwoThreads(benchmark::State& state) {
     ws::SearchOptions options;
     options.threads = 2;
     for (auto _ : state) {
-        const ws::SearchResult result = ws::searchStrategies(scenario, topology, {}, options);
+        const ws::SearchResult result = ws::searchStrategies(scenario, topology, options);
         benchmark::DoNotOptimize(result.best.analyticStepS);
         state.counters["best_step_s"] = result.best.simulatedStepS.value_or(0.0);
         state.counters["evaluations"] = result.evaluations + result.otherEvaluations;
@@ -59,7 +59,7 @@ void BM_RankAgreement200(benchmark::State& state) {
     const ws::WaferTopology topology(scenario.wafer.topologySpec());
     for (auto _ : state) {
         const ws::RankAgreement agreement =
-            ws::measureRankAgreement(scenario, topology, {}, 200, 2026, 2);
+            ws::measureRankAgreement(scenario, topology, 200, 2026, 2);
         state.counters["spearman"] = agreement.spearman;
         state.counters["mean_rel_error"] = agreement.meanAbsRelativeError;
         state.counters["max_rel_error"] = agreement.maxAbsRelativeError;

@@ -15,7 +15,7 @@ void BM_Gpt3StepBuild(benchmark::State& state) {
     const ws::Scenario scenario = ws::loadScenario(kGpt3Scenario);
     const ws::WaferTopology topology(scenario.wafer.topologySpec());
     for (auto _ : state) {
-        const ws::TrainingStep step = ws::buildTrainingStep(scenario, topology, {});
+        const ws::TrainingStep step = ws::buildTrainingStep(scenario, topology);
         benchmark::DoNotOptimize(step.graph.problem().tasks.size());
     }
 }
@@ -24,7 +24,7 @@ BENCHMARK(BM_Gpt3StepBuild)->Unit(benchmark::kMillisecond);
 void BM_Gpt3StepSimulate(benchmark::State& state) {
     const ws::Scenario scenario = ws::loadScenario(kGpt3Scenario);
     const ws::WaferTopology topology(scenario.wafer.topologySpec());
-    const ws::TrainingStep step = ws::buildTrainingStep(scenario, topology, {});
+    const ws::TrainingStep step = ws::buildTrainingStep(scenario, topology);
     for (auto _ : state) {
         const ws::SimResult result = ws::simulate(step.graph.problem());
         benchmark::DoNotOptimize(result.makespanS);
@@ -37,7 +37,7 @@ void BM_Gpt3StepEndToEnd(benchmark::State& state) {
     const ws::Scenario scenario = ws::loadScenario(kGpt3Scenario);
     const ws::WaferTopology topology(scenario.wafer.topologySpec());
     for (auto _ : state) {
-        const ws::TrainingStep step = ws::buildTrainingStep(scenario, topology, {});
+        const ws::TrainingStep step = ws::buildTrainingStep(scenario, topology);
         const ws::SimResult result = ws::simulate(step.graph.problem());
         benchmark::DoNotOptimize(result.makespanS);
     }

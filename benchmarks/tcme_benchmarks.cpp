@@ -28,7 +28,7 @@ void iterate(benchmark::State& state, const std::string& name, bool patchRoutes)
     options.patchRoutes = patchRoutes;
     for (auto _ : state) {
         state.PauseTiming();
-        ws::TcmeEngine engine(scenario, topology, {}, options);
+        ws::TcmeEngine engine(scenario, topology, options);
         state.ResumeTiming();
         benchmark::DoNotOptimize(engine.step().after.makespanS);
     }
@@ -47,7 +47,7 @@ void BM_TcmeRun(benchmark::State& state, const std::string& name) {
     const ws::WaferTopology topology(scenario.wafer.topologySpec());
     int iterations = 0;
     for (auto _ : state) {
-        ws::TcmeEngine engine(scenario, topology, {}, ws::tcmeOptionsFrom(scenario));
+        ws::TcmeEngine engine(scenario, topology, ws::tcmeOptionsFrom(scenario));
         engine.run();
         iterations = static_cast<int>(engine.iterations().size());
     }

@@ -7,12 +7,10 @@ EvaluationRunner::EvaluationRunner(QObject* parent)
     connect(m_job, &BackgroundJob::busyChanged, this, &EvaluationRunner::busyChanged);
 }
 
-void EvaluationRunner::evaluate(const Scenario& scenario, const std::filesystem::path& directory) {
+void EvaluationRunner::evaluate(const Scenario& scenario) {
     using Analysis = std::shared_ptr<const ScenarioAnalysis>;
     m_job->start<Analysis>(
-        [scenario, directory](const JobToken& token) {
-            return analyseScenario(scenario, directory, token.predicate());
-        },
+        [scenario](const JobToken& token) { return analyseScenario(scenario, token.predicate()); },
         [this](Analysis analysis) {
             m_latest = std::move(analysis);
             emit analysisReady(m_latest);

@@ -20,7 +20,7 @@ class EvaluationRunner : public QObject {
 public:
     explicit EvaluationRunner(QObject* parent = nullptr);
 
-    void evaluate(const Scenario& scenario, const std::filesystem::path& directory);
+    void evaluate(const Scenario& scenario);
     // Drops the request in flight and emits evaluationCancelled: the running simulation stops
     // at its next event (core's cancel predicate), so the thread is free again within
     // milliseconds; the window never waits for it.

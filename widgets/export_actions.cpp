@@ -12,8 +12,8 @@
 #include "report/die_metrics_csv.h"
 #include "report/launch_settings.h"
 #include "report/report_formats.h"
-#include "strategy/strategy_spec.h"
-#include "workload/workload.h"
+#include "scenario/strategy_spec.h"
+#include "scenario/workload.h"
 
 #include <QFile>
 #include <QFileDialog>
@@ -131,13 +131,10 @@ void ExportActions::exportLaunchSettings() {
     }
     std::string text;
     try {
-        const StrategySpec strategy = parseStrategy(*scenario.strategy);
-        std::optional<Workload> workload;
-        if (scenario.workload)
-            workload = parseWorkload(*scenario.workload, m_document->directory());
-        text =
-            launchSettingsText(launchSettings(scenario, strategy, workload ? &*workload : nullptr),
-                               LaunchFramework::All);
+        const std::optional<Workload>& workload = scenario.workload;
+        text = launchSettingsText(
+            launchSettings(scenario, *scenario.strategy, workload ? &*workload : nullptr),
+            LaunchFramework::All);
     } catch (const std::exception& error) {
         emit statusMessage(tr("No launch settings: %1").arg(qs(error.what())));
         return;

@@ -109,7 +109,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_runner, &EvaluationRunner::analysisFailed, this, &MainWindow::onAnalysisFailed);
 
     connect(m_document, &ScenarioDocument::scenarioChanged, this,
-            [this] { m_runner->evaluate(m_document->scenario(), m_document->directory()); });
+            [this] { m_runner->evaluate(m_document->scenario()); });
     connect(m_document, &ScenarioDocument::documentReplaced, this, [this] {
         m_mesh->setTcmeOverlay(std::nullopt);
         m_mesh->setLinkLoadOverride(std::nullopt);

@@ -6,15 +6,12 @@
 namespace ws {
 
 std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario,
-                                                        const std::filesystem::path& directory,
                                                         const std::function<bool()>& cancel) {
     auto analysis = std::make_shared<ScenarioAnalysis>();
     analysis->scenario = scenario;
     // The CLI's pipeline, overrides included: the app and `waferscope-cli simulate` agree on
     // every figure by construction.
-    RunOptions options;
-    options.scenarioDirectory = directory;
-    options.applyEnvironment = true;
+    RunOptions options = frontEndRunOptions();
     options.cancel = cancel;
     const ScenarioRun run = prepareRun(scenario, options);
     analysis->topology = run.topology;

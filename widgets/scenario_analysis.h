@@ -29,7 +29,6 @@ struct ScenarioAnalysis {
 // EvaluationRunner calls it off the GUI thread. Throws ScenarioError for bad input and
 // RunCancelled when `cancel` returns true.
 std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario,
-                                                        const std::filesystem::path& directory,
                                                         const std::function<bool()>& cancel = {});
 
 } // namespace ws

@@ -11,6 +11,8 @@
 #include <QFileInfo>
 #include <QUndoStack>
 
+#include <filesystem>
+
 namespace ws {
 
 ScenarioDocument::ScenarioDocument(QObject* parent)
@@ -27,12 +29,6 @@ QString ScenarioDocument::displayName() const {
     if (!m_origin.isEmpty())
         return m_origin;
     return tr("untitled.json");
-}
-
-std::filesystem::path ScenarioDocument::directory() const {
-    if (m_filePath.isEmpty() || m_filePath.startsWith(QLatin1Char(':')))
-        return {};
-    return QFileInfo(m_filePath).absoluteDir().absolutePath().toStdString();
 }
 
 bool ScenarioDocument::isModified() const {
@@ -58,8 +54,13 @@ bool ScenarioDocument::openFile(const QString& path, QString* error) {
     }
     const QByteArray text = file.readAll();
     try {
-        Scenario scenario = parseScenario(text.toStdString());
         const bool resource = path.startsWith(QLatin1Char(':'));
+        // A relative `workload.hf_config` is read beside the file (none of the built-in
+        // examples has one).
+        const std::filesystem::path directory =
+            resource ? std::filesystem::path()
+                     : std::filesystem::path(QFileInfo(path).absolutePath().toStdString());
+        Scenario scenario = parseScenario(text.toStdString(), directory);
         load(std::move(scenario), resource ? QString() : QFileInfo(path).absoluteFilePath(),
              resource ? QFileInfo(path).fileName() : QString());
         return true;
@@ -151,37 +152,34 @@ bool ScenarioDocument::setStrategyDegree(StrategyDegree degree, int value, QStri
     const int mergeId = kMergeDp + static_cast<int>(degree);
     return editBy(
         tr("Set %1 to %2").arg(degreeName(degree)).arg(value),
-        [&](const Scenario& s) { return ws::setStrategyDegree(s, degree, value, directory()); },
-        reason, mergeId);
+        [&](const Scenario& s) { return ws::setStrategyDegree(s, degree, value); }, reason,
+        mergeId);
 }
 
 bool ScenarioDocument::setStrategyFlag(StrategyFlag flag, bool on, QString* reason) {
     return editBy((on ? tr("Turn on %1") : tr("Turn off %1")).arg(flagName(flag)),
-                  [&](const Scenario& s) { return ws::setStrategyFlag(s, flag, on, directory()); },
-                  reason);
+                  [&](const Scenario& s) { return ws::setStrategyFlag(s, flag, on); }, reason);
 }
 
 bool ScenarioDocument::setStrategyMapping(StrategySpec::MappingKind mapping, QString* reason) {
     return editBy(
         tr("Use the %1 mapping").arg(QString::fromLatin1(toString(mapping))),
-        [&](const Scenario& s) { return ws::setStrategyMapping(s, mapping, directory()); }, reason);
+        [&](const Scenario& s) { return ws::setStrategyMapping(s, mapping); }, reason);
 }
 
 bool ScenarioDocument::setModelPreset(const QString& preset, QString* reason) {
     const bool trainingStep =
-        m_scenario.workload && m_scenario.workload->value("kind", "") == "transformer";
+        m_scenario.workload && m_scenario.workload->kind == WorkloadKind::Transformer;
     return editBy(
         trainingStep ? tr("Set the model to %1").arg(preset)
                      : tr("Simulate a training step of %1").arg(preset),
-        [&](const Scenario& s) { return ws::setModelPreset(s, preset.toStdString(), directory()); },
-        reason);
+        [&](const Scenario& s) { return ws::setModelPreset(s, preset.toStdString()); }, reason);
 }
 
 bool ScenarioDocument::resizeWafer(int rows, int cols, QString* reason) {
     return editBy(
         tr("Resize the wafer to %1x%2").arg(rows).arg(cols),
-        [&](const Scenario& s) { return ws::resizeWafer(s, rows, cols, directory()); }, reason,
-        kMergeWafer);
+        [&](const Scenario& s) { return ws::resizeWafer(s, rows, cols); }, reason, kMergeWafer);
 }
 
 bool ScenarioDocument::swapDies(const std::vector<std::pair<DieId, DieId>>& swaps,
@@ -197,7 +195,7 @@ bool ScenarioDocument::swapDies(const std::vector<std::pair<DieId, DieId>>& swap
 }
 
 bool ScenarioDocument::applySearchedStrategy(const Scenario& searched, const Scenario& best,
-                                             const nlohmann::json& strategy, const QString& text,
+                                             const StrategySpec& strategy, const QString& text,
                                              QString* reason) {
     return editBy(
         text,

@@ -6,7 +6,6 @@
 #include <QObject>
 #include <QString>
 
-#include <filesystem>
 #include <functional>
 #include <utility>
 #include <vector>
@@ -30,8 +29,6 @@ public:
     QString filePath() const { return m_filePath; }
     // "contention_fsdp_tatp_4x4.json", or the example's name for an unsaved one.
     QString displayName() const;
-    // Where relative paths in the scenario (a Hugging Face config) are resolved.
-    std::filesystem::path directory() const;
     bool isModified() const;
 
     // Replaces the whole document (a new file or example): clears the undo history.
@@ -64,8 +61,7 @@ public:
                   QString* reason);
     // `text` names the result for the undo history ("Apply searched strategy: ...").
     bool applySearchedStrategy(const Scenario& searched, const Scenario& best,
-                               const nlohmann::json& strategy, const QString& text,
-                               QString* reason);
+                               const StrategySpec& strategy, const QString& text, QString* reason);
     bool applyTunedRoutes(const Scenario& tuned, const QString& text, QString* reason);
 
     // For ScenarioEditCommand only: sets the scenario and announces it.

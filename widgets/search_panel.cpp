@@ -5,9 +5,9 @@
 #include "search_results_model.h"
 
 #include "evaluation/scenario_run.h"
+#include "scenario/strategy_spec.h"
 #include "search/pareto_front.h"
 #include "search/strategy_scoring.h"
-#include "strategy/strategy_spec.h"
 #include "topology/wafer_topology.h"
 #include "units/quantity.h"
 
@@ -292,16 +292,15 @@ void SearchPanel::start() {
     m_status->setText(tr("Searching: level 1 (segments) and the baselines first…"));
     m_buffer = std::make_shared<ProgressBuffer>();
     std::shared_ptr<ProgressBuffer> buffer = m_buffer;
-    const std::filesystem::path directory = m_document->directory();
     using Result = std::shared_ptr<const SearchResult>;
     m_runner->start<Result>(
-        [buffer, scenario, directory, options](const JobToken& token) -> Result {
+        [buffer, scenario, options](const JobToken& token) -> Result {
             // The overrides the CLI's search applies (evaluation/scenario_run.h).
             Scenario overridden = scenario;
             applyRunEnvironment(overridden, frontEndRunOptions());
             const WaferTopology topology(overridden.wafer.topologySpec());
             return std::make_shared<SearchResult>(searchStrategies(
-                overridden, topology, directory, options, token.predicate(),
+                overridden, topology, options, token.predicate(),
                 [buffer](const SearchProgress& progress) {
                     const std::lock_guard lock(buffer->mutex);
                     buffer->latest = progress;

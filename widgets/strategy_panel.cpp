@@ -2,9 +2,9 @@
 
 #include "scenario_document.h"
 
-#include "scenario/scenario_error.h"
-#include "strategy/strategy_spec.h"
-#include "workload/transformer_config.h"
+#include "scenario/strategy_spec.h"
+#include "scenario/transformer_config.h"
+#include "workload/transformer_presets.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -132,31 +132,27 @@ void StrategyPanel::refresh() {
     const Scenario& scenario = m_document->scenario();
     m_rows->setValue(scenario.wafer.rows);
     m_cols->setValue(scenario.wafer.cols);
-    const nlohmann::json* workload = scenario.workload ? &*scenario.workload : nullptr;
-    const bool preset = workload && workload->value("kind", "") == "transformer" &&
-                        workload->contains("model") && (*workload)["model"].is_string();
+    const std::optional<Workload>& workload = scenario.workload;
+    const bool preset = workload && workload->kind == WorkloadKind::Transformer &&
+                        workload->modelSource == ModelSource::Preset;
     m_model->setCurrentIndex(
-        preset ? m_model->findText(QString::fromStdString((*workload)["model"].get<std::string>()))
-               : -1);
+        preset ? m_model->findText(QString::fromStdString(workload->model.name)) : -1);
     if (!workload)
         m_workloadNote->setText(tr("Explicit traffic, no model. Choose a preset to simulate a "
                                    "training step instead."));
+    else if (workload->kind == WorkloadKind::Gemm)
+        m_workloadNote->setText(tr("Workload: gemm (edit the file for its details)"));
     else if (!preset)
-        m_workloadNote->setText(
-            tr("Workload: %1 (edit the file for its details)")
-                .arg(QString::fromStdString(workload->value("kind", std::string("?")))));
+        m_workloadNote->setText(tr("Workload: %1 (edit the file for its details)")
+                                    .arg(QString::fromStdString(
+                                        workload->modelSource == ModelSource::HuggingFace
+                                            ? workload->model.name + ", from " + workload->hfConfig
+                                            : workload->model.name)));
     else
         m_workloadNote->clear();
 
     m_parallelism->setEnabled(scenario.strategy.has_value());
-    StrategySpec spec;
-    if (scenario.strategy) {
-        try {
-            spec = parseStrategy(*scenario.strategy);
-        } catch (const ScenarioError&) {
-            // The evaluation reports the error on the mesh; the form shows defaults.
-        }
-    }
+    const StrategySpec spec = scenario.strategy.value_or(StrategySpec{});
     m_dp->setValue(spec.dp);
     m_sp->setValue(spec.sp);
     m_tp->setValue(spec.tp);

@@ -213,16 +213,15 @@ void TcmePanel::startStep() {
     std::shared_ptr<WaferTopology> topology = m_topology;
     std::shared_ptr<TcmeEngine> engine = m_engine;
     Scenario scenario = m_document->scenario();
-    const std::filesystem::path directory = m_document->directory();
     m_job->start<StepOutcome>(
-        [topology, engine, scenario, directory](const JobToken&) mutable {
+        [topology, engine, scenario](const JobToken&) mutable {
             StepOutcome outcome;
             if (!engine) {
                 // The overrides the CLI's optimize applies (evaluation/scenario_run.h).
                 applyRunEnvironment(scenario, frontEndRunOptions());
                 topology = std::make_shared<WaferTopology>(scenario.wafer.topologySpec());
-                engine = std::make_shared<TcmeEngine>(scenario, *topology, directory,
-                                                      tcmeOptionsFrom(scenario));
+                engine =
+                    std::make_shared<TcmeEngine>(scenario, *topology, tcmeOptionsFrom(scenario));
             }
             if (!engine->finished())
                 engine->step();

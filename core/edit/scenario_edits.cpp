@@ -1,11 +1,13 @@
 #include "edit/scenario_edits.h"
 
 #include "scenario/scenario_error.h"
+#include "scenario/transformer_config.h"
+#include "scenario/workload.h"
 #include "search/strategy_scoring.h"
 #include "strategy/die_role_swap.h"
 #include "strategy/placement.h"
-#include "workload/transformer_config.h"
-#include "workload/workload.h"
+#include "strategy/workload_divisibility.h"
+#include "workload/transformer_presets.h"
 
 #include <algorithm>
 
@@ -15,14 +17,13 @@ namespace {
 
 // The core's checks that a training step can be built, without building it; a refusal names
 // the key to blame.
-void checkSimulates(const Scenario& scenario, const std::filesystem::path& directory) {
+void checkSimulates(const Scenario& scenario) {
     try {
         const WaferTopology topology(scenario.wafer.topologySpec());
         if (!scenario.strategy || !scenario.workload)
             return;
-        const StrategySpec strategy = parseStrategy(*scenario.strategy);
-        checkStrategyAgainstWorkload(strategy, parseWorkload(*scenario.workload, directory));
-        placeStrategy(strategy, topology);
+        checkStrategyAgainstWorkload(*scenario.strategy, *scenario.workload);
+        placeStrategy(*scenario.strategy, topology);
     } catch (const ScenarioError& error) {
         throw EditRefused(EditRefused::Reason::Infeasible, error.what());
     } catch (const std::invalid_argument& error) { // a wafer the topology refuses
@@ -35,18 +36,13 @@ StrategySpec strategyOf(const Scenario& scenario) {
         throw EditRefused(EditRefused::Reason::NoStrategy,
                           "the scenario has no strategy: choose a model to simulate a training "
                           "step");
-    try {
-        return parseStrategy(*scenario.strategy);
-    } catch (const ScenarioError& error) {
-        throw EditRefused(EditRefused::Reason::Infeasible, error.what());
-    }
+    return *scenario.strategy;
 }
 
-Scenario withSpec(const Scenario& scenario, const StrategySpec& spec,
-                  const std::filesystem::path& directory) {
+Scenario withSpec(const Scenario& scenario, const StrategySpec& spec) {
     Scenario after = scenario;
-    after.strategy = toJson(spec);
-    checkSimulates(after, directory);
+    after.strategy = spec;
+    checkSimulates(after);
     return after;
 }
 
@@ -81,8 +77,7 @@ bool StrategySpec::*flagField(StrategyFlag flag) {
 
 } // namespace
 
-Scenario setStrategyDegree(const Scenario& scenario, StrategyDegree degree, int value,
-                           const std::filesystem::path& directory) {
+Scenario setStrategyDegree(const Scenario& scenario, StrategyDegree degree, int value) {
     if (value < 1)
         throw EditRefused(EditRefused::Reason::Infeasible, "a degree is a positive integer");
     StrategySpec spec = strategyOf(scenario);
@@ -92,18 +87,16 @@ Scenario setStrategyDegree(const Scenario& scenario, StrategyDegree degree, int 
         spec.tatpGroups.clear();
     }
     spec.*degreeField(degree) = value;
-    return withSpec(scenario, spec, directory);
+    return withSpec(scenario, spec);
 }
 
-Scenario setStrategyFlag(const Scenario& scenario, StrategyFlag flag, bool on,
-                         const std::filesystem::path& directory) {
+Scenario setStrategyFlag(const Scenario& scenario, StrategyFlag flag, bool on) {
     StrategySpec spec = strategyOf(scenario);
     spec.*flagField(flag) = on;
-    return withSpec(scenario, spec, directory);
+    return withSpec(scenario, spec);
 }
 
-Scenario setStrategyMapping(const Scenario& scenario, StrategySpec::MappingKind mapping,
-                            const std::filesystem::path& directory) {
+Scenario setStrategyMapping(const Scenario& scenario, StrategySpec::MappingKind mapping) {
     if (mapping == StrategySpec::Explicit)
         throw EditRefused(EditRefused::Reason::NoChange,
                           "drag dies on the mesh to make an explicit mapping");
@@ -111,34 +104,36 @@ Scenario setStrategyMapping(const Scenario& scenario, StrategySpec::MappingKind 
     spec.mapping = mapping;
     spec.dpGroups.clear();
     spec.tatpGroups.clear();
-    return withSpec(scenario, spec, directory);
+    return withSpec(scenario, spec);
 }
 
-Scenario setModelPreset(const Scenario& scenario, const std::string& preset,
-                        const std::filesystem::path& directory) {
-    if (!transformerPreset(preset))
+Scenario setModelPreset(const Scenario& scenario, const std::string& preset) {
+    const std::optional<TransformerConfig> model = transformerPreset(preset);
+    if (!model)
         throw EditRefused(EditRefused::Reason::Infeasible,
                           "workload.model: no preset is named '" + preset + "'");
     Scenario after = scenario;
-    if (!after.workload || after.workload->value("kind", "") != "transformer") {
+    if (!after.workload || after.workload->kind != WorkloadKind::Transformer) {
         // Explicit traffic (or a gemm) becomes a training step of the model on one die; the
         // user then raises the degrees. 2048 tokens and 16 sequences: a small step that
         // simulates at once on any wafer.
-        after.workload = nlohmann::json{
-            {"kind", "transformer"}, {"model", preset}, {"seq_len", 2048}, {"global_batch", 16}};
-        after.strategy = nlohmann::json{{"dp", 1}, {"tatp", 1}};
+        after.workload = Workload{};
+        after.workload->seqLen = 2048;
+        after.workload->globalBatch = 16;
+        after.strategy = StrategySpec{};
         after.traffic.clear();
         after.routing.reset();
-    } else {
-        (*after.workload)["model"] = preset;
-        after.workload->erase("config"); // a preset replaces a Hugging Face config
     }
-    checkSimulates(after, directory);
+    // A preset replaces a model object or a Hugging Face config, and their "x-..." keys.
+    after.workload->model = *model;
+    after.workload->modelSource = ModelSource::Preset;
+    after.workload->hfConfig.clear();
+    after.workload->modelExtensions = nlohmann::json::object();
+    checkSimulates(after);
     return after;
 }
 
-Scenario resizeWafer(const Scenario& scenario, int rows, int cols,
-                     const std::filesystem::path& directory) {
+Scenario resizeWafer(const Scenario& scenario, int rows, int cols) {
     Scenario after = scenario;
     after.wafer.rows = rows;
     after.wafer.cols = cols;
@@ -156,7 +151,7 @@ Scenario resizeWafer(const Scenario& scenario, int rows, int cols,
     std::erase_if(after.wafer.deadDies, [&](DieId die) { return !onWafer(die); });
     std::erase_if(after.wafer.deadLinks,
                   [&](const LinkRef& link) { return !onWafer(link.from) || !onWafer(link.to); });
-    checkSimulates(after, directory);
+    checkSimulates(after);
     return after;
 }
 
@@ -211,7 +206,7 @@ Scenario moveDies(const Scenario& scenario, const WaferTopology& topology,
 }
 
 Scenario applySearchedStrategy(const Scenario& scenario, const Scenario& searched,
-                               const Scenario& best, const nlohmann::json& strategy) {
+                               const Scenario& best, const StrategySpec& strategy) {
     if (!(scenario.wafer == searched.wafer) || scenario.workload != searched.workload)
         throw EditRefused(EditRefused::Reason::Mismatch,
                           "the wafer or the model changed since the search: search again");
@@ -220,11 +215,7 @@ Scenario applySearchedStrategy(const Scenario& scenario, const Scenario& searche
     unchanged.routing = searched.routing;
     if (best.strategy && strategy == *best.strategy && unchanged == searched)
         return best;
-    try {
-        return withStrategy(scenario, parseStrategy(strategy));
-    } catch (const ScenarioError& error) {
-        throw EditRefused(EditRefused::Reason::Infeasible, error.what());
-    }
+    return withStrategy(scenario, strategy);
 }
 
 Scenario applyTunedRoutes(const Scenario& scenario, const Scenario& tuned) {
@@ -236,8 +227,8 @@ Scenario applyTunedRoutes(const Scenario& scenario, const Scenario& tuned) {
         sameOps = after.traffic[i].id == tuned.traffic[i].id;
         after.traffic[i].algorithm = tuned.traffic[i].algorithm;
     }
-    if (after.strategy && tuned.strategy && tuned.strategy->contains("fsdp_allgather"))
-        (*after.strategy)["fsdp_allgather"] = (*tuned.strategy)["fsdp_allgather"];
+    if (after.strategy && tuned.strategy)
+        after.strategy->fsdpAllGatherMulticast = tuned.strategy->fsdpAllGatherMulticast;
     Scenario comparable = tuned;
     comparable.tcme = after.tcme; // TCME_MAX_ITER may have set the tuned copy's
     if (!sameOps || !(after == comparable))

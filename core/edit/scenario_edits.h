@@ -2,10 +2,9 @@
 
 #include "edit/edit_refused.h"
 #include "scenario/scenario.h"
-#include "strategy/strategy_spec.h"
+#include "scenario/strategy_spec.h"
 #include "topology/wafer_topology.h"
 
-#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,7 +15,7 @@ namespace ws {
 // strategy/die_role_swap.h): each takes a scenario and returns the edited one, or throws
 // EditRefused with a typed reason and a sentence; none changes its input. The app's
 // ScenarioDocument offers one method per function here, each pushing one undo command, so the
-// views only collect gestures. `directory` resolves a workload's Hugging Face config path.
+// views only collect gestures.
 //
 // "Would it simulate?" is the core's own check, without simulating: the strategy parses, cuts
 // the workload into whole blocks and can be placed on the wafer's live dies.
@@ -26,21 +25,16 @@ enum class StrategyFlag { Fsdp, DoubleBuffering, ActivationCheckpointing };
 
 // Sets one degree. Changing dp, sp, tp or tatp drops dragged (explicit) groups, which no
 // longer fit, and falls back to the sequential mapping; micro-batches keep them.
-Scenario setStrategyDegree(const Scenario& scenario, StrategyDegree degree, int value,
-                           const std::filesystem::path& directory);
-Scenario setStrategyFlag(const Scenario& scenario, StrategyFlag flag, bool on,
-                         const std::filesystem::path& directory);
+Scenario setStrategyDegree(const Scenario& scenario, StrategyDegree degree, int value);
+Scenario setStrategyFlag(const Scenario& scenario, StrategyFlag flag, bool on);
 // Sequential or snake (an explicit mapping comes from dragging dies: moveDies).
-Scenario setStrategyMapping(const Scenario& scenario, StrategySpec::MappingKind mapping,
-                            const std::filesystem::path& directory);
-// A transformer preset by name (workload/transformer_config.h). A scenario of explicit traffic
+Scenario setStrategyMapping(const Scenario& scenario, StrategySpec::MappingKind mapping);
+// A transformer preset by name (workload/transformer_presets.h). A scenario of explicit traffic
 // (or a gemm) becomes a training step of the model on one die, its traffic and pins dropped;
 // sequence length and batch keep their values when the workload already had them.
-Scenario setModelPreset(const Scenario& scenario, const std::string& preset,
-                        const std::filesystem::path& directory);
+Scenario setModelPreset(const Scenario& scenario, const std::string& preset);
 // Refused when an op of the explicit traffic or a strategy would not fit the new wafer.
-Scenario resizeWafer(const Scenario& scenario, int rows, int cols,
-                     const std::filesystem::path& directory);
+Scenario resizeWafer(const Scenario& scenario, int rows, int cols);
 
 // A selection of dies dragged so that die `anchor` lands on die `target`: each selected die
 // trades places with the die at the same offset (swapDieRoles), in an order that makes the
@@ -69,7 +63,7 @@ Scenario swapDies(const Scenario& scenario, const WaferTopology& topology,
 // scenario's (search/strategy_scoring.h: withStrategy). Refused (Mismatch) when the wafer or the
 // workload differ from the searched one's.
 Scenario applySearchedStrategy(const Scenario& scenario, const Scenario& searched,
-                               const Scenario& best, const nlohmann::json& strategy);
+                               const Scenario& best, const StrategySpec& strategy);
 // TCME's tuning (`tuned`: pinned routes, op algorithms, strategy.fsdp_allgather) applied to
 // `scenario`. Refused (Mismatch) when anything else differs: the tuning was made for another
 // scenario.

@@ -23,8 +23,6 @@ enum class RunStage {
 // CLI, the GUI, TCME's candidates, the search's re-scoring) fills this one struct, so an
 // override, a label policy or a cancel request means the same thing everywhere.
 struct RunOptions {
-    // Where a workload's `config` path (a Hugging Face config.json) is resolved.
-    std::filesystem::path scenarioDirectory;
     // Apply the environment overrides of docs/cli.md section 8 (TCME_MAX_ITER, TCME_ROUTING,
     // FSDP_ALLGATHER) before anything is built. `environment` looks the variables up
     // (std::getenv when empty). Off for runs whose scenario already had them applied, such as
@@ -45,10 +43,9 @@ struct RunOptions {
 };
 
 // The options of a front end's run (the CLI's commands, the app's views): the environment's
-// overrides applied, workload paths resolved against `scenarioDirectory`.
-inline RunOptions frontEndRunOptions(std::filesystem::path scenarioDirectory = {}) {
+// overrides applied.
+inline RunOptions frontEndRunOptions() {
     RunOptions options;
-    options.scenarioDirectory = std::move(scenarioDirectory);
     options.applyEnvironment = true;
     return options;
 }

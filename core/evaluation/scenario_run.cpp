@@ -47,8 +47,8 @@ ScenarioRun prepareRun(Scenario scenario, const RunOptions& options) {
     run.scenario = std::move(scenario);
     run.topology = topologyFor(run.scenario, options);
     if (run.scenario.workload || run.scenario.strategy)
-        run.step.emplace(buildTrainingStep(run.scenario, *run.topology, options.scenarioDirectory,
-                                           options.labels, options.cancel));
+        run.step.emplace(
+            buildTrainingStep(run.scenario, *run.topology, options.labels, options.cancel));
     else
         run.plan.emplace(planTraffic(run.scenario, *run.topology, options.cancel));
     tell(options, RunStage::Prepared);

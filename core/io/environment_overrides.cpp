@@ -56,9 +56,9 @@ void applyEnvironmentOverrides(const EnvironmentOverrides& overrides, Scenario& 
     }
     // The step model reads the algorithm from the strategy, so every path that builds a step
     // (the CLI, the GUI, TCME, the search) honours the variable alike.
-    if (overrides.fsdpAllGather && scenario.strategy && scenario.strategy->is_object())
-        (*scenario.strategy)["fsdp_allgather"] =
-            *overrides.fsdpAllGather == Algorithm::Multicast ? "multicast" : "ring";
+    if (overrides.fsdpAllGather && scenario.strategy)
+        scenario.strategy->fsdpAllGatherMulticast =
+            *overrides.fsdpAllGather == Algorithm::Multicast;
 }
 
 } // namespace ws

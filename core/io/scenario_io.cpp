@@ -35,12 +35,12 @@ std::string readWholeFile(const std::filesystem::path& file) {
 
 } // namespace
 
-Scenario parseScenario(const std::string& jsonText) {
-    return parseScenario(parseStrictJson(jsonText));
+Scenario parseScenario(const std::string& jsonText, const std::filesystem::path& directory) {
+    return parseScenario(parseStrictJson(jsonText), directory);
 }
 
 Scenario loadScenario(const std::filesystem::path& file) {
-    return parseScenario(readWholeFile(file));
+    return parseScenario(readWholeFile(file), file.parent_path());
 }
 
 void saveScenario(const Scenario& scenario, const std::filesystem::path& file) {

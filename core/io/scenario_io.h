@@ -14,16 +14,21 @@ namespace ws {
 // empty or duplicate groups, malformed pinned paths and `after` cycles are ScenarioErrors whose
 // keyPath names the key. JSON syntax errors are ScenarioErrors with keyPath "line L, column C".
 // Checks that need routes (pinned paths being real routes, reachability) are done when the
-// traffic is planned (collectives/traffic_plan.h).
-Scenario parseScenario(const std::string& jsonText);
-Scenario parseScenario(const nlohmann::json& document);
+// traffic is planned (collectives/traffic_plan.h), those that need both the model and the
+// strategy (divisibility) or the wafer and the strategy (placement) when a step is built.
+// `workload` and `strategy` become typed values here, once (io/workload_reader.h,
+// io/strategy_reader.h); `directory` is the scenario file's, against which a relative
+// `workload.hf_config` is read (empty: the working directory).
+Scenario parseScenario(const std::string& jsonText, const std::filesystem::path& directory = {});
+Scenario parseScenario(const nlohmann::json& document, const std::filesystem::path& directory = {});
 // Text given as a literal: without this, parseScenario("{...}") would be ambiguous (a
 // nlohmann::json can be built from a const char*, and would hold just that string).
-inline Scenario parseScenario(const char* jsonText) {
-    return parseScenario(std::string(jsonText));
+inline Scenario parseScenario(const char* jsonText, const std::filesystem::path& directory = {}) {
+    return parseScenario(std::string(jsonText), directory);
 }
 
-// Reads a file; a file that cannot be read is a ScenarioError with an empty key path.
+// Reads a file (its `hf_config` relative to the file's directory); a file that cannot be read
+// is a ScenarioError with an empty key path.
 Scenario loadScenario(const std::filesystem::path& file);
 
 // The scenario as JSON, the way a user would write it (quantities as their text).

@@ -8,6 +8,8 @@
 #include "io/scenario_io.h"
 
 #include "io/json_text.h"
+#include "io/strategy_reader.h"
+#include "io/workload_reader.h"
 
 #include <algorithm>
 #include <charconv>
@@ -745,7 +747,7 @@ TcmeSpec readTcme(const json& value, const std::string& path) {
 
 } // namespace
 
-Scenario parseScenario(const nlohmann::json& document) {
+Scenario parseScenario(const nlohmann::json& document, const std::filesystem::path& directory) {
     if (!document.is_object())
         fail("", "expected a JSON object at the top level, got " + jsonTypeName(document));
     Scenario scenario;
@@ -769,9 +771,9 @@ Scenario parseScenario(const nlohmann::json& document) {
         scenario.description = readString(*v, "description");
     scenario.wafer = readWafer(require(document, "", "wafer"), "wafer");
     if (const json* v = find(document, "workload"))
-        scenario.workload = expectObject(*v, "workload");
+        scenario.workload = parseWorkload(*v, directory);
     if (const json* v = find(document, "strategy"))
-        scenario.strategy = expectObject(*v, "strategy");
+        scenario.strategy = parseStrategy(*v);
 
     const WaferTopology topology(scenario.wafer.topologySpec());
     const DieChecker dies(topology);

@@ -1,6 +1,8 @@
 #include "io/scenario_writer.h"
 
 #include "io/scenario_io.h"
+#include "io/strategy_reader.h"
+#include "io/workload_reader.h"
 
 #include <cmath>
 #include <cstdio>
@@ -206,9 +208,9 @@ ordered_json toOrderedJson(const Scenario& scenario) {
         out["description"] = scenario.description;
     out["wafer"] = waferJson(scenario.wafer);
     if (scenario.workload)
-        out["workload"] = *scenario.workload;
+        out["workload"] = toOrderedJson(*scenario.workload);
     if (scenario.strategy)
-        out["strategy"] = *scenario.strategy;
+        out["strategy"] = toOrderedJson(*scenario.strategy);
     if (!scenario.traffic.empty()) {
         ordered_json traffic = ordered_json::array();
         for (const TrafficOp& op : scenario.traffic)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "scenario/strategy_spec.h"
+#include "scenario/workload.h"
 #include "topology/wafer_topology.h"
 #include "units/quantity.h"
 
@@ -108,8 +110,10 @@ struct Scenario {
     std::string name;
     std::string description;
     WaferSpec wafer;
-    std::optional<nlohmann::json> workload; // validated by the training-step model
-    std::optional<nlohmann::json> strategy; // validated by the training-step model
+    // Parsed with the file; what needs both (divisibility) or the wafer (placement) is checked
+    // when a step is built.
+    std::optional<Workload> workload;
+    std::optional<StrategySpec> strategy;
     std::vector<TrafficOp> traffic;
     std::optional<RoutingSpec> routing;
     std::optional<TcmeSpec> tcme;

@@ -1,10 +1,10 @@
 #pragma once
 
 #include "scenario/scenario.h"
+#include "scenario/strategy_spec.h"
+#include "scenario/workload.h"
 #include "step/memory_model.h"
-#include "strategy/strategy_spec.h"
 #include "topology/wafer_topology.h"
-#include "workload/workload.h"
 
 #include <string>
 #include <vector>

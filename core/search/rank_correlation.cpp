@@ -1,11 +1,11 @@
 #include "search/rank_correlation.h"
 
 #include "scenario/scenario_error.h"
+#include "scenario/workload.h"
 #include "search/analytic_evaluator.h"
 #include "search/search_space.h"
 #include "search/strategy_scoring.h"
 #include "search/thread_pool.h"
-#include "workload/workload.h"
 
 #include <algorithm>
 #include <cmath>
@@ -56,11 +56,10 @@ double spearmanCorrelation(const std::vector<double>& x, const std::vector<doubl
 }
 
 RankAgreement measureRankAgreement(const Scenario& scenario, const WaferTopology& topology,
-                                   const std::filesystem::path& scenarioDirectory, int samples,
-                                   std::uint64_t seed, int threads) {
+                                   int samples, std::uint64_t seed, int threads) {
     if (!scenario.workload)
         throw ScenarioError("workload", "the rank agreement needs a workload");
-    const Workload workload = parseWorkload(*scenario.workload, scenarioDirectory);
+    const Workload& workload = *scenario.workload;
     const SearchSpace space(workload, topology);
     const AnalyticEvaluator evaluator(workload, scenario.wafer, topology, scenario.routingMode());
     std::mt19937_64 rng(seed);
@@ -85,9 +84,7 @@ RankAgreement measureRankAgreement(const Scenario& scenario, const WaferTopology
     pool.parallelFor(static_cast<int>(genomes.size()), [&](int i) {
         const auto index = static_cast<std::size_t>(i);
         out.simulatedS[index] =
-            simulateStep(withStrategy(scenario, space.toStrategy(genomes[index])), topology,
-                         scenarioDirectory)
-                .stepS;
+            simulateStep(withStrategy(scenario, space.toStrategy(genomes[index])), topology).stepS;
     });
     for (std::size_t i = 0; i < genomes.size(); ++i) {
         out.labels.push_back(strategyLabel(space.toStrategy(genomes[i])));

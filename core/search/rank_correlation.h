@@ -4,7 +4,6 @@
 #include "topology/wafer_topology.h"
 
 #include <cstdint>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -26,7 +25,6 @@ struct RankAgreement {
     double maxAbsRelativeError = 0.0;
 };
 RankAgreement measureRankAgreement(const Scenario& scenario, const WaferTopology& topology,
-                                   const std::filesystem::path& scenarioDirectory, int samples,
-                                   std::uint64_t seed, int threads);
+                                   int samples, std::uint64_t seed, int threads);
 
 } // namespace ws

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "strategy/strategy_spec.h"
+#include "scenario/strategy_spec.h"
+#include "scenario/workload.h"
 #include "topology/wafer_topology.h"
-#include "workload/workload.h"
 
 #include <cstdint>
 #include <random>

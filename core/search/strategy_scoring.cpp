@@ -9,7 +9,7 @@ namespace ws {
 StrategyScore analyticScore(const StrategySpec& strategy, const AnalyticEstimate& estimate,
                             double tokensPerStep) {
     StrategyScore score;
-    score.strategy = toJson(strategy);
+    score.strategy = strategy;
     score.label = strategyLabel(strategy);
     score.analyticStepS = estimate.stepS;
     score.tokensPerSecond = estimate.stepS > 0.0 ? tokensPerStep / estimate.stepS : 0.0;
@@ -21,7 +21,7 @@ StrategyScore analyticScore(const StrategySpec& strategy, const AnalyticEstimate
 
 Scenario withStrategy(const Scenario& scenario, const StrategySpec& strategy) {
     Scenario copy = scenario;
-    copy.strategy = toJson(strategy);
+    copy.strategy = strategy;
     if (!copy.routing)
         return copy;
     // Keep only the pins of the explicit traffic: "<op id>" or "<op id>/s<step>/r<rank>".
@@ -37,10 +37,8 @@ Scenario withStrategy(const Scenario& scenario, const StrategySpec& strategy) {
 }
 
 SimulatedStep simulateStep(const Scenario& scenario, const WaferTopology& topology,
-                           const std::filesystem::path& scenarioDirectory,
                            const std::function<bool()>& cancel) {
     RunOptions options;
-    options.scenarioDirectory = scenarioDirectory;
     options.topology = borrowTopology(topology);
     options.cancel = cancel;
     const ScenarioRun run = prepareRun(scenario, options);

@@ -1,12 +1,11 @@
 #pragma once
 
 #include "scenario/scenario.h"
+#include "scenario/strategy_spec.h"
 #include "search/analytic_evaluator.h"
 #include "search/strategy_search.h"
-#include "strategy/strategy_spec.h"
 #include "topology/wafer_topology.h"
 
-#include <filesystem>
 #include <functional>
 
 namespace ws {
@@ -31,7 +30,6 @@ struct SimulatedStep {
     bool fitsInSram = false;
 };
 SimulatedStep simulateStep(const Scenario& scenario, const WaferTopology& topology,
-                           const std::filesystem::path& scenarioDirectory,
                            const std::function<bool()>& cancel = {});
 
 } // namespace ws

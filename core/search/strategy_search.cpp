@@ -1,6 +1,7 @@
 #include "search/strategy_search.h"
 
 #include "scenario/scenario_error.h"
+#include "scenario/workload.h"
 #include "search/analytic_evaluator.h"
 #include "search/baselines.h"
 #include "search/search_space.h"
@@ -9,7 +10,6 @@
 #include "search/thread_pool.h"
 #include "tcme/tcme_engine.h"
 #include "units/quantity.h"
-#include "workload/workload.h"
 
 #include <algorithm>
 #include <atomic>
@@ -289,7 +289,6 @@ void applySimulation(StrategyScore& score, const SimulatedStep& simulated) {
 } // namespace
 
 SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& topology,
-                              const std::filesystem::path& scenarioDirectory,
                               const SearchOptions& options, const std::function<bool()>& cancel,
                               const std::function<void(const SearchProgress&)>& progress) {
     if (!scenario.workload)
@@ -300,7 +299,7 @@ SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& top
     auto elapsedS = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
-    const Workload workload = parseWorkload(*scenario.workload, scenarioDirectory);
+    const Workload& workload = *scenario.workload;
     const double tokensPerStep = workload.tokensPerStep();
     const SearchSpace space(workload, topology);
     const AnalyticEvaluator evaluator(workload, scenario.wafer, topology, scenario.routingMode());
@@ -423,9 +422,8 @@ SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& top
         pool.parallelFor(static_cast<int>(toSimulate.size()), [&](int i) {
             const auto index = static_cast<std::size_t>(i);
             try {
-                simulated[index] =
-                    simulateStep(withStrategy(scenario, space.toStrategy(toSimulate[index])),
-                                 topology, scenarioDirectory, cancel);
+                simulated[index] = simulateStep(
+                    withStrategy(scenario, space.toStrategy(toSimulate[index])), topology, cancel);
             } catch (const std::runtime_error&) {
                 // cancelled (or a strategy the simulator refuses): stays analytical
             }
@@ -477,17 +475,17 @@ SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& top
         try {
             TcmeOptions tcme = tcmeOptionsFrom(result.bestScenario);
             tcme.spec.maxIter = std::min(tcme.spec.maxIter, std::max(0, options.tcmeMaxIter));
-            TcmeEngine engine(result.bestScenario, topology, scenarioDirectory, tcme);
+            TcmeEngine engine(result.bestScenario, topology, tcme);
             engine.run(cancel);
             const Scenario& tuned = engine.tunedScenario();
             if (!(tuned == result.bestScenario)) {
-                const SimulatedStep step = simulateStep(tuned, topology, scenarioDirectory, cancel);
+                const SimulatedStep step = simulateStep(tuned, topology, cancel);
                 ++result.simulations;
                 if (step.stepS < *result.best.simulatedStepS) {
                     result.bestScenario = tuned;
                     applySimulation(result.best, step);
                     result.best.strategy = *tuned.strategy;
-                    result.best.label = strategyLabel(parseStrategy(*tuned.strategy));
+                    result.best.label = strategyLabel(*tuned.strategy);
                     result.tcmeImproved = true;
                 }
             }

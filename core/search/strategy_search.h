@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -26,7 +25,7 @@ struct SearchOptions {
 
 // One strategy, scored.
 struct StrategyScore {
-    nlohmann::json strategy;              // as in a scenario file (toJson(StrategySpec))
+    StrategySpec strategy;
     std::string label;                    // "dp 6 x tatp 8, fsdp, snake"
     double analyticStepS = 0.0;           // the fast analytical model
     std::optional<double> simulatedStepS; // the full simulator, when re-scored
@@ -94,7 +93,6 @@ struct SearchResult {
 // The scenario's own strategy is ignored (an invalid one is not an error), but its routing
 // mode, wafer and faults are used.
 SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& topology,
-                              const std::filesystem::path& scenarioDirectory,
                               const SearchOptions& options,
                               const std::function<bool()>& cancel = {},
                               const std::function<void(const SearchProgress&)>& progress = {});

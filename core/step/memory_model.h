@@ -1,8 +1,8 @@
 #pragma once
 
 #include "scenario/scenario.h"
-#include "strategy/strategy_spec.h"
-#include "workload/workload.h"
+#include "scenario/strategy_spec.h"
+#include "scenario/workload.h"
 
 #include <string>
 

@@ -1,12 +1,13 @@
 #pragma once
 
 #include "scenario/scenario.h"
+#include "scenario/strategy_spec.h"
+#include "scenario/workload.h"
 #include "step/collective_role.h"
 #include "step/memory_model.h"
 #include "strategy/placement.h"
-#include "strategy/strategy_spec.h"
+#include "strategy/workload_divisibility.h"
 #include "workload/layer_gemm.h"
-#include "workload/workload.h"
 
 #include <string>
 #include <variant>

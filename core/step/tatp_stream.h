@@ -1,7 +1,7 @@
 #pragma once
 
+#include "scenario/tatp_schedule.h" // TatpSchedule
 #include "step/step_graph.h"
-#include "strategy/tatp_schedule.h" // TatpSchedule
 
 #include <string>
 #include <vector>

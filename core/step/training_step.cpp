@@ -5,6 +5,7 @@
 #include "sim/run_cancelled.h"
 #include "step/step_plan.h"
 #include "step/tatp_stream.h"
+#include "strategy/workload_divisibility.h"
 
 #include <array>
 #include <string>
@@ -198,13 +199,12 @@ std::vector<GemmPartition> partitionsOf(const StepPlan& plan, const Workload& wo
 } // namespace
 
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
-                               const std::filesystem::path& scenarioDirectory, TaskLabels labels,
-                               const std::function<bool()>& cancel) {
+                               TaskLabels labels, const std::function<bool()>& cancel) {
     if (!scenario.workload || !scenario.strategy)
         throw ScenarioError(scenario.workload ? "strategy" : "workload",
                             "a training step needs both `workload` and `strategy`");
-    Workload workload = parseWorkload(*scenario.workload, scenarioDirectory);
-    StrategySpec strategy = parseStrategy(*scenario.strategy);
+    Workload workload = *scenario.workload;
+    StrategySpec strategy = *scenario.strategy;
     checkStrategyAgainstWorkload(strategy, workload);
     Placement placement = placeStrategy(strategy, topology);
     StepPlan plan = buildStepPlan(workload, strategy, scenario.wafer.die);

@@ -1,12 +1,12 @@
 #pragma once
 
 #include "scenario/scenario.h"
+#include "scenario/strategy_spec.h"
+#include "scenario/workload.h"
 #include "step/step_graph.h"
 #include "step/step_plan.h"
 #include "strategy/placement.h"
-#include "strategy/strategy_spec.h"
 #include "strategy/tensor_partition.h"
-#include "workload/workload.h"
 
 #include <filesystem>
 #include <functional>
@@ -53,7 +53,6 @@ enum class TaskLabels { Kept, Skipped };
 // Polls `cancel` between the groups' tasks (a few milliseconds apart on a 32x32 wafer) and
 // throws RunCancelled (sim/run_cancelled.h) when it fires.
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
-                               const std::filesystem::path& scenarioDirectory,
                                TaskLabels labels = TaskLabels::Kept,
                                const std::function<bool()>& cancel = {});
 

@@ -1,8 +1,8 @@
 #include "strategy/die_groups.h"
 
 #include "scenario/scenario_error.h"
+#include "scenario/strategy_spec.h"
 #include "strategy/placement.h"
-#include "strategy/strategy_spec.h"
 
 namespace ws {
 
@@ -52,7 +52,7 @@ std::vector<int> groupOfDie(const std::vector<std::vector<DieId>>& groups, int d
 DieGroups dieGroups(const Scenario& scenario, const WaferTopology& topology) {
     DieGroups result;
     if (scenario.strategy) {
-        const Placement placement = placeStrategy(parseStrategy(*scenario.strategy), topology);
+        const Placement placement = placeStrategy(*scenario.strategy, topology);
         result.source = DieGroups::Source::Strategy;
         result.dp = withoutSingletons(placement.groups(GroupKind::DP));
         result.tatp = withoutSingletons(placement.groups(GroupKind::TATP));

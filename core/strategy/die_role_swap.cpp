@@ -1,8 +1,8 @@
 #include "strategy/die_role_swap.h"
 
 #include "scenario/scenario_error.h"
+#include "scenario/strategy_spec.h"
 #include "strategy/placement.h"
-#include "strategy/strategy_spec.h"
 
 #include <algorithm>
 #include <string>
@@ -77,7 +77,7 @@ Scenario swapDieRoles(const Scenario& scenario, const WaferTopology& topology, D
 
     Scenario result = scenario;
     if (scenario.strategy) {
-        StrategySpec spec = parseStrategy(*scenario.strategy);
+        StrategySpec spec = *scenario.strategy;
         if (spec.sp > 1 || spec.tp > 1)
             throw DieSwapRefused("moving dies writes explicit DP/TATP groups, which need sp = 1 "
                                  "and tp = 1 (this strategy has sp " +
@@ -91,8 +91,8 @@ Scenario swapDieRoles(const Scenario& scenario, const WaferTopology& topology, D
         spec.tatpGroups = placement.groups(GroupKind::TATP);
         swapInGroups(spec.dpGroups, a, b);
         swapInGroups(spec.tatpGroups, a, b);
-        result.strategy = toJson(spec);
-        placeStrategy(parseStrategy(*result.strategy), topology); // still a valid placement
+        placeStrategy(spec, topology); // still a valid placement
+        result.strategy = std::move(spec);
     } else {
         if (!takesPartInTraffic(scenario, a) && !takesPartInTraffic(scenario, b))
             throw DieSwapRefused("neither die " + std::to_string(a) + " nor die " +

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "scenario/strategy_spec.h"
 #include "strategy/placement.h"
-#include "strategy/strategy_spec.h"
 #include "topology/wafer_topology.h"
 
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "strategy/strategy_spec.h"
+#include "scenario/strategy_spec.h"
 #include "topology/wafer_topology.h"
 
 #include <optional>

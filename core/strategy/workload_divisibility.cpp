@@ -1,9 +1,9 @@
-// checkStrategyAgainstWorkload (declared in strategy_spec.h): kept apart from the parser
-// because it is the one part of the strategy that needs the model.
+// checkStrategyAgainstWorkload: kept apart from the parser (io/strategy_reader.h) because it is
+// the one check of the strategy that needs the model.
+
+#include "strategy/workload_divisibility.h"
 
 #include "scenario/scenario_error.h"
-#include "strategy/strategy_spec.h"
-#include "workload/workload.h"
 
 #include <cmath>
 #include <cstdint>

@@ -88,10 +88,8 @@ bool routesAreIndependent(const Scenario& scenario, const WaferTopology& topolog
 
 } // namespace
 
-PreparedScenario prepareScenario(const Scenario& scenario, const WaferTopology& topology,
-                                 const std::filesystem::path& scenarioDirectory) {
+PreparedScenario prepareScenario(const Scenario& scenario, const WaferTopology& topology) {
     RunOptions options;
-    options.scenarioDirectory = scenarioDirectory;
     // Only the problem, the flows and the tasks' kinds are read: no labels needed.
     options.labels = TaskLabels::Skipped;
     options.topology = borrowTopology(topology);
@@ -151,9 +149,8 @@ void completeEvaluation(PreparedScenario& prepared, SimResult&& result) {
     }
 }
 
-ScenarioEvaluation evaluateScenario(const Scenario& scenario, const WaferTopology& topology,
-                                    const std::filesystem::path& scenarioDirectory) {
-    PreparedScenario prepared = prepareScenario(scenario, topology, scenarioDirectory);
+ScenarioEvaluation evaluateScenario(const Scenario& scenario, const WaferTopology& topology) {
+    PreparedScenario prepared = prepareScenario(scenario, topology);
     completeEvaluation(prepared, simulate(prepared.problem));
     return std::move(prepared.evaluation);
 }

@@ -6,7 +6,6 @@
 #include "step/collective_role.h"
 #include "topology/wafer_topology.h"
 
-#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -59,8 +58,7 @@ struct ScenarioEvaluation {
 
 // Throws ScenarioError like the CLI would (bad routes, infeasible strategies).
 // Same as prepareScenario, simulate(prepared.problem), completeEvaluation.
-ScenarioEvaluation evaluateScenario(const Scenario& scenario, const WaferTopology& topology,
-                                    const std::filesystem::path& scenarioDirectory = {});
+ScenarioEvaluation evaluateScenario(const Scenario& scenario, const WaferTopology& topology);
 
 // A scenario built but not yet simulated: the problem evaluateScenario simulates and the flows
 // it reports. TCME keeps the current scenario's so that a candidate that only pins routes can be
@@ -80,8 +78,7 @@ struct PreparedScenario {
 };
 
 // Throws like evaluateScenario.
-PreparedScenario prepareScenario(const Scenario& scenario, const WaferTopology& topology,
-                                 const std::filesystem::path& scenarioDirectory = {});
+PreparedScenario prepareScenario(const Scenario& scenario, const WaferTopology& topology);
 
 // Fills prepared.evaluation's makespan, link figures and flow timings from `result`, a
 // simulation of prepared.problem (its per-link vectors are taken).

@@ -134,11 +134,9 @@ void pin(Scenario& scenario, const std::string& flowId, const std::vector<DieId>
 
 } // namespace
 
-TcmeEngine::TcmeEngine(Scenario scenario, const WaferTopology& topology,
-                       std::filesystem::path scenarioDirectory, TcmeOptions options)
-    : m_scenario(std::move(scenario)), m_topology(topology),
-      m_directory(std::move(scenarioDirectory)), m_options(std::move(options)) {
-    m_state = prepareScenario(m_scenario, m_topology, m_directory);
+TcmeEngine::TcmeEngine(Scenario scenario, const WaferTopology& topology, TcmeOptions options)
+    : m_scenario(std::move(scenario)), m_topology(topology), m_options(std::move(options)) {
+    m_state = prepareScenario(m_scenario, m_topology);
     completeEvaluation(m_state, simulate(m_state.problem));
     m_initial = snapshotOf(m_state.evaluation);
     m_current = m_initial;
@@ -209,12 +207,11 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
             if (allMerges.actions.size() > 1)
                 result.push_back(std::move(allMerges));
         }
-        // A training step's FSDP all-gathers are switched all at once by the strategy key the
-        // strategy parser accepts ("fsdp_allgather": "ring" | "multicast").
-        if (hotFsdp && m_scenario.strategy && m_scenario.strategy->is_object() &&
-            m_scenario.strategy->value("fsdp_allgather", std::string("ring")) != "multicast") {
+        // A training step's FSDP all-gathers are switched all at once by one strategy key
+        // ("fsdp_allgather": "ring" | "multicast").
+        if (hotFsdp && m_scenario.strategy && !m_scenario.strategy->fsdpAllGatherMulticast) {
             Candidate candidate{m_scenario, {}, {}};
-            (*candidate.scenario.strategy)["fsdp_allgather"] = "multicast";
+            candidate.scenario.strategy->fsdpAllGatherMulticast = true;
             std::set<std::string> gatherFlows;
             for (const EvaluatedFlow& flow : flows)
                 if (flow.role == CollectiveRole::FsdpWeightGather)
@@ -357,7 +354,7 @@ const TcmeIteration& TcmeEngine::step() {
                 figures = *patchedFigures[c];
             } else {
                 try {
-                    rebuilt = prepareScenario(options[c].scenario, m_topology, m_directory);
+                    rebuilt = prepareScenario(options[c].scenario, m_topology);
                     result = simulate(rebuilt->problem);
                 } catch (const std::exception&) {
                     continue; // a candidate that does not simulate (e.g. a pin the model rejects)

@@ -5,7 +5,6 @@
 #include "tcme/scenario_evaluation.h"
 #include "topology/wafer_topology.h"
 
-#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -90,8 +89,7 @@ public:
     // Evaluates the scenario once (throws ScenarioError if it does not simulate). Finished at
     // once (BelowTarget) when every link is already below the target utilisation, or (MaxIter)
     // when max_iter <= 0.
-    TcmeEngine(Scenario scenario, const WaferTopology& topology,
-               std::filesystem::path scenarioDirectory, TcmeOptions options);
+    TcmeEngine(Scenario scenario, const WaferTopology& topology, TcmeOptions options);
 
     bool finished() const { return m_stopReason.has_value(); }
     std::optional<TcmeStopReason> stopReason() const { return m_stopReason; }
@@ -131,7 +129,6 @@ private:
 
     Scenario m_scenario;
     const WaferTopology& m_topology;
-    std::filesystem::path m_directory;
     TcmeOptions m_options;
     PreparedScenario m_state; // m_scenario built and evaluated: m_state.evaluation is current
     TcmeSnapshot m_initial;

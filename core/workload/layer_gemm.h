@@ -1,7 +1,7 @@
 #pragma once
 
-#include "workload/gemm_shape.h"
-#include "workload/transformer_config.h"
+#include "scenario/gemm_shape.h"
+#include "scenario/transformer_config.h"
 
 #include <string>
 #include <vector>

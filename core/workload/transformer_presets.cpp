@@ -1,7 +1,7 @@
 // transformerPreset / transformerPresetNames: public model shapes, from the papers and the
 // published config files. Vocabularies are the tokenizers' own sizes, not padded ones.
 
-#include "workload/transformer_config.h"
+#include "workload/transformer_presets.h"
 
 #include <utility>
 

@@ -3,6 +3,8 @@
 // Scenarios that take seconds to prepare and simulate in a debug build, for the tests that
 // cancel a run (core's pipeline and the app's runner).
 
+#include "io/strategy_reader.h"
+#include "io/workload_reader.h"
 #include "scenario/scenario.h"
 
 namespace ws::test {
@@ -29,10 +31,13 @@ inline Scenario gpt3Step16x16() {
     Scenario scenario;
     scenario.wafer.rows = 16;
     scenario.wafer.cols = 16;
-    scenario.workload = nlohmann::json{
-        {"kind", "transformer"}, {"model", "gpt3-175b"}, {"seq_len", 2048}, {"global_batch", 16}};
-    scenario.strategy =
-        nlohmann::json{{"dp", 16}, {"tatp", 16}, {"fsdp", true}, {"mapping", "snake"}};
+    scenario.workload = parseWorkload(nlohmann::json{{"kind", "transformer"},
+                                                     {"model", "gpt3-175b"},
+                                                     {"seq_len", 2048},
+                                                     {"global_batch", 16}},
+                                      {});
+    scenario.strategy = parseStrategy(
+        nlohmann::json{{"dp", 16}, {"tatp", 16}, {"fsdp", true}, {"mapping", "snake"}});
     return scenario;
 }
 

@@ -1,4 +1,6 @@
 #include "charts_panel.h"
+#include "io/strategy_reader.h"
+#include "io/workload_reader.h"
 #include "main_window.h"
 #include "mesh_view.h"
 #include "widget_test_support.h"
@@ -23,7 +25,7 @@ namespace {
 // GPT-3 175B, dp 6 x tatp 8 with FSDP on the 6x8 wafer: every die has a memory model.
 std::shared_ptr<const ScenarioAnalysis> gpt3Analysis() {
     static const auto analysis =
-        analyseScenario(test::exampleScenario("gpt3_175b_6x8_fsdp_tatp.json"), {});
+        analyseScenario(test::exampleScenario("gpt3_175b_6x8_fsdp_tatp.json"));
     return analysis;
 }
 
@@ -140,12 +142,14 @@ TEST(ChartsPanel, OutOfMemoryDiesAreOutlinedInRed) {
     Scenario scenario;
     scenario.wafer.rows = 2;
     scenario.wafer.cols = 2;
-    scenario.workload = nlohmann::json{
-        {"kind", "transformer"}, {"model", "gpt3-6.7b"}, {"global_batch", 4}, {"seq_len", 512}};
-    scenario.strategy = nlohmann::json{{"dp", 4}};
+    scenario.workload = parseWorkload(
+        nlohmann::json{
+            {"kind", "transformer"}, {"model", "gpt3-6.7b"}, {"global_batch", 4}, {"seq_len", 512}},
+        {});
+    scenario.strategy = parseStrategy(nlohmann::json{{"dp", 4}});
     scenario.wafer.die.hbm = Quantity{1e9, "1 GB"};
     ChartsPanel panel;
-    panel.setAnalysis(analyseScenario(scenario, {}));
+    panel.setAnalysis(analyseScenario(scenario));
     QCPBars* oom = barsNamed(panel.chart(1), "out of memory: 4 dies");
     ASSERT_NE(oom, nullptr);
     EXPECT_EQ(oom->pen().color(), QColor(214, 39, 40));

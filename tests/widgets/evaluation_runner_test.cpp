@@ -20,8 +20,8 @@ TEST(EvaluationRunner, OnlyTheNewestRequestIsAnswered) {
     Scenario first = test::exampleScenario("contention_fsdp_tatp_4x4.json");
     Scenario second = first;
     second.name = "second";
-    runner.evaluate(first, {});
-    runner.evaluate(second, {});
+    runner.evaluate(first);
+    runner.evaluate(second);
     ASSERT_TRUE(runner.waitForIdle());
     // Answers come from the event loop, so the first request is already stale when its
     // result arrives: only the newest is answered.
@@ -33,7 +33,7 @@ TEST(EvaluationRunner, CancelDropsTheResultInFlight) {
     EvaluationRunner runner;
     QSignalSpy ready(&runner, &EvaluationRunner::analysisReady);
     QSignalSpy cancelled(&runner, &EvaluationRunner::evaluationCancelled);
-    runner.evaluate(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    runner.evaluate(test::exampleScenario("contention_fsdp_tatp_4x4.json"));
     runner.cancel();
     ASSERT_TRUE(runner.waitForIdle());
     EXPECT_EQ(cancelled.count(), 1);
@@ -47,7 +47,7 @@ TEST(EvaluationRunner, BadInputIsReportedNotThrown) {
     Scenario scenario = test::exampleScenario("contention_fsdp_tatp_4x4.json");
     scenario.routing = RoutingSpec{};
     scenario.routing->paths["tatp01"] = PinnedRoute{{0, 5, 1}, {}}; // 0-5 are not neighbours
-    runner.evaluate(scenario, {});
+    runner.evaluate(scenario);
     ASSERT_TRUE(runner.waitForIdle());
     ASSERT_EQ(failed.count(), 1);
     EXPECT_TRUE(failed.at(0).at(0).toString().contains("tatp01"))
@@ -64,11 +64,11 @@ TEST(EvaluationRunner, CancelStopsTheRunningSimulation) {
     QSignalSpy failed(&runner, &EvaluationRunner::analysisFailed);
     QElapsedTimer timer;
     timer.start();
-    runner.evaluate(scenario, {});
+    runner.evaluate(scenario);
     ASSERT_TRUE(runner.waitForIdle(120000));
     const qint64 wholeRunMs = timer.elapsed();
 
-    runner.evaluate(scenario, {});
+    runner.evaluate(scenario);
     QTest::qWait(static_cast<int>(wholeRunMs / 3));
     ASSERT_TRUE(runner.isBusy());
     timer.restart();
@@ -83,7 +83,7 @@ TEST(EvaluationRunner, CancelStopsTheRunningSimulation) {
 TEST(ScenarioAnalysis, HonoursFsdpAllGatherLikeTheCli) {
     const Scenario scenario = test::exampleScenario("gpt3_6_7b_6x8_search.json"); // dp 6, FSDP
     qputenv("FSDP_ALLGATHER", "multicast");
-    const auto analysis = analyseScenario(scenario, {});
+    const auto analysis = analyseScenario(scenario);
     const SimulationReport pipeline = simulateScenarioReport(scenario, frontEndRunOptions());
     qunsetenv("FSDP_ALLGATHER");
     int multicast = 0;

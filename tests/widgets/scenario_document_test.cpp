@@ -64,13 +64,13 @@ TEST(ScenarioDocument, ConsecutiveEditsWithAMergeIdMerge) {
     document.load(test::smallStrategyScenario(), {});
     for (int dp : {1, 2, 4}) {
         Scenario edited = document.scenario();
-        (*edited.strategy)["dp"] = dp;
+        edited.strategy->dp = dp;
         document.edit(QString("Set DP to %1").arg(dp), edited, 100);
     }
     EXPECT_EQ(document.undoStack()->count(), 1);
     EXPECT_EQ(document.undoStack()->undoText(), "Set DP to 4");
     document.undoStack()->undo();
-    EXPECT_EQ((*document.scenario().strategy)["dp"], 2);
+    EXPECT_EQ(document.scenario().strategy->dp, 2);
 }
 
 TEST(ScenarioDocument, SavesAtomicallyAndReadsBackTheSameScenario) {

@@ -1,3 +1,5 @@
+#include "io/strategy_reader.h"
+#include "io/workload_reader.h"
 #include "main_window.h"
 #include "scenario_document.h"
 #include "search_panel.h"
@@ -30,12 +32,13 @@ Scenario tinyTransformerScenario() {
     scenario.wafer.cols = 4;
     scenario.wafer.die.sram = Quantity{8e6, "8 MB"};
     scenario.wafer.die.hbm = Quantity{64e6, "64 MB"};
-    scenario.workload = nlohmann::json::parse(R"({
+    scenario.workload = parseWorkload(nlohmann::json::parse(R"({
         "kind": "transformer",
         "model": {"name": "tiny", "layers": 2, "hidden": 512, "heads": 8, "ffn_hidden": 2048,
                   "vocab": 4096},
-        "seq_len": 256, "global_batch": 8})");
-    scenario.strategy = nlohmann::json{{"dp", 1}};
+        "seq_len": 256, "global_batch": 8})"),
+                                      {});
+    scenario.strategy = parseStrategy(nlohmann::json{{"dp", 1}});
     return scenario;
 }
 
@@ -118,7 +121,7 @@ TEST(SearchPanel, AppliesACandidatePickedOnTheScatter) {
     f.panel.apply();
     ASSERT_EQ(f.document.undoStack()->count(), 1);
     // The picked point is the candidate nearest the pixel: one with the same coordinates.
-    const nlohmann::json applied = *f.document.scenario().strategy;
+    const StrategySpec applied = *f.document.scenario().strategy;
     const auto match = std::find_if(candidates.begin(), candidates.end(),
                                     [&](const StrategyScore& c) { return c.strategy == applied; });
     ASSERT_NE(match, candidates.end());

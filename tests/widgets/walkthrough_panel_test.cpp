@@ -110,7 +110,7 @@ TEST(WalkthroughPanel, AsksItsHostOnlyForTheGesturesOfEachStep) {
     EXPECT_TRUE(host.requests.isEmpty()) << host.requests.join(", ").toStdString();
     EXPECT_TRUE(tour.currentText().contains("Simulating"));
 
-    host.analysis = analyseScenario(host.scenario, {});
+    host.analysis = analyseScenario(host.scenario);
     tour.refresh(); // the analysis arrived: step 0 takes its action once
     EXPECT_EQ(host.requests, (QStringList{"select none", "colour by bytes", "view mesh"}));
     tour.refresh();

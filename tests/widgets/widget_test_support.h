@@ -3,6 +3,8 @@
 #include "scenario_analysis.h"
 
 #include "io/scenario_io.h"
+#include "io/strategy_reader.h"
+#include "io/workload_reader.h"
 
 #include <QColor>
 #include <QImage>
@@ -24,7 +26,7 @@ inline Scenario exampleScenario(const std::string& name) {
 
 // The FSDP/TATP contention teaching example, simulated.
 inline std::shared_ptr<const ScenarioAnalysis> teachingAnalysis() {
-    return analyseScenario(exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    return analyseScenario(exampleScenario("contention_fsdp_tatp_4x4.json"));
 }
 
 // A strategy scenario on a 4x4 wafer: dp 2 x tatp 2 of a small gemm, placed sequentially.
@@ -33,8 +35,9 @@ inline Scenario smallStrategyScenario() {
     scenario.name = "small strategy";
     scenario.wafer.rows = 4;
     scenario.wafer.cols = 4;
-    scenario.workload = nlohmann::json{{"kind", "gemm"}, {"m", 1024}, {"k", 1024}, {"n", 1024}};
-    scenario.strategy = nlohmann::json{{"dp", 2}, {"tatp", 2}, {"fsdp", true}};
+    scenario.workload =
+        parseWorkload(nlohmann::json{{"kind", "gemm"}, {"m", 1024}, {"k", 1024}, {"n", 1024}}, {});
+    scenario.strategy = parseStrategy(nlohmann::json{{"dp", 2}, {"tatp", 2}, {"fsdp", true}});
     return scenario;
 }
 

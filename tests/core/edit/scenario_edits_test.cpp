@@ -3,11 +3,16 @@
 #include "edit/scenario_edits.h"
 
 #include "io/scenario_io.h"
+#include "io/scenario_writer.h"
+#include "io/strategy_reader.h"
+#include "io/workload_reader.h"
+#include "scenario/strategy_spec.h"
 #include "strategy/die_groups.h"
-#include "strategy/strategy_spec.h"
+#include "workload/transformer_presets.h"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <functional>
 #include <string>
 
@@ -24,8 +29,9 @@ Scenario gemmScenario(nlohmann::json strategy) {
     Scenario scenario;
     scenario.wafer.rows = 4;
     scenario.wafer.cols = 4;
-    scenario.workload = nlohmann::json{{"kind", "gemm"}, {"m", 1024}, {"k", 1024}, {"n", 1024}};
-    scenario.strategy = std::move(strategy);
+    scenario.workload =
+        parseWorkload(nlohmann::json{{"kind", "gemm"}, {"m", 1024}, {"k", 1024}, {"n", 1024}}, {});
+    scenario.strategy = parseStrategy(strategy);
     return scenario;
 }
 
@@ -34,9 +40,12 @@ Scenario transformerScenario() {
     Scenario scenario;
     scenario.wafer.rows = 4;
     scenario.wafer.cols = 4;
-    scenario.workload = nlohmann::json{
-        {"kind", "transformer"}, {"model", "gpt3-6.7b"}, {"seq_len", 2048}, {"global_batch", 8}};
-    scenario.strategy = nlohmann::json{{"dp", 2}, {"tatp", 2}};
+    scenario.workload = parseWorkload(nlohmann::json{{"kind", "transformer"},
+                                                     {"model", "gpt3-6.7b"},
+                                                     {"seq_len", 2048},
+                                                     {"global_batch", 8}},
+                                      {});
+    scenario.strategy = parseStrategy(nlohmann::json{{"dp", 2}, {"tatp", 2}});
     return scenario;
 }
 
@@ -57,74 +66,94 @@ void expectRefused(const std::function<void()>& edit, Reason reason, const std::
 
 TEST(ScenarioEdits, SetADegreeAndDropDraggedGroups) {
     const Scenario before = gemmScenario({{"dp", 2}, {"tatp", 2}});
-    const Scenario after = setStrategyDegree(before, StrategyDegree::Tatp, 4, {});
-    EXPECT_EQ(parseStrategy(*after.strategy).tatp, 4);
-    EXPECT_EQ(parseStrategy(*before.strategy).tatp, 2); // the input is untouched
+    const Scenario after = setStrategyDegree(before, StrategyDegree::Tatp, 4);
+    EXPECT_EQ(after.strategy->tatp, 4);
+    EXPECT_EQ(before.strategy->tatp, 2); // the input is untouched
 
     const Scenario dragged = moveDies(before, mesh(4, 4), {1}, 1, 5);
-    ASSERT_EQ(parseStrategy(*dragged.strategy).mapping, StrategySpec::Explicit);
+    ASSERT_EQ(dragged.strategy->mapping, StrategySpec::Explicit);
     // A new degree no longer fits the dragged groups: back to the sequential mapping.
-    const Scenario resized = setStrategyDegree(dragged, StrategyDegree::Dp, 1, {});
-    EXPECT_EQ(parseStrategy(*resized.strategy).mapping, StrategySpec::Sequential);
+    const Scenario resized = setStrategyDegree(dragged, StrategyDegree::Dp, 1);
+    EXPECT_EQ(resized.strategy->mapping, StrategySpec::Sequential);
     // Micro-batches do not change the groups.
-    const Scenario accumulated = setStrategyDegree(dragged, StrategyDegree::MicroBatches, 2, {});
-    EXPECT_EQ(parseStrategy(*accumulated.strategy).mapping, StrategySpec::Explicit);
-    EXPECT_EQ(parseStrategy(*accumulated.strategy).microBatches, 2);
+    const Scenario accumulated = setStrategyDegree(dragged, StrategyDegree::MicroBatches, 2);
+    EXPECT_EQ(accumulated.strategy->mapping, StrategySpec::Explicit);
+    EXPECT_EQ(accumulated.strategy->microBatches, 2);
 }
 
 TEST(ScenarioEdits, ADegreeTheModelCannotTakeIsRefusedNamingTheKey) {
-    expectRefused([] { setStrategyDegree(transformerScenario(), StrategyDegree::Tp, 5, {}); },
+    expectRefused([] { setStrategyDegree(transformerScenario(), StrategyDegree::Tp, 5); },
                   Reason::Infeasible, "strategy.tp");
     // 16 x 2 = 32 dies on a 16-die wafer.
-    expectRefused([] { setStrategyDegree(transformerScenario(), StrategyDegree::Dp, 16, {}); },
+    expectRefused([] { setStrategyDegree(transformerScenario(), StrategyDegree::Dp, 16); },
                   Reason::Infeasible, "strategy");
-    expectRefused([] { setStrategyDegree(teachingTraffic(), StrategyDegree::Dp, 2, {}); },
+    expectRefused([] { setStrategyDegree(teachingTraffic(), StrategyDegree::Dp, 2); },
                   Reason::NoStrategy, "no strategy");
 }
 
 TEST(ScenarioEdits, FlagsAndMappings) {
-    const Scenario fsdp = setStrategyFlag(transformerScenario(), StrategyFlag::Fsdp, true, {});
-    EXPECT_TRUE(parseStrategy(*fsdp.strategy).fsdp);
+    const Scenario fsdp = setStrategyFlag(transformerScenario(), StrategyFlag::Fsdp, true);
+    EXPECT_TRUE(fsdp.strategy->fsdp);
     const Scenario checkpointed =
-        setStrategyFlag(fsdp, StrategyFlag::ActivationCheckpointing, true, {});
-    EXPECT_TRUE(parseStrategy(*checkpointed.strategy).activationCheckpointing);
-    const Scenario single = setStrategyFlag(fsdp, StrategyFlag::DoubleBuffering, false, {});
-    EXPECT_FALSE(parseStrategy(*single.strategy).doubleBuffering);
+        setStrategyFlag(fsdp, StrategyFlag::ActivationCheckpointing, true);
+    EXPECT_TRUE(checkpointed.strategy->activationCheckpointing);
+    const Scenario single = setStrategyFlag(fsdp, StrategyFlag::DoubleBuffering, false);
+    EXPECT_FALSE(single.strategy->doubleBuffering);
 
-    const Scenario snake = setStrategyMapping(transformerScenario(), StrategySpec::Snake, {});
-    EXPECT_EQ(parseStrategy(*snake.strategy).mapping, StrategySpec::Snake);
-    expectRefused([] { setStrategyMapping(transformerScenario(), StrategySpec::Explicit, {}); },
+    const Scenario snake = setStrategyMapping(transformerScenario(), StrategySpec::Snake);
+    EXPECT_EQ(snake.strategy->mapping, StrategySpec::Snake);
+    expectRefused([] { setStrategyMapping(transformerScenario(), StrategySpec::Explicit); },
                   Reason::NoChange, "drag dies");
 }
 
 TEST(ScenarioEdits, AModelPresetTurnsTrafficIntoATrainingStep) {
-    const Scenario step = setModelPreset(teachingTraffic(), "llama2-7b", {});
+    const Scenario step = setModelPreset(teachingTraffic(), "llama2-7b");
     ASSERT_TRUE(step.workload.has_value());
-    EXPECT_EQ(step.workload->at("model"), "llama2-7b");
+    EXPECT_EQ(step.workload->model, transformerPreset("llama2-7b"));
+    EXPECT_EQ(step.workload->modelSource, ModelSource::Preset);
     EXPECT_TRUE(step.traffic.empty());
     EXPECT_FALSE(step.routing.has_value());
     ASSERT_TRUE(step.strategy.has_value());
 
     // On a training step only the model changes; sequence length and batch stay.
-    const Scenario other = setModelPreset(transformerScenario(), "llama2-7b", {});
-    EXPECT_EQ(other.workload->at("seq_len"), 2048);
-    EXPECT_EQ(other.workload->at("global_batch"), 8);
+    const Scenario other = setModelPreset(transformerScenario(), "llama2-7b");
+    EXPECT_EQ(other.workload->seqLen, 2048);
+    EXPECT_EQ(other.workload->globalBatch, 8);
     EXPECT_EQ(other.strategy, transformerScenario().strategy);
 
-    expectRefused([] { setModelPreset(transformerScenario(), "gpt-5", {}); }, Reason::Infeasible,
+    expectRefused([] { setModelPreset(transformerScenario(), "gpt-5"); }, Reason::Infeasible,
                   "no preset is named 'gpt-5'");
+}
+
+// Found on the way: the preset edit erased a key named "config", not "hf_config", so a Hugging
+// Face workload became one with both `model` and `hf_config`, which no longer loads.
+TEST(ScenarioEdits, AModelPresetReplacesAHuggingFaceConfig) {
+    Scenario scenario = transformerScenario();
+    scenario.workload =
+        parseWorkload(nlohmann::json{{"kind", "transformer"},
+                                     {"hf_config", "llama2_7b_config.json"},
+                                     {"seq_len", 2048},
+                                     {"global_batch", 8}},
+                      std::filesystem::path(WAFERSCOPE_TEST_DATA_DIR) / ".." / "io" / "data");
+    ASSERT_EQ(scenario.workload->modelSource, ModelSource::HuggingFace);
+    const Scenario preset = setModelPreset(scenario, "gpt3-6.7b");
+    EXPECT_EQ(preset.workload->modelSource, ModelSource::Preset);
+    EXPECT_TRUE(preset.workload->hfConfig.empty());
+    EXPECT_EQ(preset.workload->model, transformerPreset("gpt3-6.7b"));
+    EXPECT_EQ(preset.workload->globalBatch, 8);
+    // What is saved loads again, as this very scenario.
+    EXPECT_EQ(parseScenario(formatScenarioText(preset)), preset);
 }
 
 TEST(ScenarioEdits, ResizingTheWaferKeepsOnlyWhatFits) {
     Scenario scenario = transformerScenario();
     scenario.wafer.deadDies = {3, 12};
-    const Scenario smaller = resizeWafer(scenario, 2, 4, {});
+    const Scenario smaller = resizeWafer(scenario, 2, 4);
     EXPECT_EQ(smaller.wafer.rows, 2);
     EXPECT_EQ(smaller.wafer.deadDies, std::vector<DieId>{3}); // die 12 is off the wafer now
-    expectRefused([] { resizeWafer(transformerScenario(), 1, 2, {}); }, Reason::Infeasible,
-                  "strategy");
+    expectRefused([] { resizeWafer(transformerScenario(), 1, 2); }, Reason::Infeasible, "strategy");
     // The teaching example's traffic runs on row 0's four dies.
-    expectRefused([] { resizeWafer(teachingTraffic(), 1, 2, {}); }, Reason::OffWafer,
+    expectRefused([] { resizeWafer(teachingTraffic(), 1, 2); }, Reason::OffWafer,
                   "wafer does not have");
 }
 
@@ -158,13 +187,13 @@ TEST(ScenarioEdits, AMoveOntoADeadDieIsRefusedWithCoresSentence) {
 TEST(ScenarioEdits, ASearchedStrategyAppliesOnlyToTheSearchedWaferAndModel) {
     const Scenario searched = transformerScenario();
     Scenario best = searched;
-    best.strategy = nlohmann::json{{"dp", 4}, {"tatp", 4}};
+    best.strategy = parseStrategy(nlohmann::json{{"dp", 4}, {"tatp", 4}});
     best.routing = RoutingSpec{};
     best.routing->paths["tuned"] = PinnedRoute{{0, 1}, {}};
     // Unchanged since the search: the best comes whole, with its tuned routes.
     EXPECT_EQ(applySearchedStrategy(searched, searched, best, *best.strategy), best);
     // Another candidate: only its strategy.
-    const nlohmann::json other = toJson(parseStrategy({{"dp", 8}, {"tatp", 2}}));
+    const StrategySpec other = parseStrategy({{"dp", 8}, {"tatp", 2}});
     const Scenario applied = applySearchedStrategy(searched, searched, best, other);
     EXPECT_EQ(applied.strategy, other);
     EXPECT_FALSE(applied.routing.has_value());

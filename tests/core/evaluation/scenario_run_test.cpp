@@ -45,7 +45,7 @@ std::vector<fs::path> shippedScenarios() {
 // The in-process pipeline with `variables` as the whole environment.
 SimulationReport pipelineReport(const fs::path& file,
                                 const std::map<std::string, std::string>& variables) {
-    RunOptions options = frontEndRunOptions(file.parent_path());
+    RunOptions options = frontEndRunOptions();
     options.environment = [variables](const std::string& name) -> std::optional<std::string> {
         const auto found = variables.find(name);
         return found == variables.end() ? std::nullopt : std::optional(found->second);

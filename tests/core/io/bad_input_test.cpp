@@ -20,8 +20,9 @@ namespace {
 const std::filesystem::path kCorpus =
     std::filesystem::path(WAFERSCOPE_TEST_DATA_DIR) / "bad_inputs";
 
-// Files whose problem only the traffic planner (routes) or the training-step model (workload,
-// strategy) can see: the reader accepts them.
+// Files whose problem only the traffic planner (routes) or the training-step model can see (a
+// strategy that does not divide the model, or does not fit the wafer's live dies): the reader
+// accepts them. A bad `workload` or `strategy` on its own is the reader's to reject.
 bool isPlannerCase(const std::string& file) {
     return file.rfind("planner_", 0) == 0 || file.rfind("step_", 0) == 0;
 }

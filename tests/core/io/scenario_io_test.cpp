@@ -1,4 +1,5 @@
 #include "io/scenario_io.h"
+#include "io/strategy_reader.h"
 
 #include <gtest/gtest.h>
 
@@ -110,8 +111,9 @@ TEST(ScenarioIo, ParsesTheSpecExample) {
     EXPECT_EQ(s.wafer.deadLinks[0], (LinkRef{1, 2, false}));
     EXPECT_EQ(s.wafer.deadLinks[1], (LinkRef{6, 7, true}));
     ASSERT_TRUE(s.workload && s.strategy);
-    EXPECT_EQ((*s.workload)["model"], "gpt3-175b");
-    EXPECT_EQ((*s.strategy)["tatp"], 8);
+    EXPECT_EQ(s.workload->model.name, "gpt3-175b");
+    EXPECT_EQ(s.workload->modelSource, ModelSource::Preset);
+    EXPECT_EQ(s.strategy->tatp, 8);
     ASSERT_EQ(s.traffic.size(), 2u);
     EXPECT_EQ(s.traffic[0].id, "ag");
     EXPECT_EQ(s.traffic[0].kind, OpKind::AllGather);

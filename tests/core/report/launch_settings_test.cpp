@@ -1,6 +1,7 @@
 #include "report/launch_settings.h"
 
 #include "io/scenario_io.h"
+#include "workload/transformer_presets.h"
 
 #include <gtest/gtest.h>
 
@@ -19,8 +20,8 @@ struct Loaded {
 Loaded load(const std::string& name) {
     Loaded loaded;
     loaded.scenario = loadScenario(std::string(WAFERSCOPE_SCENARIO_DIR) + "/" + name);
-    loaded.strategy = parseStrategy(*loaded.scenario.strategy);
-    loaded.workload = parseWorkload(*loaded.scenario.workload, WAFERSCOPE_SCENARIO_DIR);
+    loaded.strategy = *loaded.scenario.strategy;
+    loaded.workload = *loaded.scenario.workload;
     return loaded;
 }
 

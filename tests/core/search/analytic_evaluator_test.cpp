@@ -3,9 +3,10 @@
 #include "search/strategy_scoring.h"
 
 #include "io/scenario_io.h"
+#include "io/workload_reader.h"
+#include "scenario/workload.h"
 #include "sim/fluid_simulator.h"
 #include "step/training_step.h"
-#include "workload/workload.h"
 
 #include <gtest/gtest.h>
 
@@ -20,11 +21,11 @@ struct Fixture {
     explicit Fixture(const char* file) : scenario(loadScenario(kData / file)) {}
     Scenario scenario;
     WaferTopology topology{scenario.wafer.topologySpec()};
-    Workload workload = parseWorkload(*scenario.workload, kData);
+    Workload workload = *scenario.workload;
     AnalyticEvaluator evaluator{workload, scenario.wafer, topology, scenario.routingMode()};
 
     double simulated(const StrategySpec& strategy) const {
-        return simulateStep(withStrategy(scenario, strategy), topology, kData).stepS;
+        return simulateStep(withStrategy(scenario, strategy), topology).stepS;
     }
 };
 
@@ -47,7 +48,7 @@ TEST(AnalyticEvaluator, OneDieTransformerStepIsTheSimulatedStep) {
         s.activationCheckpointing = checkpointing;
         const AnalyticEstimate e = f.evaluator.evaluate(s);
         ASSERT_TRUE(e.feasible) << e.whyNot;
-        const TrainingStep step = buildTrainingStep(withStrategy(f.scenario, s), f.topology, kData);
+        const TrainingStep step = buildTrainingStep(withStrategy(f.scenario, s), f.topology);
         const StepTiming simulated = stepTiming(step, simulate(step.graph.problem()));
         EXPECT_NEAR(e.layerS / simulated.layerS, 1.0, 1e-12);
         EXPECT_NEAR(e.headS / simulated.headS, 1.0, 1e-12);
@@ -102,14 +103,14 @@ TEST(AnalyticEvaluator, MemoryIsTheTrainingStepsMemory) {
     s.fsdp = true;
     s.activationCheckpointing = true;
     const AnalyticEstimate e = f.evaluator.evaluate(s);
-    const TrainingStep step = buildTrainingStep(withStrategy(f.scenario, s), f.topology, kData);
+    const TrainingStep step = buildTrainingStep(withStrategy(f.scenario, s), f.topology);
     EXPECT_DOUBLE_EQ(e.memory.total(), step.plan.memory.total());
     EXPECT_DOUBLE_EQ(e.memory.streamBuffers, step.plan.memory.streamBuffers);
 }
 
 TEST(AnalyticEvaluator, RanksRandomStrategiesLikeTheSimulator) {
     const Fixture f("small_transformer_4x4.json");
-    const RankAgreement agreement = measureRankAgreement(f.scenario, f.topology, kData, 40, 11, 2);
+    const RankAgreement agreement = measureRankAgreement(f.scenario, f.topology, 40, 11, 2);
     ASSERT_EQ(agreement.analyticS.size(), 40u);
     EXPECT_GT(agreement.spearman, 0.9);
     EXPECT_LT(agreement.meanAbsRelativeError, 0.15);

@@ -2,8 +2,9 @@
 #include "search/search_space.h"
 
 #include "io/scenario_io.h"
+#include "io/workload_reader.h"
+#include "scenario/workload.h"
 #include "strategy/placement.h"
-#include "workload/workload.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +21,7 @@ const std::filesystem::path kData = std::filesystem::path(WAFERSCOPE_TEST_DATA_D
 struct Fixture {
     Scenario scenario = loadScenario(kData / "small_transformer_4x4.json");
     WaferTopology topology{scenario.wafer.topologySpec()};
-    Workload workload = parseWorkload(*scenario.workload, kData);
+    Workload workload = *scenario.workload;
     SearchSpace space{workload, topology};
 };
 

@@ -5,8 +5,10 @@
 #include "search/strategy_scoring.h"
 
 #include "io/scenario_io.h"
+#include "io/strategy_reader.h"
+#include "io/workload_reader.h"
 #include "scenario/scenario_error.h"
-#include "workload/workload.h"
+#include "scenario/workload.h"
 
 #include <gtest/gtest.h>
 
@@ -24,7 +26,7 @@ struct Fixture {
     explicit Fixture(const char* file) : scenario(loadScenario(kData / file)) {}
     Scenario scenario;
     WaferTopology topology{scenario.wafer.topologySpec()};
-    Workload workload = parseWorkload(*scenario.workload, kData);
+    Workload workload = *scenario.workload;
     SearchSpace space{workload, topology};
     AnalyticEvaluator evaluator{workload, scenario.wafer, topology, scenario.routingMode()};
 
@@ -64,10 +66,10 @@ TEST(StrategySearch, GemmFindsTheExhaustiveOptimumOfTheSimulator) {
         const StrategySpec s = f.space.toStrategy(g);
         if (!f.evaluator.evaluate(s).feasible)
             continue;
-        bestSimulated = std::min(
-            bestSimulated, simulateStep(withStrategy(f.scenario, s), f.topology, kData).stepS);
+        bestSimulated =
+            std::min(bestSimulated, simulateStep(withStrategy(f.scenario, s), f.topology).stepS);
     }
-    const SearchResult result = searchStrategies(f.scenario, f.topology, kData, small(150, 2));
+    const SearchResult result = searchStrategies(f.scenario, f.topology, small(150, 2));
     EXPECT_LE(result.evaluations, 150);
     ASSERT_TRUE(result.best.simulatedStepS);
     EXPECT_NEAR(*result.best.simulatedStepS, bestSimulated, 1e-12);
@@ -79,14 +81,13 @@ TEST(StrategySearch, SmallTransformerFindsTheExhaustiveAnalyticalOptimum) {
     const auto [optimum, genome] = f.analyticOptimum();
     const std::size_t space = f.space.enumerate().size();
     for (std::uint64_t seed : {1u, 2u, 3u}) {
-        const SearchResult result =
-            searchStrategies(f.scenario, f.topology, kData, small(400, 2, seed));
+        const SearchResult result = searchStrategies(f.scenario, f.topology, small(400, 2, seed));
         EXPECT_LT(static_cast<std::size_t>(result.evaluations), space / 4);
         ASSERT_FALSE(result.candidates.empty());
         // The analytical ranking's head is the exhaustive optimum (the winner is then chosen
         // among the top K by the simulator).
         EXPECT_DOUBLE_EQ(result.candidates.front().analyticStepS, optimum) << "seed " << seed;
-        EXPECT_EQ(result.candidates.front().strategy, toJson(f.space.toStrategy(genome)));
+        EXPECT_EQ(result.candidates.front().strategy, f.space.toStrategy(genome));
         ASSERT_TRUE(result.best.simulatedStepS);
         EXPECT_LE(*result.best.simulatedStepS, *result.top.back().simulatedStepS);
     }
@@ -94,8 +95,8 @@ TEST(StrategySearch, SmallTransformerFindsTheExhaustiveAnalyticalOptimum) {
 
 TEST(StrategySearch, SameSeedSameResultWithOneOrTwoThreads) {
     const Fixture f("small_transformer_4x4.json");
-    const SearchResult one = searchStrategies(f.scenario, f.topology, kData, small(200, 1, 9));
-    const SearchResult two = searchStrategies(f.scenario, f.topology, kData, small(200, 2, 9));
+    const SearchResult one = searchStrategies(f.scenario, f.topology, small(200, 1, 9));
+    const SearchResult two = searchStrategies(f.scenario, f.topology, small(200, 2, 9));
     EXPECT_EQ(one.best.strategy, two.best.strategy);
     EXPECT_EQ(one.best.simulatedStepS, two.best.simulatedStepS);
     EXPECT_EQ(one.evaluations, two.evaluations);
@@ -110,7 +111,7 @@ TEST(StrategySearch, SameSeedSameResultWithOneOrTwoThreads) {
 
 TEST(StrategySearch, BaselinesAreScoredOnTheSameWafer) {
     const Fixture f("small_transformer_4x4.json");
-    const SearchResult result = searchStrategies(f.scenario, f.topology, kData, small(200, 2));
+    const SearchResult result = searchStrategies(f.scenario, f.topology, small(200, 2));
     ASSERT_EQ(result.baselines.size(), 3u);
     EXPECT_EQ(result.baselines[0].name, "Megatron-1 (TP)");
     EXPECT_EQ(result.baselines[1].name, "Megatron-3 (TP+SP)");
@@ -118,17 +119,17 @@ TEST(StrategySearch, BaselinesAreScoredOnTheSameWafer) {
     for (const BaselineScore& baseline : result.baselines) {
         ASSERT_TRUE(baseline.score) << baseline.name << ": " << baseline.whyNot;
         ASSERT_TRUE(baseline.score->simulatedStepS);
-        const StrategySpec s = parseStrategy(baseline.score->strategy);
+        const StrategySpec s = baseline.score->strategy;
         EXPECT_EQ(s.mapping, StrategySpec::Sequential);
         EXPECT_EQ(s.tatp, 1);
         EXPECT_LE(*result.best.simulatedStepS, *baseline.score->simulatedStepS * 1.02)
             << baseline.name;
     }
-    EXPECT_EQ(parseStrategy(result.baselines[0].score->strategy).sp, 1);
+    EXPECT_EQ(result.baselines[0].score->strategy.sp, 1);
     EXPECT_FALSE(result.segmentPlan.empty());
     // The best scenario simulates to the reported step time.
-    EXPECT_NEAR(simulateStep(result.bestScenario, f.topology, kData).stepS,
-                *result.best.simulatedStepS, 1e-15);
+    EXPECT_NEAR(simulateStep(result.bestScenario, f.topology).stepS, *result.best.simulatedStepS,
+                1e-15);
 }
 
 TEST(StrategySearch, BaselineThatCannotFitSaysOutOfMemory) {
@@ -136,7 +137,7 @@ TEST(StrategySearch, BaselineThatCannotFitSaysOutOfMemory) {
     // 1 MB of SRAM and 20 MB of HBM per die: the 16 dies hold the model only when it is split.
     f.scenario.wafer.die.sram = Quantity{1e6, "1 MB"};
     f.scenario.wafer.die.hbm = Quantity{6e6, "6 MB"};
-    const SearchResult result = searchStrategies(f.scenario, f.topology, kData, small(100, 2));
+    const SearchResult result = searchStrategies(f.scenario, f.topology, small(100, 2));
     bool sawOutOfMemory = false;
     for (const BaselineScore& baseline : result.baselines)
         if (!baseline.score) {
@@ -152,7 +153,7 @@ TEST(StrategySearch, ReportsProgressAndCancels) {
     SearchProgress last;
     bool stop = false;
     const SearchResult result = searchStrategies(
-        f.scenario, f.topology, kData, small(1000, 2), [&] { return stop; },
+        f.scenario, f.topology, small(1000, 2), [&] { return stop; },
         [&](const SearchProgress& p) {
             ++calls;
             EXPECT_GE(p.evaluations, last.evaluations);
@@ -172,8 +173,8 @@ TEST(StrategySearch, ReportsProgressAndCancels) {
 TEST(StrategySearch, ProgressReportsEachEvaluatedStrategyOnce) {
     const Fixture f("small_transformer_4x4.json");
     std::vector<StrategyScore> reported;
-    const SearchResult result = searchStrategies(
-        f.scenario, f.topology, kData, small(300, 2), {}, [&](const SearchProgress& p) {
+    const SearchResult result =
+        searchStrategies(f.scenario, f.topology, small(300, 2), {}, [&](const SearchProgress& p) {
             reported.insert(reported.end(), p.newCandidates.begin(), p.newCandidates.end());
         });
     ASSERT_FALSE(reported.empty());
@@ -193,7 +194,7 @@ TEST(StrategySearch, ProgressReportsEachEvaluatedStrategyOnce) {
 TEST(StrategySearch, NeedsAWorkload) {
     Scenario scenario;
     const WaferTopology topology(scenario.wafer.topologySpec());
-    EXPECT_THROW(searchStrategies(scenario, topology, {}, SearchOptions{}), ScenarioError);
+    EXPECT_THROW(searchStrategies(scenario, topology, SearchOptions{}), ScenarioError);
 }
 
 } // namespace

@@ -1,3 +1,4 @@
+#include "io/workload_reader.h"
 #include "step/step_plan.h"
 #include "step/training_step.h"
 
@@ -261,19 +262,20 @@ TEST(StepPlan, TheSimulatorsGraphRunsExactlyThePlan) {
         scenario.name = "plan";
         scenario.wafer.rows = 4;
         scenario.wafer.cols = 4;
-        scenario.workload = nlohmann::json{{"kind", "transformer"},
-                                           {"model",
-                                            {{"name", "tiny"},
-                                             {"layers", 2},
-                                             {"hidden", 512},
-                                             {"heads", 8},
-                                             {"ffn_hidden", 2048},
-                                             {"vocab", 4096}}},
-                                           {"seq_len", 256},
-                                           {"global_batch", 8}};
-        scenario.strategy = toJson(strategy);
+        scenario.workload = parseWorkload(nlohmann::json{{"kind", "transformer"},
+                                                         {"model",
+                                                          {{"name", "tiny"},
+                                                           {"layers", 2},
+                                                           {"hidden", 512},
+                                                           {"heads", 8},
+                                                           {"ffn_hidden", 2048},
+                                                           {"vocab", 4096}}},
+                                                         {"seq_len", 256},
+                                                         {"global_batch", 8}},
+                                          {});
+        scenario.strategy = strategy;
         const WaferTopology topology(scenario.wafer.topologySpec());
-        const TrainingStep step = buildTrainingStep(scenario, topology, {});
+        const TrainingStep step = buildTrainingStep(scenario, topology);
 
         double plannedFlops = 0.0;
         std::map<CollectiveRole, int> plannedCollectives;

@@ -1,5 +1,7 @@
 #include "io/environment_overrides.h"
 #include "io/scenario_io.h"
+#include "io/strategy_reader.h"
+#include "io/workload_reader.h"
 #include "report/step_report.h"
 #include "sim/fluid_simulator.h"
 #include "step/memory_model.h"
@@ -18,8 +20,8 @@ Scenario scenarioWith(int rows, int cols, const nlohmann::json& workload,
     scenario.name = "test";
     scenario.wafer.rows = rows;
     scenario.wafer.cols = cols;
-    scenario.workload = workload;
-    scenario.strategy = strategy;
+    scenario.workload = parseWorkload(workload, {});
+    scenario.strategy = parseStrategy(strategy);
     return scenario;
 }
 
@@ -89,7 +91,7 @@ TEST(TrainingStep, GemmStreamOnALineIsComputeBound) {
     const Scenario scenario = scenarioWith(
         1, 4, {{"kind", "gemm"}, {"m", 4096}, {"k", 4096}, {"n", 4096}}, {{"tatp", 4}});
     const WaferTopology topology(scenario.wafer.topologySpec());
-    const TrainingStep step = buildTrainingStep(scenario, topology, {});
+    const TrainingStep step = buildTrainingStep(scenario, topology);
     const SimResult result = simulate(step.graph.problem());
     const double blockSeconds = 2.0 * 1024 * 4096 * 1024 / 1e15;
     const double blockBytes = 1024.0 * 4096 * 2;         // W block = I block
@@ -112,7 +114,7 @@ TEST(TrainingStep, TransformerStepScalesOneSimulatedLayer) {
         4, 4, gpt3("gpt3-6.7b", 2048, 8),
         {{"dp", 2}, {"tatp", 8}, {"fsdp", true}, {"mapping", "snake"}, {"micro_batches", 2}});
     const WaferTopology topology(scenario.wafer.topologySpec());
-    const TrainingStep step = buildTrainingStep(scenario, topology, {});
+    const TrainingStep step = buildTrainingStep(scenario, topology);
     const SimResult result = simulate(step.graph.problem());
     const StepTiming timing = stepTiming(step, result);
     ASSERT_GT(timing.layerS, 0.0);
@@ -153,7 +155,7 @@ TEST(TrainingStep, InfeasibleStrategiesNameTheKey) {
         const Scenario scenario = scenarioWith(rows, cols, gpt3("gpt3-6.7b", 2048, 8), strategy);
         const WaferTopology topology(scenario.wafer.topologySpec());
         try {
-            buildTrainingStep(scenario, topology, {});
+            buildTrainingStep(scenario, topology);
         } catch (const ScenarioError& error) {
             return error.what();
         }
@@ -174,7 +176,7 @@ TEST(TrainingStep, ExplicitTrafficRunsAlongsideTheStep) {
     p2p.bytes = Quantity{64e6, "64 MB"};
     scenario.traffic.push_back(p2p);
     const WaferTopology topology(scenario.wafer.topologySpec());
-    const TrainingStep step = buildTrainingStep(scenario, topology, {});
+    const TrainingStep step = buildTrainingStep(scenario, topology);
     EXPECT_EQ(step.graph.flows().back().id, "extra");
     EXPECT_EQ(step.graph.flows().size(), 13u);
     const SimResult result = simulate(step.graph.problem());
@@ -185,7 +187,7 @@ TEST(TrainingStep, PinnedRoutesApplyToStepFlows) {
     Scenario scenario = scenarioWith(
         2, 2, {{"kind", "gemm"}, {"m", 4096}, {"k", 4096}, {"n", 4096}}, {{"tatp", 2}});
     const WaferTopology topology(scenario.wafer.topologySpec());
-    const TrainingStep plain = buildTrainingStep(scenario, topology, {});
+    const TrainingStep plain = buildTrainingStep(scenario, topology);
     std::size_t index = 0;
     while (plain.graph.flows()[index].route.path != std::vector<DieId>{0, 1})
         ++index;
@@ -194,17 +196,17 @@ TEST(TrainingStep, PinnedRoutesApplyToStepFlows) {
     // Pin the same transfer the long way round the 2x2: 0 -> 2 -> 3 -> 1.
     scenario.routing = RoutingSpec{};
     scenario.routing->paths[first.id].path = {0, 2, 3, 1};
-    const TrainingStep pinned = buildTrainingStep(scenario, topology, {});
+    const TrainingStep pinned = buildTrainingStep(scenario, topology);
     EXPECT_EQ(pinned.graph.flows()[index].id, first.id);
     EXPECT_EQ(pinned.graph.flows()[index].route.path, (std::vector<DieId>{0, 2, 3, 1}));
     EXPECT_EQ(pinned.graph.flows()[index].route.hops, 3);
 
     scenario.routing->paths[first.id].path = {0, 3};
-    EXPECT_THROW(buildTrainingStep(scenario, topology, {}), ScenarioError);
+    EXPECT_THROW(buildTrainingStep(scenario, topology), ScenarioError);
     scenario.routing->paths.clear();
     scenario.routing->paths["no such flow"].path = {0, 1};
     try {
-        buildTrainingStep(scenario, topology, {});
+        buildTrainingStep(scenario, topology);
         FAIL() << "a pin naming no flow must be refused";
     } catch (const ScenarioError& error) {
         EXPECT_EQ(error.keyPath(), "routing.paths.no such flow");
@@ -218,7 +220,7 @@ TEST(TrainingStep, FsdpAllGatherAlgorithmFollowsTheStrategy) {
         overrides.fsdpAllGather = override;
         applyEnvironmentOverrides(overrides, scenario);
         const WaferTopology topology(scenario.wafer.topologySpec());
-        const TrainingStep step = buildTrainingStep(scenario, topology, {});
+        const TrainingStep step = buildTrainingStep(scenario, topology);
         int count = 0;
         for (const Flow& flow : step.graph.flows())
             count += flow.multicast ? 1 : 0;
@@ -246,8 +248,8 @@ TEST(TrainingStep, SkippingTaskLabelsChangesNothingElse) {
     scenario.traffic.back().group = {0, 1, 5, 4};
     scenario.traffic.back().bytes = Quantity{8e6, "8 MB"};
     const WaferTopology topology(scenario.wafer.topologySpec());
-    const TrainingStep kept = buildTrainingStep(scenario, topology, {});
-    const TrainingStep bare = buildTrainingStep(scenario, topology, {}, TaskLabels::Skipped);
+    const TrainingStep kept = buildTrainingStep(scenario, topology);
+    const TrainingStep bare = buildTrainingStep(scenario, topology, TaskLabels::Skipped);
     const SimProblem& a = kept.graph.problem();
     const SimProblem& b = bare.graph.problem();
     ASSERT_EQ(a.tasks.size(), b.tasks.size());

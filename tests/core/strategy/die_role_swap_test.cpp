@@ -2,8 +2,10 @@
 #include "strategy/die_role_swap.h"
 
 #include "io/scenario_io.h"
+#include "io/strategy_reader.h"
+#include "io/workload_reader.h"
+#include "scenario/strategy_spec.h"
 #include "strategy/placement.h"
-#include "strategy/strategy_spec.h"
 #include "strategy_test_support.h"
 
 #include <gtest/gtest.h>
@@ -17,8 +19,9 @@ Scenario strategyScenario(nlohmann::json strategy) {
     Scenario scenario;
     scenario.wafer.rows = 4;
     scenario.wafer.cols = 4;
-    scenario.workload = nlohmann::json{{"kind", "gemm"}, {"m", 1024}, {"k", 1024}, {"n", 1024}};
-    scenario.strategy = std::move(strategy);
+    scenario.workload =
+        parseWorkload(nlohmann::json{{"kind", "gemm"}, {"m", 1024}, {"k", 1024}, {"n", 1024}}, {});
+    scenario.strategy = parseStrategy(strategy);
     return scenario;
 }
 
@@ -58,7 +61,7 @@ TEST(DieRoleSwap, StrategyBecomesExplicitGroupsWithTheDiesTraded) {
     const WaferTopology topology = mesh(4, 4);
     const Scenario before = strategyScenario({{"dp", 2}, {"tatp", 2}, {"fsdp", true}});
     const Scenario after = swapDieRoles(before, topology, 1, 5); // die 5 was unused
-    const StrategySpec spec = parseStrategy(*after.strategy);
+    const StrategySpec spec = *after.strategy;
     EXPECT_EQ(spec.mapping, StrategySpec::Explicit);
     EXPECT_EQ(spec.dpGroups, (std::vector<std::vector<DieId>>{{0, 2}, {5, 3}}));
     EXPECT_EQ(spec.tatpGroups, (std::vector<std::vector<DieId>>{{0, 5}, {2, 3}}));
@@ -70,8 +73,8 @@ TEST(DieRoleSwap, SwappingTwiceRestoresThePlacement) {
     const WaferTopology topology = mesh(4, 4);
     const Scenario before = strategyScenario({{"dp", 2}, {"tatp", 2}});
     const Scenario twice = swapDieRoles(swapDieRoles(before, topology, 0, 3), topology, 0, 3);
-    EXPECT_EQ(placeStrategy(parseStrategy(*twice.strategy), topology).usedDies(),
-              placeStrategy(parseStrategy(*before.strategy), topology).usedDies());
+    EXPECT_EQ(placeStrategy(*twice.strategy, topology).usedDies(),
+              placeStrategy(*before.strategy, topology).usedDies());
 }
 
 TEST(DieRoleSwap, ExplicitTrafficAndLabelsAreRenumbered) {

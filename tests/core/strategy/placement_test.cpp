@@ -1,3 +1,4 @@
+#include "io/strategy_reader.h"
 #include "strategy/mapping_policy.h"
 #include "strategy/placement.h"
 #include "strategy_test_support.h"

@@ -1,6 +1,7 @@
-#include "strategy/strategy_spec.h"
+#include "scenario/strategy_spec.h"
+#include "scenario/workload.h"
+#include "strategy/workload_divisibility.h"
 #include "strategy_test_support.h"
-#include "workload/workload.h"
 
 #include <gtest/gtest.h>
 

@@ -247,8 +247,8 @@ void expectSameRunEitherWay(Scenario scenario, int candidatesPerIteration) {
     patched.maxCandidatesPerIteration = candidatesPerIteration;
     TcmeOptions rebuilt = patched;
     rebuilt.patchRoutes = false;
-    TcmeEngine fast(scenario, topology, {}, patched);
-    TcmeEngine slow(scenario, topology, {}, rebuilt);
+    TcmeEngine fast(scenario, topology, patched);
+    TcmeEngine slow(scenario, topology, rebuilt);
     EXPECT_EQ(fast.run(), slow.run());
     ASSERT_EQ(fast.iterations().size(), slow.iterations().size());
     for (std::size_t i = 0; i < fast.iterations().size(); ++i) {
@@ -290,7 +290,7 @@ TEST(TcmeEngine, Gpt3TrainingStepFiguresAreUnchanged) {
     scenario.tcme = TcmeSpec{};
     scenario.tcme->targetUtilization = 1e-9;
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine engine(scenario, topology, {}, tcmeOptionsFrom(scenario));
+    TcmeEngine engine(scenario, topology, tcmeOptionsFrom(scenario));
     EXPECT_EQ(engine.initial().makespanS, 0x1.4ae5ef018ba41p-6);
     EXPECT_EQ(engine.initial().maxLinkBytes, 0x1.32005ap+33);
     EXPECT_EQ(engine.run(), TcmeStopReason::NoCandidate);

@@ -19,11 +19,8 @@ TEST(ScenarioEvaluation, TrainingStepUtilisationIsPerRoundAsInTheReport) {
     const Scenario scenario =
         loadScenario(std::string(WAFERSCOPE_SCENARIO_DIR) + "/llama2_7b_4x4_tp_vs_tatp.json");
     const WaferTopology topology(scenario.wafer.topologySpec());
-    const ScenarioEvaluation evaluation =
-        evaluateScenario(scenario, topology, WAFERSCOPE_SCENARIO_DIR);
-    RunOptions options;
-    options.scenarioDirectory = WAFERSCOPE_SCENARIO_DIR;
-    const SimulationReport report = simulateScenarioReport(scenario, options);
+    const ScenarioEvaluation evaluation = evaluateScenario(scenario, topology);
+    const SimulationReport report = simulateScenarioReport(scenario, RunOptions{});
 
     double overMakespan = 0.0;
     for (const LinkReport& link : report.links)

@@ -1,4 +1,6 @@
 #include "io/scenario_io.h"
+#include "io/strategy_reader.h"
+#include "io/workload_reader.h"
 #include "tcme/bypass_path.h"
 #include "tcme/scenario_evaluation.h"
 #include "tcme/tcme_engine.h"
@@ -93,7 +95,7 @@ TEST(BypassPath, SkipsDeadLinks) {
 TEST(TcmeEngine, FindsTheMostCongestedLinkAndItsConflicts) {
     const Scenario scenario = twoFlowsOnOneLink();
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    TcmeEngine engine(scenario, topology, optionsFor(scenario));
     ASSERT_FALSE(engine.finished());
     EXPECT_NEAR(engine.initial().makespanS, 2e-6, 1e-18); // two 1 MB flows share 1 TB/s
     const TcmeIteration& first = engine.step();
@@ -114,7 +116,7 @@ TEST(TcmeEngine, FindsTheMostCongestedLinkAndItsConflicts) {
 TEST(TcmeEngine, ReroutesAHotP2pFlowAndHalvesTheMakespan) {
     const Scenario scenario = twoFlowsOnOneLink();
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    TcmeEngine engine(scenario, topology, optionsFor(scenario));
     const TcmeIteration& first = engine.step();
     ASSERT_EQ(first.actions.size(), 1u);
     const TcmeAction& action = first.actions[0];
@@ -147,7 +149,7 @@ TEST(TcmeEngine, MergesDirectAllGatherDuplicatesIntoTrees) {
     scenario.traffic = {
         collective("ag", OpKind::AllGather, {0, 1, 2, 3}, 4 * kMB, Algorithm::Direct)};
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    TcmeEngine engine(scenario, topology, optionsFor(scenario));
     const TcmeIteration& first = engine.step();
     EXPECT_EQ(first.mcl, 1); // 1->2 and 2->1 carry 4 MB; the lower id wins
     EXPECT_EQ(first.linkBytesBefore,
@@ -182,7 +184,7 @@ TEST(TcmeEngine, MergesAnUnsetAlgorithmAsRingAndDropsItsPins) {
     const WaferTopology topology(scenario.wafer.topologySpec());
     TcmeOptions options = optionsFor(scenario);
     options.rerouteFlows = false;
-    TcmeEngine engine(scenario, topology, {}, options);
+    TcmeEngine engine(scenario, topology, options);
     EXPECT_NEAR(engine.initial().makespanS, 3e-6, 1e-15);
     EXPECT_DOUBLE_EQ(engine.initial().maxLinkBytes, 3 * kMB);
     const TcmeIteration& first = engine.step();
@@ -205,7 +207,7 @@ TEST(TcmeEngine, MakesARectangleReduceScatterHierarchical) {
     scenario.traffic = {
         collective("rs", OpKind::ReduceScatter, {0, 1, 2, 3}, 4 * kMB, Algorithm::Ring)};
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    TcmeEngine engine(scenario, topology, optionsFor(scenario));
     EXPECT_DOUBLE_EQ(engine.initial().maxLinkBytes, 3 * kMB);
     const TcmeIteration& first = engine.step();
     ASSERT_EQ(first.actions.size(), 1u);
@@ -221,7 +223,7 @@ TEST(TcmeEngine, NonRectangleGroupGetsNoHierarchicalCandidate) {
     scenario.traffic = {
         collective("rs", OpKind::ReduceScatter, {0, 1, 3}, 3 * kMB, Algorithm::Ring)};
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    TcmeEngine engine(scenario, topology, optionsFor(scenario));
     engine.run();
     for (const TcmeIteration& iteration : engine.iterations())
         for (const TcmeAction& action : iteration.actions)
@@ -233,7 +235,7 @@ TEST(TcmeEngine, StopsAtMaxIter) {
     scenario.tcme = TcmeSpec{};
     scenario.tcme->maxIter = 1;
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    TcmeEngine engine(scenario, topology, optionsFor(scenario));
     EXPECT_EQ(engine.run(), TcmeStopReason::MaxIter);
     EXPECT_EQ(engine.iterations().size(), 1u);
     EXPECT_EQ(engine.stopReason(), TcmeStopReason::MaxIter);
@@ -245,7 +247,7 @@ TEST(TcmeEngine, StopsBelowTargetBeforeAnyIteration) {
     scenario.tcme = TcmeSpec{};
     scenario.tcme->targetUtilization = 10.0;
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    TcmeEngine engine(scenario, topology, optionsFor(scenario));
     EXPECT_TRUE(engine.finished());
     EXPECT_EQ(engine.stopReason(), TcmeStopReason::BelowTarget);
     EXPECT_EQ(engine.run(), TcmeStopReason::BelowTarget);
@@ -260,7 +262,7 @@ TEST(TcmeEngine, StopsOnLowGain) {
     scenario.tcme->minGain = 0.99; // the 50% gain of the first iteration is not enough
     scenario.tcme->patience = 1;
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    TcmeEngine engine(scenario, topology, optionsFor(scenario));
     EXPECT_EQ(engine.run(), TcmeStopReason::NoGain);
     ASSERT_EQ(engine.iterations().size(), 1u);
     EXPECT_EQ(engine.iterations()[0].actions.size(), 1u); // the gain is still kept
@@ -272,7 +274,7 @@ TEST(TcmeEngine, StopsWithNoCandidateForASingleFlowOnALine) {
     Scenario scenario = mesh(1, 3);
     scenario.traffic = {p2p("p", 0, 2, kMB)};
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    TcmeEngine engine(scenario, topology, optionsFor(scenario));
     EXPECT_EQ(engine.run(), TcmeStopReason::NoCandidate);
     ASSERT_EQ(engine.iterations().size(), 1u);
     const TcmeIteration& only = engine.iterations()[0];
@@ -286,7 +288,7 @@ TEST(TcmeEngine, StopsWithNoCandidateForASingleFlowOnALine) {
 TEST(TcmeEngine, CancelLeavesTheEngineResumable) {
     const Scenario scenario = twoFlowsOnOneLink();
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    TcmeEngine engine(scenario, topology, optionsFor(scenario));
     int progressCalls = 0;
     const TcmeStopReason stopped = engine.run([&] { return progressCalls >= 1; },
                                               [&](const TcmeIteration&) { ++progressCalls; });
@@ -315,8 +317,8 @@ Scenario busy3x3() {
 TEST(TcmeEngine, IsNeverWorseAndDeterministic) {
     const Scenario scenario = busy3x3();
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine first(scenario, topology, {}, optionsFor(scenario));
-    TcmeEngine second(scenario, topology, {}, optionsFor(scenario));
+    TcmeEngine first(scenario, topology, optionsFor(scenario));
+    TcmeEngine second(scenario, topology, optionsFor(scenario));
     first.run();
     second.run();
     EXPECT_LE(first.current().makespanS, first.initial().makespanS * (1 + 1e-12));
@@ -344,7 +346,7 @@ TEST(TcmeEngine, IsNeverWorseAndDeterministic) {
 TEST(TcmeEngine, TunedScenarioReproducesTheResult) {
     for (const Scenario& scenario : {twoFlowsOnOneLink(), busy3x3()}) {
         const WaferTopology topology(scenario.wafer.topologySpec());
-        TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+        TcmeEngine engine(scenario, topology, optionsFor(scenario));
         engine.run();
         ASSERT_FALSE(engine.iterations().empty());
         // Through JSON too: the tuned scenario is an ordinary scenario file.
@@ -382,7 +384,7 @@ TEST(TcmeEngine, Yardstick8x8AllGatherReachesMulticastTrees) {
         all[static_cast<std::size_t>(die)] = die;
     scenario.traffic = {collective("ag", OpKind::AllGather, all, 64 * kMiB, Algorithm::Direct)};
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine engine(scenario, topology, {}, optionsFor(scenario));
+    TcmeEngine engine(scenario, topology, optionsFor(scenario));
     EXPECT_DOUBLE_EQ(engine.initial().maxLinkBytes, 128 * kMiB);
     engine.run();
     // 128 MiB on 1 TB/s: the direct all-gather ends when its hottest link drains.
@@ -406,13 +408,16 @@ TEST(TcmeEngine, Yardstick8x8AllGatherReachesMulticastTrees) {
 TEST(TcmeEngine, SwitchesFsdpAllGathersOfATrainingStepToMulticast) {
     Scenario scenario = mesh(2, 2);
     scenario.wafer.linkBandwidth = Quantity{10e9, "10 GB/s"};
-    scenario.workload = nlohmann::json{
-        {"kind", "transformer"}, {"model", "gpt3-6.7b"}, {"seq_len", 2048}, {"global_batch", 4}};
-    scenario.strategy = nlohmann::json{{"dp", 4}, {"fsdp", true}};
+    scenario.workload = parseWorkload(nlohmann::json{{"kind", "transformer"},
+                                                     {"model", "gpt3-6.7b"},
+                                                     {"seq_len", 2048},
+                                                     {"global_batch", 4}},
+                                      {});
+    scenario.strategy = parseStrategy(nlohmann::json{{"dp", 4}, {"fsdp", true}});
     const WaferTopology topology(scenario.wafer.topologySpec());
     TcmeOptions options = optionsFor(scenario);
     options.spec.targetUtilization = 0.0; // never "below target": let it search
-    TcmeEngine engine(scenario, topology, {}, options);
+    TcmeEngine engine(scenario, topology, options);
     const TcmeIteration& first = engine.step();
     ASSERT_FALSE(first.hotFlows.empty());
     EXPECT_EQ(first.hotFlows[0].rfind("fsdp", 0), 0u);
@@ -420,7 +425,7 @@ TEST(TcmeEngine, SwitchesFsdpAllGathersOfATrainingStepToMulticast) {
     EXPECT_EQ(first.actions[0].kind, TcmeAction::Kind::Multicast);
     EXPECT_EQ(first.actions[0].flow, "strategy.fsdp_allgather");
     EXPECT_LT(first.after.makespanS, first.before.makespanS);
-    EXPECT_EQ(engine.tunedScenario().strategy->at("fsdp_allgather"), "multicast");
+    EXPECT_TRUE(engine.tunedScenario().strategy->fsdpAllGatherMulticast);
     engine.run();
     EXPECT_LE(engine.current().makespanS, engine.initial().makespanS);
     const ScenarioEvaluation again = evaluateScenario(engine.tunedScenario(), topology);

@@ -1,4 +1,5 @@
 #include "workload/layer_gemm.h"
+#include "workload/transformer_presets.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
-#include "workload/transformer_config.h"
+#include "scenario/transformer_config.h"
+#include "workload/transformer_presets.h"
 
 #include <gtest/gtest.h>
 

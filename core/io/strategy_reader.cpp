@@ -1,4 +1,4 @@
-#include "strategy/strategy_spec.h"
+#include "io/strategy_reader.h"
 
 #include "io/json_text.h"
 
@@ -13,6 +13,7 @@ namespace ws {
 namespace {
 
 using nlohmann::json;
+using nlohmann::ordered_json;
 
 // The largest wafer is 256 x 256 dies (docs/file-format.md): no strategy can use more.
 constexpr std::int64_t kMaxDies = 256 * 256;
@@ -108,30 +109,7 @@ std::vector<std::vector<DieId>> readGroups(const json& value, const std::string&
     return groups;
 }
 
-json groupsToJson(const std::vector<std::vector<DieId>>& groups) {
-    json out = json::array();
-    for (const auto& group : groups)
-        out.push_back(group);
-    return out;
-}
-
 } // namespace
-
-const char* toString(StrategySpec::MappingKind mapping) {
-    switch (mapping) {
-    case StrategySpec::Sequential:
-        return "sequential";
-    case StrategySpec::Snake:
-        return "snake";
-    case StrategySpec::Explicit:
-        return "explicit";
-    }
-    return "sequential";
-}
-
-const char* toString(TatpSchedule schedule) {
-    return schedule == TatpSchedule::Ring ? "ring" : "bidirectional";
-}
 
 StrategySpec parseStrategy(const json& strategy) {
     const std::string root = "strategy";
@@ -240,8 +218,8 @@ StrategySpec parseStrategy(const json& strategy) {
     return spec;
 }
 
-json toJson(const StrategySpec& spec) {
-    json out = json::object();
+ordered_json toOrderedJson(const StrategySpec& spec) {
+    ordered_json out = ordered_json::object();
     out["dp"] = spec.dp;
     out["sp"] = spec.sp;
     out["tp"] = spec.tp;
@@ -250,21 +228,26 @@ json toJson(const StrategySpec& spec) {
     out["fsdp_allgather"] = spec.fsdpAllGatherMulticast ? "multicast" : "ring";
     out["tatp_schedule"] = toString(spec.tatpSchedule);
     out["double_buffering"] = spec.doubleBuffering;
-    out["activation_checkpointing"] = spec.activationCheckpointing;
-    out["micro_batches"] = spec.microBatches;
     if (spec.mapping == StrategySpec::Explicit) {
-        json groups = json::object();
+        // `groups` says "explicit" by itself (docs/training-model.md `strategy.groups`).
+        ordered_json groups = ordered_json::object();
         if (!spec.dpGroups.empty())
-            groups["dp"] = groupsToJson(spec.dpGroups);
+            groups["dp"] = spec.dpGroups;
         if (!spec.tatpGroups.empty())
-            groups["tatp"] = groupsToJson(spec.tatpGroups);
+            groups["tatp"] = spec.tatpGroups;
         out["groups"] = groups;
     } else {
         out["mapping"] = toString(spec.mapping);
     }
+    out["micro_batches"] = spec.microBatches;
+    out["activation_checkpointing"] = spec.activationCheckpointing;
     for (const auto& [key, value] : spec.extensions.items())
         out[key] = value;
     return out;
+}
+
+json toJson(const StrategySpec& spec) {
+    return json(toOrderedJson(spec));
 }
 
 } // namespace ws

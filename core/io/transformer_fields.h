@@ -1,11 +1,11 @@
 #pragma once
 
-#include "workload/json_fields.h"
-#include "workload/transformer_config.h"
+#include "io/json_fields.h"
+#include "scenario/transformer_config.h"
 
 #include <string>
 
-namespace ws::workload_detail {
+namespace ws {
 
 // The JSON keys a transformer's shape is read from: the scenario's own ("hidden") or a Hugging
 // Face config.json's ("hidden_size"). Messages name these keys.
@@ -40,4 +40,4 @@ TransformerConfig readTransformerShape(const JsonFields& fields, const Transform
 // (call after gatedMlp is known: it changes the count).
 void checkParameterCount(const TransformerConfig& model, const JsonFields& fields);
 
-} // namespace ws::workload_detail
+} // namespace ws

@@ -1,17 +1,20 @@
-// parseWorkload: the validating reader of the scenario's `workload` (docs/training-model.md).
+// parseWorkload and its writer: the scenario's `workload` (docs/training-model.md).
 //
 // Like the scenario reader, it throws ScenarioError(keyPath, problem) for the first problem
 // found, checking the kind first (it decides which keys are known), then unknown keys, then
 // the fields in the order the documentation lists them.
 
-#include "workload/workload.h"
+#include "io/workload_reader.h"
 
+#include "io/huggingface_config.h"
+#include "io/json_fields.h"
 #include "io/strict_json.h"
+#include "io/transformer_fields.h"
 #include "scenario/scenario_error.h"
-#include "workload/json_fields.h"
-#include "workload/transformer_fields.h"
+#include "workload/transformer_presets.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <limits>
@@ -21,7 +24,7 @@ namespace ws {
 namespace {
 
 using nlohmann::json;
-using workload_detail::JsonFields;
+using nlohmann::ordered_json;
 
 constexpr const char* kPath = "workload";
 constexpr std::int64_t kMaxSeqLen = std::int64_t{1} << 24;      // 16,777,216 tokens
@@ -62,6 +65,14 @@ void rejectOtherKindsKeys(const JsonFields& fields, const std::vector<std::strin
                                  "\", not \"" + kind + "\"");
 }
 
+json extensionsOf(const json& object) {
+    json extensions = json::object();
+    for (const auto& [key, value] : object.items())
+        if (key.rfind("x-", 0) == 0)
+            extensions[key] = value;
+    return extensions;
+}
+
 int readDtypeBytes(const JsonFields& fields) {
     if (!fields.has("dtype_bytes"))
         return 2;
@@ -77,12 +88,12 @@ int readDtypeBytes(const JsonFields& fields) {
 TransformerConfig readModelObject(const json& object) {
     const JsonFields fields = JsonFields::nested(object, "workload.model");
     fields.rejectUnknownKeys(kModelKeys);
-    TransformerConfig model = workload_detail::readTransformerShape(
-        fields, {"layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "experts",
-                 "experts_per_token"});
+    TransformerConfig model =
+        readTransformerShape(fields, {"layers", "hidden", "heads", "kv_heads", "ffn_hidden",
+                                      "vocab", "experts", "experts_per_token"});
     model.gatedMlp = fields.boolean("gated_mlp", false);
     model.name = fields.string("name", "custom");
-    workload_detail::checkParameterCount(model, fields);
+    checkParameterCount(model, fields);
     return model;
 }
 
@@ -91,13 +102,12 @@ TransformerConfig readModel(const JsonFields& fields) {
     if (value.is_object())
         return readModelObject(value);
     if (!value.is_string())
-        fields.fail("model", "expected a preset name or an object, got " +
-                                 workload_detail::jsonTypeName(value));
+        fields.fail("model", "expected a preset name or an object, got " + jsonTypeName(value));
     const std::string name = value.get<std::string>();
     if (std::optional<TransformerConfig> preset = transformerPreset(name))
         return *preset;
     const std::vector<std::string> names = transformerPresetNames();
-    fields.fail("model", "unknown model '" + name + "'" + workload_detail::didYouMean(name, names) +
+    fields.fail("model", "unknown model '" + name + "'" + didYouMean(name, names) +
                              "; the presets are " + joined(names) +
                              " (or describe the model with an object, or give hf_config)");
 }
@@ -147,13 +157,23 @@ Workload readTransformer(const JsonFields& fields, const std::filesystem::path& 
     if (!hasModel && !hasHuggingFace)
         fields.fail("model", "required key 'model' is missing (a preset name or an object; or "
                              "give hf_config, the path of a Hugging Face config.json)");
-    workload.model = hasModel ? readModel(fields) : readHuggingFace(fields, directory);
+    if (hasHuggingFace) {
+        workload.model = readHuggingFace(fields, directory);
+        workload.modelSource = ModelSource::HuggingFace;
+        workload.hfConfig = fields.string("hf_config");
+    } else {
+        workload.model = readModel(fields);
+        const json& model = *fields.find("model");
+        workload.modelSource = model.is_string() ? ModelSource::Preset : ModelSource::Object;
+        if (model.is_object())
+            workload.modelExtensions = extensionsOf(model);
+    }
 
     workload.seqLen = fields.integer("seq_len", 1, kMaxSeqLen, 2048);
     workload.globalBatch = fields.integer("global_batch", 1, kMaxGlobalBatch, 1);
     if (workload.tokensPerStep() > kMaxTokensPerStep)
         fields.fail("global_batch", "seq_len x global_batch is " +
-                                        workload_detail::numberText(workload.tokensPerStep()) +
+                                        numberText(workload.tokensPerStep()) +
                                         " tokens per step; more than 2^36 (68719476736) is "
                                         "not a realistic step");
     workload.dtypeBytes = readDtypeBytes(fields);
@@ -172,7 +192,7 @@ Workload readGemm(const JsonFields& fields) {
     const auto checkOperand = [&](const std::string& key, const std::string& operand,
                                   double elements) {
         if (elements > kMaxGemmOperand)
-            fields.fail(key, operand + " would have " + workload_detail::numberText(elements) +
+            fields.fail(key, operand + " would have " + numberText(elements) +
                                  " elements; more than 2^40 (1099511627776) is not a realistic "
                                  "layer");
     };
@@ -185,16 +205,9 @@ Workload readGemm(const JsonFields& fields) {
 
 } // namespace
 
-double Workload::tokensPerStep() const {
-    if (kind == WorkloadKind::Gemm)
-        return gemm.m;
-    return static_cast<double>(globalBatch) * static_cast<double>(seqLen);
-}
-
 Workload parseWorkload(const json& workload, const std::filesystem::path& scenarioDirectory) {
     if (!workload.is_object())
-        throw ScenarioError(kPath,
-                            "expected an object, got " + workload_detail::jsonTypeName(workload));
+        throw ScenarioError(kPath, "expected an object, got " + jsonTypeName(workload));
     const JsonFields fields = JsonFields::nested(workload, kPath);
     if (!fields.has("kind"))
         fields.fail("kind", "required key 'kind' is missing; expected \"transformer\" or \"gemm\"");
@@ -202,16 +215,70 @@ Workload parseWorkload(const json& workload, const std::filesystem::path& scenar
     if (kind == "transformer") {
         rejectOtherKindsKeys(fields, kTransformerKeys, kGemmKeys, "gemm", kind);
         fields.rejectUnknownKeys(kTransformerKeys);
-        return readTransformer(fields, scenarioDirectory);
+        Workload parsed = readTransformer(fields, scenarioDirectory);
+        parsed.extensions = extensionsOf(workload);
+        return parsed;
     }
     if (kind == "gemm") {
         rejectOtherKindsKeys(fields, kGemmKeys, kTransformerKeys, "transformer", kind);
         fields.rejectUnknownKeys(kGemmKeys);
-        return readGemm(fields);
+        Workload parsed = readGemm(fields);
+        parsed.extensions = extensionsOf(workload);
+        return parsed;
     }
-    fields.fail("kind", "unknown kind '" + kind + "'" +
-                            workload_detail::didYouMean(kind, {"transformer", "gemm"}) +
+    fields.fail("kind", "unknown kind '" + kind + "'" + didYouMean(kind, {"transformer", "gemm"}) +
                             "; expected \"transformer\" or \"gemm\"");
+}
+
+ordered_json toOrderedJson(const Workload& workload) {
+    ordered_json out = ordered_json::object();
+    if (workload.kind == WorkloadKind::Gemm) {
+        out["kind"] = "gemm";
+        out["m"] = static_cast<std::int64_t>(workload.gemm.m);
+        out["k"] = static_cast<std::int64_t>(workload.gemm.k);
+        out["n"] = static_cast<std::int64_t>(workload.gemm.n);
+        out["dtype_bytes"] = workload.dtypeBytes;
+    } else {
+        out["kind"] = "transformer";
+        const TransformerConfig& model = workload.model;
+        switch (workload.modelSource) {
+        case ModelSource::Preset:
+            out["model"] = model.name;
+            break;
+        case ModelSource::HuggingFace:
+            out["hf_config"] = workload.hfConfig;
+            break;
+        case ModelSource::Object: {
+            ordered_json object = ordered_json::object();
+            object["name"] = model.name;
+            object["layers"] = model.layers;
+            object["hidden"] = model.hidden;
+            object["heads"] = model.heads;
+            object["kv_heads"] = model.kvHeads;
+            object["ffn_hidden"] = model.ffnHidden;
+            object["vocab"] = model.vocab;
+            object["experts"] = model.experts;
+            object["experts_per_token"] = model.expertsPerToken;
+            object["gated_mlp"] = model.gatedMlp;
+            for (const auto& [key, value] : workload.modelExtensions.items())
+                object[key] = value;
+            out["model"] = object;
+            break;
+        }
+        }
+        out["seq_len"] = workload.seqLen;
+        out["global_batch"] = workload.globalBatch;
+        out["dtype_bytes"] = workload.dtypeBytes;
+        // 12, not 12.0: written as a user writes it.
+        const double optimizerBytes = workload.optimizerBytesPerParameter;
+        if (std::trunc(optimizerBytes) == optimizerBytes)
+            out["optimizer_bytes_per_param"] = static_cast<std::int64_t>(optimizerBytes);
+        else
+            out["optimizer_bytes_per_param"] = optimizerBytes;
+    }
+    for (const auto& [key, value] : workload.extensions.items())
+        out[key] = value;
+    return out;
 }
 
 } // namespace ws

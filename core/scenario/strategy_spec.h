@@ -1,6 +1,6 @@
 #pragma once
 
-#include "strategy/tatp_schedule.h"
+#include "scenario/tatp_schedule.h"
 #include "topology/wafer_topology.h"
 
 #include <nlohmann/json.hpp>
@@ -9,12 +9,10 @@
 
 namespace ws {
 
-struct Workload; // workload/workload.h
-
 // A hybrid parallel strategy (docs/concepts.md section 2, docs/training-model.md `strategy`): one
 // degree per kind of parallelism, training options, and how ranks are mapped to dies. A rank is (d,
 // s, t, a) with d < dp, s < sp, t < tp and a < tatp, a being the position along the TATP path; see
-// strategy/placement.h for where ranks land.
+// strategy/placement.h for where ranks land. Read once, with the scenario (io/strategy_reader.h).
 //
 // Example: {"dp": 2, "tatp": 8, "fsdp": true, "mapping": "snake"} uses 16 dies: two replicas,
 // each one TATP group of 8 dies on a snake path.
@@ -47,7 +45,8 @@ struct StrategySpec {
     std::vector<std::vector<DieId>> tatpGroups;
     nlohmann::json extensions = nlohmann::json::object(); // "x-..." keys, kept for round trips
 
-    // dp * sp * tp * tatp. parseStrategy() guarantees it fits in an int (at most 65536).
+    // dp * sp * tp * tatp. parseStrategy() (io/strategy_reader.h) guarantees it fits in an int (at
+    // most 65536).
     int dieCount() const { return dp * sp * tp * tatp; }
 
     friend bool operator==(const StrategySpec&, const StrategySpec&) = default;
@@ -56,32 +55,5 @@ struct StrategySpec {
 // Names as written in files: "sequential", "snake", "explicit"; "bidirectional", "ring".
 const char* toString(StrategySpec::MappingKind mapping);
 const char* toString(TatpSchedule schedule);
-
-// Parses the `strategy` object of a scenario. Strict: unknown keys (other than "x-...") and
-// wrong types are ScenarioErrors at "strategy.<key>"; degrees and micro_batches are positive
-// integers; dp*sp*tp*tatp must not exceed the largest wafer (65536 dies). `mapping` is
-// "sequential" (default) or "snake"; `groups` implies "explicit" (writing "explicit" is also
-// accepted, and then `groups` is required). Checks that need the wafer (live dies, group
-// shapes) are made by placeStrategy(), those that need the model by
-// checkStrategyAgainstWorkload().
-StrategySpec parseStrategy(const nlohmann::json& strategy);
-
-// The strategy as a user would write it: every key, `groups` instead of `mapping` for an
-// explicit mapping. parseStrategy(toJson(s)) == s.
-nlohmann::json toJson(const StrategySpec& strategy);
-
-// Checks that the strategy cuts the workload into equal whole blocks; the first failure is a
-// ScenarioError at the degree to blame ("strategy.tp: 5 does not divide the model's 96
-// attention heads"). Degrees are assumed positive (parseStrategy). Defined in
-// workload_divisibility.cpp.
-//
-// Transformer, in this order:
-//   micro_batches | global_batch;   dp | global_batch / micro_batches (sequences per replica);
-//   sp | seq_len;   tp | heads;   tp | ffn_hidden;
-//   tatp | seq_len * global_batch / (dp * micro_batches) / sp (token rows of one SP chunk of a
-//   micro-batch, which TATP splits);   tatp | hidden (the W columns TATP splits).
-// Gemm O[m, n] = I[m, k] W[k, n]: sp | m and dp | m / sp (the rows DP and SP split), then
-// tatp | m / (dp * sp) (each replica's rows, split again by TATP); tp | n and tatp | n / tp.
-void checkStrategyAgainstWorkload(const StrategySpec& strategy, const Workload& workload);
 
 } // namespace ws

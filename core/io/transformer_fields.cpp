@@ -1,8 +1,8 @@
-#include "workload/transformer_fields.h"
+#include "io/transformer_fields.h"
 
 #include <cstdio>
 
-namespace ws::workload_detail {
+namespace ws {
 namespace {
 
 // 1.3194141736370176e+16 -> "1.32e+16": a magnitude is what such a message needs.
@@ -48,4 +48,4 @@ void checkParameterCount(const TransformerConfig& model, const JsonFields& field
                           "workload");
 }
 
-} // namespace ws::workload_detail
+} // namespace ws

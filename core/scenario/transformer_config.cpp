@@ -1,4 +1,4 @@
-#include "workload/transformer_config.h"
+#include "scenario/transformer_config.h"
 
 namespace ws {
 

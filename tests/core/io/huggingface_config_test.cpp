@@ -1,5 +1,6 @@
-#include "workload/transformer_config.h"
+#include "scenario/transformer_config.h"
 
+#include "io/huggingface_config.h"
 #include "scenario/scenario_error.h"
 
 #include <gtest/gtest.h>

@@ -1,19 +1,14 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
-#include <optional>
 #include <string>
-#include <string_view>
-#include <vector>
 
 namespace ws {
 
 // The shape of a decoder-only transformer: everything the training-step model needs to size its
 // GEMMs, weights and activations. Sizes are element counts, not bytes.
 //
-// Invariants (enforced by the readers, parseWorkload and transformerFromHuggingFace; a
-// hand-built config is trusted): every count is positive, hidden % heads == 0,
+// Invariants (enforced by the readers, parseWorkload and transformerFromHuggingFace in
+// io/; a hand-built config is trusted): every count is positive, hidden % heads == 0,
 // heads % kvHeads == 0 (kvHeads < heads is grouped-query attention, kvHeads == 1 multi-query),
 // 1 <= expertsPerToken <= experts.
 struct TransformerConfig {
@@ -51,21 +46,5 @@ struct TransformerConfig {
     // (32000 * 4096) gives 6,738,415,616, the count Hugging Face reports for Llama-2-7b.
     double totalParameters() const;
 };
-
-// Public configurations by name: gpt3-6.7b, gpt3-13b, gpt3-76b, gpt3-175b, llama2-7b,
-// llama2-70b, llama3-70b, opt-175b, grok-1. nullopt for any other name (names are exact,
-// lower case).
-std::optional<TransformerConfig> transformerPreset(std::string_view name);
-std::vector<std::string> transformerPresetNames(); // in the order listed above
-
-// A config from the parsed config.json of a Hugging Face model: hidden_size,
-// num_hidden_layers, num_attention_heads, num_key_value_heads (default: num_attention_heads),
-// intermediate_size, vocab_size, num_local_experts (default 1), num_experts_per_tok
-// (default 1). The MLP is gated when model_type is llama, mistral or mixtral or hidden_act is
-// silu or swiglu. The name is _name_or_path, else model_type. Other keys are ignored (such
-// files carry many); a null counts as absent. Every problem is a ScenarioError at `keyPath`
-// whose problem names the config.json key, e.g. "hidden_size: required key is missing".
-TransformerConfig transformerFromHuggingFace(const nlohmann::json& config,
-                                             const std::string& keyPath);
 
 } // namespace ws

@@ -1,4 +1,6 @@
-#include "workload/workload.h"
+#include "io/workload_reader.h"
+#include "scenario/workload.h"
+#include "workload/transformer_presets.h"
 
 #include <gtest/gtest.h>
 

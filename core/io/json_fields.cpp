@@ -1,11 +1,13 @@
-#include "workload/json_fields.h"
+#include "io/json_fields.h"
+
+#include "io/json_text.h"
 
 #include "scenario/scenario_error.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace ws::workload_detail {
+namespace ws {
 
 using nlohmann::json;
 
@@ -120,6 +122,4 @@ std::string JsonFields::string(const std::string& key, const std::string& fallba
     return has(key) ? string(key) : fallback;
 }
 
-namespace {} // namespace
-
-} // namespace ws::workload_detail
+} // namespace ws

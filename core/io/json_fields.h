@@ -8,11 +8,9 @@
 #include <string>
 #include <vector>
 
-// Internal to core/workload: a namespace of its own so these helper names cannot collide
-// with another library's in the same link.
-namespace ws::workload_detail {
+namespace ws {
 
-// Reads the fields of one JSON object for the workload readers (internal to core/workload).
+// Reads the fields of one JSON object for the file format's readers (core/io).
 // Every problem is a ScenarioError, located one of two ways:
 // - nested: the object is part of the scenario, so each field has its own key path
 //   ("workload.model" + "hidden" -> "workload.model.hidden: must be ...");
@@ -57,9 +55,4 @@ private:
     bool m_imported;
 };
 
-// Shared with every strict reader (io/json_text.h).
-using ws::didYouMean;
-using ws::jsonTypeName;
-using ws::numberText;
-
-} // namespace ws::workload_detail
+} // namespace ws

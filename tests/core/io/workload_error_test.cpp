@@ -1,7 +1,8 @@
 // Every input error of parseWorkload, with the key path it must be reported at.
 
-#include "workload/workload.h"
+#include "scenario/workload.h"
 
+#include "io/workload_reader.h"
 #include "scenario/scenario_error.h"
 
 #include <gtest/gtest.h>

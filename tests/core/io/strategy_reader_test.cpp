@@ -1,5 +1,6 @@
-#include "strategy/strategy_spec.h"
-#include "strategy_test_support.h"
+#include "io/strategy_reader.h"
+#include "scenario/strategy_spec.h"
+#include "strategy/strategy_test_support.h"
 
 #include <gtest/gtest.h>
 

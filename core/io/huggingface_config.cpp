@@ -1,8 +1,8 @@
 // transformerFromHuggingFace: a TransformerConfig from a Hugging Face config.json.
 
-#include "workload/json_fields.h"
-#include "workload/transformer_config.h"
-#include "workload/transformer_fields.h"
+#include "io/json_fields.h"
+#include "io/transformer_fields.h"
+#include "scenario/transformer_config.h"
 
 #include "scenario/scenario_error.h"
 
@@ -11,13 +11,11 @@
 
 namespace ws {
 
-using workload_detail::JsonFields;
-
 TransformerConfig transformerFromHuggingFace(const nlohmann::json& config,
                                              const std::string& keyPath) {
     if (!config.is_object())
         throw ScenarioError(keyPath, "expected a JSON object (a Hugging Face config.json), got " +
-                                         workload_detail::jsonTypeName(config));
+                                         jsonTypeName(config));
     const JsonFields fields = JsonFields::imported(config, keyPath);
     // Experts are read in Mixtral's spelling. Other MoE configs name them differently and add
     // shared or fine-grained experts this model has no place for: reading them as a dense model
@@ -29,7 +27,7 @@ TransformerConfig transformerFromHuggingFace(const nlohmann::json& config,
             fields.fail(key, "only Mixtral-style mixture-of-experts configs (num_local_experts) "
                              "can be imported; describe this model with a model object instead");
     }
-    TransformerConfig model = workload_detail::readTransformerShape(
+    TransformerConfig model = readTransformerShape(
         fields, {"num_hidden_layers", "hidden_size", "num_attention_heads", "num_key_value_heads",
                  "intermediate_size", "vocab_size", "num_local_experts", "num_experts_per_tok"});
 
@@ -45,7 +43,7 @@ TransformerConfig transformerFromHuggingFace(const nlohmann::json& config,
     model.name = fields.string("_name_or_path", "");
     if (model.name.empty())
         model.name = modelType.empty() ? "huggingface" : modelType;
-    workload_detail::checkParameterCount(model, fields);
+    checkParameterCount(model, fields);
     return model;
 }
 

@@ -1,0 +1,11 @@
+#include "scenario/workload.h"
+
+namespace ws {
+
+double Workload::tokensPerStep() const {
+    if (kind == WorkloadKind::Gemm)
+        return gemm.m;
+    return static_cast<double>(globalBatch) * static_cast<double>(seqLen);
+}
+
+} // namespace ws
