@@ -1,11 +1,7 @@
 #include "io/json_fields.h"
 
-#include "io/json_text.h"
-
+#include "io/json_values.h"
 #include "scenario/scenario_error.h"
-
-#include <algorithm>
-#include <cmath>
 
 namespace ws {
 
@@ -22,28 +18,32 @@ JsonFields JsonFields::imported(const json& object, std::string path) {
 void JsonFields::fail(const std::string& key, const std::string& problem) const {
     if (m_imported)
         throw ScenarioError(m_path, key + ": " + problem);
-    throw ScenarioError(m_path.empty() ? key : m_path + "." + key, problem);
+    throw ScenarioError(memberPath(m_path, key), problem);
 }
 
 void JsonFields::failObject(const std::string& problem) const {
     throw ScenarioError(m_path, problem);
 }
 
-void JsonFields::rejectUnknownKeys(const std::vector<std::string>& known) const {
-    for (const auto& item : m_object.items()) {
-        const std::string& key = item.key();
-        if (key.rfind("x-", 0) == 0)
-            continue;
-        if (std::find(known.begin(), known.end(), key) == known.end())
-            fail(key, "unknown key '" + key + "'" + didYouMean(key, known));
+template <typename Read> auto JsonFields::at(const std::string& key, Read read) const {
+    if (!m_imported)
+        return read(memberPath(m_path, key));
+    try {
+        return read(key);
+    } catch (const ScenarioError& error) { // located at the file's key, inside the problem
+        throw ScenarioError(m_path, error.keyPath() + ": " + error.problem());
     }
 }
 
+void JsonFields::rejectUnknownKeys(const std::vector<std::string>& known) const {
+    checkKeys(m_object, m_path, known);
+}
+
 const json* JsonFields::find(const std::string& key) const {
-    const auto it = m_object.find(key);
-    if (it == m_object.end() || (m_imported && it->is_null()))
+    const json* value = findMember(m_object, key);
+    if (value == nullptr || (m_imported && value->is_null()))
         return nullptr;
-    return &*it;
+    return value;
 }
 
 const json& JsonFields::require(const std::string& key) const {
@@ -55,33 +55,9 @@ const json& JsonFields::require(const std::string& key) const {
 
 std::int64_t JsonFields::integer(const std::string& key, std::int64_t low,
                                  std::int64_t high) const {
-    // 2^53: beyond it a double no longer holds every integer, so 5e15 may not mean 5e15.
-    constexpr double kExact = 9007199254740992.0;
     const json& value = require(key);
-    std::int64_t result = 0;
-    if (value.is_number_unsigned()) {
-        const auto number = value.get<std::uint64_t>();
-        if (number > static_cast<std::uint64_t>(high))
-            fail(key, "must be " + std::to_string(low) + " to " + std::to_string(high) + ", got " +
-                          value.dump());
-        result = static_cast<std::int64_t>(number);
-    } else if (value.is_number_integer()) {
-        result = value.get<std::int64_t>();
-    } else if (value.is_number_float()) {
-        const double number = value.get<double>();
-        if (!std::isfinite(number) || std::trunc(number) != number)
-            fail(key, "expected an integer, got " + numberText(number));
-        if (std::fabs(number) > kExact)
-            fail(key, "must be " + std::to_string(low) + " to " + std::to_string(high) + ", got " +
-                          numberText(number));
-        result = static_cast<std::int64_t>(number);
-    } else {
-        fail(key, "expected an integer, got " + jsonTypeName(value));
-    }
-    if (result < low || result > high)
-        fail(key, "must be " + std::to_string(low) + " to " + std::to_string(high) + ", got " +
-                      std::to_string(result));
-    return result;
+    return at(key,
+              [&](const std::string& path) { return readIntegerInRange(value, path, low, high); });
 }
 
 std::int64_t JsonFields::integer(const std::string& key, std::int64_t low, std::int64_t high,
@@ -93,10 +69,9 @@ double JsonFields::number(const std::string& key, double low, double high, doubl
     const json* value = find(key);
     if (value == nullptr)
         return fallback;
-    if (!value->is_number())
-        fail(key, "expected a number, got " + jsonTypeName(*value));
-    const double number = value->get<double>();
-    if (!std::isfinite(number) || number < low || number > high)
+    const double number =
+        at(key, [&](const std::string& path) { return readNumber(*value, path); });
+    if (number < low || number > high)
         fail(key, "must be " + numberText(low) + " to " + numberText(high) + ", got " +
                       numberText(number));
     return number;
@@ -106,16 +81,12 @@ bool JsonFields::boolean(const std::string& key, bool fallback) const {
     const json* value = find(key);
     if (value == nullptr)
         return fallback;
-    if (!value->is_boolean())
-        fail(key, "expected true or false, got " + jsonTypeName(*value));
-    return value->get<bool>();
+    return at(key, [&](const std::string& path) { return readBoolean(*value, path); });
 }
 
 std::string JsonFields::string(const std::string& key) const {
     const json& value = require(key);
-    if (!value.is_string())
-        fail(key, "expected a string, got " + jsonTypeName(value));
-    return value.get<std::string>();
+    return at(key, [&](const std::string& path) { return readString(value, path); });
 }
 
 std::string JsonFields::string(const std::string& key, const std::string& fallback) const {

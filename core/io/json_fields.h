@@ -10,7 +10,8 @@
 
 namespace ws {
 
-// Reads the fields of one JSON object for the file format's readers (core/io).
+// Reads the fields of one JSON object for the file format's readers (core/io), with the one
+// field reader of io/json_values.h.
 // Every problem is a ScenarioError, located one of two ways:
 // - nested: the object is part of the scenario, so each field has its own key path
 //   ("workload.model" + "hidden" -> "workload.model.hidden: must be ...");
@@ -49,6 +50,9 @@ private:
     JsonFields(const nlohmann::json& object, std::string path, bool imported)
         : m_object(object), m_path(std::move(path)), m_imported(imported) {}
     const nlohmann::json& require(const std::string& key) const;
+    // Calls read(path) with the key's path; in an imported object, a problem it reports is
+    // moved to the object's own path with the key in front ("workload.hf_config: hidden_size:").
+    template <typename Read> auto at(const std::string& key, Read read) const;
 
     const nlohmann::json& m_object; // not owned: a JsonFields lives only while its object does
     std::string m_path;

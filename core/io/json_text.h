@@ -17,8 +17,12 @@ std::string jsonTypeName(const nlohmann::json& value);
 // A number as a user would write it: 1.5 -> "1.5", 2.0 -> "2", 1e30 -> "1e+30".
 std::string numberText(double value);
 
-// Levenshtein distance, for "did you mean" hints on unknown keys.
+// Edit distance (Levenshtein, a swap of neighbouring letters counting as one edit), for
+// "did you mean" hints on unknown keys.
 std::size_t editDistance(const std::string& a, const std::string& b);
+
+// "a, b, c": names listed in a message.
+std::string joinedNames(const std::vector<std::string>& names);
 
 // "; did you mean 'x'?" for the closest candidate within edit distance 2, else "".
 std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates);

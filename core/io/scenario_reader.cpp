@@ -8,6 +8,8 @@
 #include "io/scenario_io.h"
 
 #include "io/json_text.h"
+#include "io/json_values.h"
+#include "io/scenario_limits.h"
 #include "io/strategy_reader.h"
 #include "io/workload_reader.h"
 
@@ -24,110 +26,16 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kMaxLinkBandwidth = 1e15; // bytes/s: 1 PB/s, far beyond any real link
-constexpr double kMaxLinkLatency = 1.0;    // seconds per hop
-constexpr double kMaxBytes = 1e15;         // bytes: 1 PB per op is a typo, not a workload
-constexpr double kMaxStart = 1e6;          // seconds: about 11.6 days
-constexpr int kMaxWaferSide = 256;
+using limits::kMaxLinkBandwidth;
+using limits::kMaxLinkLatency;
+using limits::kMaxOpBytes;
+using limits::kMaxOpStart;
+using limits::kMaxTcmeIterations;
+using limits::kMaxWaferSide;
 
-[[noreturn]] void fail(const std::string& path, const std::string& problem) {
-    throw ScenarioError(path, problem);
-}
-
-std::string member(const std::string& path, const std::string& key) {
-    return path.empty() ? key : path + "." + key;
-}
-
-std::string element(const std::string& path, std::size_t index) {
-    return path + "[" + std::to_string(index) + "]";
-}
-
-bool isExtensionKey(const std::string& key) {
-    return key.rfind("x-", 0) == 0;
-}
-
-// Rejects unknown keys (suggesting the closest known one) and returns the "x-..." ones.
-json checkKeys(const json& object, const std::string& path, const std::vector<std::string>& known) {
-    json extensions = json::object();
-    for (const auto& [key, value] : object.items()) {
-        if (isExtensionKey(key)) {
-            extensions[key] = value;
-            continue;
-        }
-        if (std::find(known.begin(), known.end(), key) == known.end())
-            fail(member(path, key), "unknown key '" + key + "'" + didYouMean(key, known));
-    }
-    return extensions;
-}
-
-const json* find(const json& object, const std::string& key) {
-    const auto it = object.find(key);
-    return it == object.end() ? nullptr : &*it;
-}
-
-const json& require(const json& object, const std::string& path, const std::string& key) {
-    const json* value = find(object, key);
-    if (value == nullptr)
-        fail(member(path, key), "required key '" + key + "' is missing");
-    return *value;
-}
-
-const json& expectObject(const json& value, const std::string& path) {
-    if (!value.is_object())
-        fail(path, "expected an object, got " + jsonTypeName(value));
-    return value;
-}
-
-const json& expectArray(const json& value, const std::string& path) {
-    if (!value.is_array())
-        fail(path, "expected an array, got " + jsonTypeName(value));
-    return value;
-}
-
-std::string readString(const json& value, const std::string& path) {
-    if (!value.is_string())
-        fail(path, "expected a string, got " + jsonTypeName(value));
-    return value.get<std::string>();
-}
-
-// Integers may be written 5 or 5.0 (some JSON writers emit every number as a double), but
-// not 5.5. Values beyond 2^53 are rejected rather than silently rounded.
-std::int64_t readInteger(const json& value, const std::string& path) {
-    constexpr double kExact = 9007199254740992.0; // 2^53
-    if (value.is_number_integer() && !value.is_number_unsigned())
-        return value.get<std::int64_t>();
-    if (value.is_number_unsigned()) {
-        const auto number = value.get<std::uint64_t>();
-        if (number > static_cast<std::uint64_t>(kExact))
-            fail(path, "the integer " + value.dump() + " is too large");
-        return static_cast<std::int64_t>(number);
-    }
-    if (value.is_number_float()) {
-        const double number = value.get<double>();
-        if (!std::isfinite(number) || std::trunc(number) != number)
-            fail(path, "expected an integer, got " + numberText(number));
-        if (std::fabs(number) > kExact)
-            fail(path, "the integer " + numberText(number) + " is too large");
-        return static_cast<std::int64_t>(number);
-    }
-    fail(path, "expected an integer, got " + jsonTypeName(value));
-}
-
-int readIntInRange(const json& value, const std::string& path, int low, int high) {
-    const std::int64_t number = readInteger(value, path);
-    if (number < low || number > high)
-        fail(path, "must be " + std::to_string(low) + " to " + std::to_string(high) + ", got " +
-                       std::to_string(number));
-    return static_cast<int>(number);
-}
-
-double readNumber(const json& value, const std::string& path) {
-    if (!value.is_number())
-        fail(path, "expected a number, got " + jsonTypeName(value));
-    const double number = value.get<double>();
-    if (!std::isfinite(number))
-        fail(path, "expected a finite number");
-    return number;
+// Integer fields of this file are ints.
+int readIntRange(const json& value, const std::string& path, int low, int high) {
+    return static_cast<int>(readIntegerInRange(value, path, low, high));
 }
 
 std::string baseUnit(Dimension dimension) {
@@ -151,18 +59,19 @@ Quantity readQuantity(const json& value, const std::string& path, Dimension dime
     if (value.is_number()) {
         const double number = readNumber(value, path);
         if (number < 0)
-            fail(path, numberText(number) + " is negative");
+            failAt(path, numberText(number) + " is negative");
         return Quantity{number, {}};
     }
     if (!value.is_string())
-        fail(path, "expected " + dimensionName(dimension) + " (a number in " + baseUnit(dimension) +
-                       " or a string with a unit), got " + jsonTypeName(value));
+        failAt(path, "expected " + dimensionName(dimension) + " (a number in " +
+                         baseUnit(dimension) + " or a string with a unit), got " +
+                         jsonTypeName(value));
     Quantity quantity;
     quantity.text = value.get<std::string>();
     try {
         quantity.value = parseQuantity(quantity.text, dimension);
     } catch (const UnitError& error) {
-        fail(path, error.what());
+        failAt(path, error.what());
     }
     return quantity;
 }
@@ -174,13 +83,13 @@ std::string shown(const Quantity& quantity) {
 
 void checkPositive(const Quantity& quantity, const std::string& path) {
     if (!(quantity.value > 0))
-        fail(path, "must be greater than 0, got " + shown(quantity));
+        failAt(path, "must be greater than 0, got " + shown(quantity));
 }
 
 void checkAtMost(const Quantity& quantity, const std::string& path, double limit,
                  const std::string& limitText) {
     if (quantity.value > limit)
-        fail(path, shown(quantity) + " is absurd: more than " + limitText);
+        failAt(path, shown(quantity) + " is absurd: more than " + limitText);
 }
 
 // The enum spellings for messages: "p2p, allgather, ...".
@@ -191,21 +100,14 @@ template <typename Enum> std::vector<std::string> spellings(std::initializer_lis
     return names;
 }
 
-std::string joined(const std::vector<std::string>& names) {
-    std::string text;
-    for (const std::string& name : names)
-        text += (text.empty() ? "" : ", ") + name;
-    return text;
-}
-
 template <typename Enum, typename FromString>
 Enum readEnum(const json& value, const std::string& path, const std::string& what,
               FromString fromString, const std::vector<std::string>& names) {
     const std::string text = readString(value, path);
     const std::optional<Enum> parsed = fromString(text);
     if (!parsed)
-        fail(path, "unknown " + what + " '" + text + "'; expected one of " + joined(names) +
-                       didYouMean(text, names));
+        failAt(path, "unknown " + what + " '" + text + "'; expected one of " + joinedNames(names) +
+                         didYouMean(text, names));
     return *parsed;
 }
 
@@ -228,8 +130,9 @@ public:
     DieId inRange(const json& value, const std::string& path) const {
         const std::int64_t id = readInteger(value, path);
         if (id < 0 || id >= m_topology.dieCount())
-            fail(path, "die " + std::to_string(id) + " is out of range (this wafer has dies 0 to " +
-                           std::to_string(m_topology.dieCount() - 1) + ")");
+            failAt(path, "die " + std::to_string(id) +
+                             " is out of range (this wafer has dies 0 to " +
+                             std::to_string(m_topology.dieCount() - 1) + ")");
         return static_cast<DieId>(id);
     }
 
@@ -237,7 +140,7 @@ public:
     DieId alive(const json& value, const std::string& path) const {
         const DieId die = inRange(value, path);
         if (!m_topology.isAlive(die))
-            fail(path, "die " + std::to_string(die) + " is dead (wafer.faults.dies)");
+            failAt(path, "die " + std::to_string(die) + " is dead (wafer.faults.dies)");
         return die;
     }
 
@@ -245,11 +148,11 @@ public:
     void liveLink(DieId from, DieId to, const std::string& path) const {
         const std::optional<LinkId> link = m_topology.linkBetween(from, to);
         if (!link)
-            fail(path, "dies " + std::to_string(from) + " and " + std::to_string(to) +
-                           " are not neighbours, so no link joins them");
+            failAt(path, "dies " + std::to_string(from) + " and " + std::to_string(to) +
+                             " are not neighbours, so no link joins them");
         if (!m_topology.link(*link).alive)
-            fail(path,
-                 "the link " + linkName(m_topology.link(*link)) + " is dead (wafer.faults.links)");
+            failAt(path, "the link " + linkName(m_topology.link(*link)) +
+                             " is dead (wafer.faults.links)");
     }
 
     const WaferTopology& topology() const { return m_topology; }
@@ -263,26 +166,26 @@ DieSpec readDie(const json& value, const std::string& path) {
     DieSpec die;
     die.extensions =
         checkKeys(value, path, {"peak_flops", "sram", "hbm", "hbm_bandwidth", "efficiency"});
-    if (const json* v = find(value, "peak_flops")) {
-        die.peakFlops = readQuantity(*v, member(path, "peak_flops"), Dimension::FlopsPerSecond);
-        checkPositive(die.peakFlops, member(path, "peak_flops"));
+    if (const json* v = findMember(value, "peak_flops")) {
+        die.peakFlops = readQuantity(*v, memberPath(path, "peak_flops"), Dimension::FlopsPerSecond);
+        checkPositive(die.peakFlops, memberPath(path, "peak_flops"));
     }
-    if (const json* v = find(value, "sram")) {
-        die.sram = readQuantity(*v, member(path, "sram"), Dimension::Bytes);
-        checkPositive(die.sram, member(path, "sram"));
+    if (const json* v = findMember(value, "sram")) {
+        die.sram = readQuantity(*v, memberPath(path, "sram"), Dimension::Bytes);
+        checkPositive(die.sram, memberPath(path, "sram"));
     }
-    if (const json* v = find(value, "hbm"))
-        die.hbm = readQuantity(*v, member(path, "hbm"), Dimension::Bytes);
-    if (const json* v = find(value, "hbm_bandwidth")) {
+    if (const json* v = findMember(value, "hbm"))
+        die.hbm = readQuantity(*v, memberPath(path, "hbm"), Dimension::Bytes);
+    if (const json* v = findMember(value, "hbm_bandwidth")) {
         die.hbmBandwidth =
-            readQuantity(*v, member(path, "hbm_bandwidth"), Dimension::BytesPerSecond);
-        checkPositive(die.hbmBandwidth, member(path, "hbm_bandwidth"));
+            readQuantity(*v, memberPath(path, "hbm_bandwidth"), Dimension::BytesPerSecond);
+        checkPositive(die.hbmBandwidth, memberPath(path, "hbm_bandwidth"));
     }
-    if (const json* v = find(value, "efficiency")) {
-        die.efficiency = readNumber(*v, member(path, "efficiency"));
+    if (const json* v = findMember(value, "efficiency")) {
+        die.efficiency = readNumber(*v, memberPath(path, "efficiency"));
         if (!(die.efficiency > 0 && die.efficiency <= 1))
-            fail(member(path, "efficiency"),
-                 "must be greater than 0 and at most 1, got " + numberText(die.efficiency));
+            failAt(memberPath(path, "efficiency"),
+                   "must be greater than 0 and at most 1, got " + numberText(die.efficiency));
     }
     return die;
 }
@@ -293,19 +196,19 @@ EnergySpec readEnergy(const json& value, const std::string& path) {
     energy.extensions =
         checkKeys(value, path, {"d2d_pj_per_bit", "hbm_pj_per_bit", "flops_per_joule"});
     const auto nonNegative = [&](const char* key, double& field) {
-        if (const json* v = find(value, key)) {
-            field = readNumber(*v, member(path, key));
+        if (const json* v = findMember(value, key)) {
+            field = readNumber(*v, memberPath(path, key));
             if (field < 0)
-                fail(member(path, key), "must be at least 0, got " + numberText(field));
+                failAt(memberPath(path, key), "must be at least 0, got " + numberText(field));
         }
     };
     nonNegative("d2d_pj_per_bit", energy.d2dPicojoulesPerBit);
     nonNegative("hbm_pj_per_bit", energy.hbmPicojoulesPerBit);
-    if (const json* v = find(value, "flops_per_joule")) {
-        energy.flopsPerJoule = readNumber(*v, member(path, "flops_per_joule"));
+    if (const json* v = findMember(value, "flops_per_joule")) {
+        energy.flopsPerJoule = readNumber(*v, memberPath(path, "flops_per_joule"));
         if (!(energy.flopsPerJoule > 0))
-            fail(member(path, "flops_per_joule"),
-                 "must be greater than 0, got " + numberText(energy.flopsPerJoule));
+            failAt(memberPath(path, "flops_per_joule"),
+                   "must be greater than 0, got " + numberText(energy.flopsPerJoule));
     }
     return energy;
 }
@@ -335,8 +238,8 @@ LinkRef readLink(const json& value, const std::string& path, const WaferTopology
         link.bothDirections = true;
     }
     const auto badSyntax = [&] {
-        fail(path, "expected a link such as \"1->2\" (one direction) or \"1-2\" (both), got '" +
-                       text + "'");
+        failAt(path, "expected a link such as \"1->2\" (one direction) or \"1-2\" (both), got '" +
+                         text + "'");
     };
     if (split == std::string::npos)
         badSyntax();
@@ -346,16 +249,16 @@ LinkRef readLink(const json& value, const std::string& path, const WaferTopology
         badSyntax();
     for (const std::int64_t die : {*from, *to})
         if (die < 0 || die >= geometry.dieCount())
-            fail(path, "die " + std::to_string(die) +
-                           " is out of range (this wafer has dies 0 to " +
-                           std::to_string(geometry.dieCount() - 1) + ")");
+            failAt(path, "die " + std::to_string(die) +
+                             " is out of range (this wafer has dies 0 to " +
+                             std::to_string(geometry.dieCount() - 1) + ")");
     link.from = static_cast<DieId>(*from);
     link.to = static_cast<DieId>(*to);
     if (!geometry.linkBetween(link.from, link.to))
-        fail(path, "dies " + std::to_string(link.from) + " and " + std::to_string(link.to) +
-                       " are not neighbours on this " + std::to_string(geometry.rows()) + "x" +
-                       std::to_string(geometry.cols()) + " " + toString(geometry.kind()) +
-                       ", so no link joins them");
+        failAt(path, "dies " + std::to_string(link.from) + " and " + std::to_string(link.to) +
+                         " are not neighbours on this " + std::to_string(geometry.rows()) + "x" +
+                         std::to_string(geometry.cols()) + " " + toString(geometry.kind()) +
+                         ", so no link joins them");
     return link;
 }
 
@@ -365,34 +268,35 @@ void readFaults(const json& value, const std::string& path, WaferSpec& wafer) {
     checkKeys(value, path, {"dies", "links"});
     const WaferTopology geometry(TopologySpec{wafer.rows, wafer.cols, wafer.topology, {}, {}});
     const DieChecker dies(geometry);
-    if (const json* list = find(value, "dies")) {
-        const std::string listPath = member(path, "dies");
+    if (const json* list = findMember(value, "dies")) {
+        const std::string listPath = memberPath(path, "dies");
         expectArray(*list, listPath);
         std::map<DieId, std::size_t> seen;
         for (std::size_t i = 0; i < list->size(); ++i) {
-            const DieId die = dies.inRange((*list)[i], element(listPath, i));
+            const DieId die = dies.inRange((*list)[i], elementPath(listPath, i));
             if (const auto it = seen.find(die); it != seen.end())
-                fail(element(listPath, i), "die " + std::to_string(die) +
-                                               " is listed twice (also at " +
-                                               element(listPath, it->second) + ")");
+                failAt(elementPath(listPath, i), "die " + std::to_string(die) +
+                                                     " is listed twice (also at " +
+                                                     elementPath(listPath, it->second) + ")");
             seen.emplace(die, i);
             wafer.deadDies.push_back(die);
         }
     }
-    if (const json* list = find(value, "links")) {
-        const std::string listPath = member(path, "links");
+    if (const json* list = findMember(value, "links")) {
+        const std::string listPath = memberPath(path, "links");
         expectArray(*list, listPath);
         std::map<std::pair<DieId, DieId>, std::size_t> seen; // directed link -> list index
         for (std::size_t i = 0; i < list->size(); ++i) {
-            const LinkRef link = readLink((*list)[i], element(listPath, i), geometry);
+            const LinkRef link = readLink((*list)[i], elementPath(listPath, i), geometry);
             std::vector<std::pair<DieId, DieId>> directed{{link.from, link.to}};
             if (link.bothDirections)
                 directed.emplace_back(link.to, link.from);
             for (const auto& d : directed) {
                 if (const auto it = seen.find(d); it != seen.end())
-                    fail(element(listPath, i),
-                         "the link " + std::to_string(d.first) + "->" + std::to_string(d.second) +
-                             " is listed twice (also at " + element(listPath, it->second) + ")");
+                    failAt(elementPath(listPath, i), "the link " + std::to_string(d.first) + "->" +
+                                                         std::to_string(d.second) +
+                                                         " is listed twice (also at " +
+                                                         elementPath(listPath, it->second) + ")");
                 seen.emplace(d, i);
             }
             wafer.deadLinks.push_back(link);
@@ -406,30 +310,30 @@ WaferSpec readWafer(const json& value, const std::string& path) {
     wafer.extensions = checkKeys(
         value, path,
         {"rows", "cols", "topology", "link_bandwidth", "link_latency", "die", "energy", "faults"});
-    wafer.rows =
-        readIntInRange(require(value, path, "rows"), member(path, "rows"), 1, kMaxWaferSide);
-    wafer.cols =
-        readIntInRange(require(value, path, "cols"), member(path, "cols"), 1, kMaxWaferSide);
-    if (const json* v = find(value, "topology"))
-        wafer.topology = readEnum<TopologyKind>(*v, member(path, "topology"), "topology",
+    wafer.rows = readIntRange(requireMember(value, path, "rows"), memberPath(path, "rows"), 1,
+                              kMaxWaferSide);
+    wafer.cols = readIntRange(requireMember(value, path, "cols"), memberPath(path, "cols"), 1,
+                              kMaxWaferSide);
+    if (const json* v = findMember(value, "topology"))
+        wafer.topology = readEnum<TopologyKind>(*v, memberPath(path, "topology"), "topology",
                                                 topologyKindFromString, kTopologyNames);
-    if (const json* v = find(value, "link_bandwidth")) {
-        const std::string at = member(path, "link_bandwidth");
+    if (const json* v = findMember(value, "link_bandwidth")) {
+        const std::string at = memberPath(path, "link_bandwidth");
         wafer.linkBandwidth = readQuantity(*v, at, Dimension::BytesPerSecond);
         checkPositive(wafer.linkBandwidth, at);
         checkAtMost(wafer.linkBandwidth, at, kMaxLinkBandwidth, "1 PB/s");
     }
-    if (const json* v = find(value, "link_latency")) {
-        const std::string at = member(path, "link_latency");
+    if (const json* v = findMember(value, "link_latency")) {
+        const std::string at = memberPath(path, "link_latency");
         wafer.linkLatency = readQuantity(*v, at, Dimension::Seconds);
         checkAtMost(wafer.linkLatency, at, kMaxLinkLatency, "1 s per hop");
     }
-    if (const json* v = find(value, "die"))
-        wafer.die = readDie(*v, member(path, "die"));
-    if (const json* v = find(value, "energy"))
-        wafer.energy = readEnergy(*v, member(path, "energy"));
-    if (const json* v = find(value, "faults"))
-        readFaults(*v, member(path, "faults"), wafer);
+    if (const json* v = findMember(value, "die"))
+        wafer.die = readDie(*v, memberPath(path, "die"));
+    if (const json* v = findMember(value, "energy"))
+        wafer.energy = readEnergy(*v, memberPath(path, "energy"));
+    if (const json* v = findMember(value, "faults"))
+        readFaults(*v, memberPath(path, "faults"), wafer);
     return wafer;
 }
 
@@ -437,20 +341,20 @@ WaferSpec readWafer(const json& value, const std::string& path) {
 std::vector<DieId> readGroup(const json& value, const std::string& path, const DieChecker& dies) {
     expectArray(value, path);
     if (value.empty())
-        fail(path, "the group is empty; a collective needs at least 2 dies");
+        failAt(path, "the group is empty; a collective needs at least 2 dies");
     std::vector<DieId> group;
     std::map<DieId, std::size_t> seen;
     for (std::size_t i = 0; i < value.size(); ++i) {
-        const DieId die = dies.alive(value[i], element(path, i));
+        const DieId die = dies.alive(value[i], elementPath(path, i));
         if (const auto it = seen.find(die); it != seen.end())
-            fail(element(path, i), "die " + std::to_string(die) +
-                                       " appears twice in the group (also at " +
-                                       element(path, it->second) + ")");
+            failAt(elementPath(path, i), "die " + std::to_string(die) +
+                                             " appears twice in the group (also at " +
+                                             elementPath(path, it->second) + ")");
         seen.emplace(die, i);
         group.push_back(die);
     }
     if (group.size() < 2)
-        fail(path, "a collective needs at least 2 dies, got 1");
+        failAt(path, "a collective needs at least 2 dies, got 1");
     return group;
 }
 
@@ -468,11 +372,11 @@ void checkRectangle(const std::vector<DieId>& group, const std::string& path,
     }
     const auto area = static_cast<std::size_t>((bottom - top + 1) * (right - left + 1));
     if (area != group.size())
-        fail(path, "algorithm 'hierarchical' needs a group that fills a rectangle of dies "
-                   "exactly, but the group's " +
-                       std::to_string(group.size()) + " dies span rows " + std::to_string(top) +
-                       " to " + std::to_string(bottom) + " and columns " + std::to_string(left) +
-                       " to " + std::to_string(right) + " (" + std::to_string(area) + " dies)");
+        failAt(path, "algorithm 'hierarchical' needs a group that fills a rectangle of dies "
+                     "exactly, but the group's " +
+                         std::to_string(group.size()) + " dies span rows " + std::to_string(top) +
+                         " to " + std::to_string(bottom) + " and columns " + std::to_string(left) +
+                         " to " + std::to_string(right) + " (" + std::to_string(area) + " dies)");
 }
 
 void checkAlgorithm(const TrafficOp& op, const std::string& path, const WaferTopology& topology) {
@@ -480,8 +384,8 @@ void checkAlgorithm(const TrafficOp& op, const std::string& path, const WaferTop
         return;
     const std::string kind = toString(op.kind);
     const auto notFor = [&](const std::string& alternatives) {
-        fail(path, "algorithm '" + toString(*op.algorithm) + "' is not defined for " + kind +
-                       " (use " + alternatives + ")");
+        failAt(path, "algorithm '" + toString(*op.algorithm) + "' is not defined for " + kind +
+                         " (use " + alternatives + ")");
     };
     switch (*op.algorithm) {
     case Algorithm::Multicast:
@@ -510,67 +414,70 @@ TrafficOp readOp(const json& value, const std::string& path, const DieChecker& d
     op.extensions = checkKeys(
         value, path,
         {"id", "op", "src", "dst", "group", "root", "bytes", "algorithm", "start", "after"});
-    op.id = readString(require(value, path, "id"), member(path, "id"));
+    op.id = readString(requireMember(value, path, "id"), memberPath(path, "id"));
     if (op.id.empty())
-        fail(member(path, "id"), "the op id is empty");
+        failAt(memberPath(path, "id"), "the op id is empty");
     if (op.id.find('/') != std::string::npos)
-        fail(member(path, "id"), "op id '" + op.id +
-                                     "' contains '/', which separates the parts of flow ids "
-                                     "(\"<op id>/s<step>/r<rank>\")");
-    op.kind = readEnum<OpKind>(require(value, path, "op"), member(path, "op"), "op",
+        failAt(memberPath(path, "id"), "op id '" + op.id +
+                                           "' contains '/', which separates the parts of flow ids "
+                                           "(\"<op id>/s<step>/r<rank>\")");
+    op.kind = readEnum<OpKind>(requireMember(value, path, "op"), memberPath(path, "op"), "op",
                                opKindFromString, kOpNames);
     const std::string kind = toString(op.kind);
     if (op.kind == OpKind::P2P) {
         for (const char* key : {"group", "root"})
-            if (find(value, key))
-                fail(member(path, key),
-                     "'" + std::string(key) + "' does not apply to a p2p op (it has src and dst)");
-        op.src = dies.alive(require(value, path, "src"), member(path, "src"));
-        op.dst = dies.alive(require(value, path, "dst"), member(path, "dst"));
+            if (findMember(value, key))
+                failAt(memberPath(path, key),
+                       "'" + std::string(key) +
+                           "' does not apply to a p2p op (it has src and dst)");
+        op.src = dies.alive(requireMember(value, path, "src"), memberPath(path, "src"));
+        op.dst = dies.alive(requireMember(value, path, "dst"), memberPath(path, "dst"));
         if (op.src == op.dst)
-            fail(member(path, "dst"), "a p2p op needs two different dies, but src and dst are "
-                                      "both die " +
-                                          std::to_string(op.src));
+            failAt(memberPath(path, "dst"),
+                   "a p2p op needs two different dies, but src and dst are "
+                   "both die " +
+                       std::to_string(op.src));
     } else {
         for (const char* key : {"src", "dst"})
-            if (find(value, key))
-                fail(member(path, key), "'" + std::string(key) +
-                                            "' applies only to a p2p op, not to " + kind +
-                                            " (which has a group)");
-        op.group = readGroup(require(value, path, "group"), member(path, "group"), dies);
-        if (const json* v = find(value, "root")) {
+            if (findMember(value, key))
+                failAt(memberPath(path, key), "'" + std::string(key) +
+                                                  "' applies only to a p2p op, not to " + kind +
+                                                  " (which has a group)");
+        op.group = readGroup(requireMember(value, path, "group"), memberPath(path, "group"), dies);
+        if (const json* v = findMember(value, "root")) {
             if (op.kind != OpKind::Broadcast)
-                fail(member(path, "root"), "'root' applies only to a broadcast, not to " + kind);
-            op.root = dies.alive(*v, member(path, "root"));
+                failAt(memberPath(path, "root"),
+                       "'root' applies only to a broadcast, not to " + kind);
+            op.root = dies.alive(*v, memberPath(path, "root"));
             if (std::find(op.group.begin(), op.group.end(), *op.root) == op.group.end())
-                fail(member(path, "root"),
-                     "the root, die " + std::to_string(*op.root) + ", is not in the group");
+                failAt(memberPath(path, "root"),
+                       "the root, die " + std::to_string(*op.root) + ", is not in the group");
         }
     }
     {
-        const std::string at = member(path, "bytes");
-        op.bytes = readQuantity(require(value, path, "bytes"), at, Dimension::Bytes);
+        const std::string at = memberPath(path, "bytes");
+        op.bytes = readQuantity(requireMember(value, path, "bytes"), at, Dimension::Bytes);
         checkPositive(op.bytes, at);
-        checkAtMost(op.bytes, at, kMaxBytes, "1 PB");
+        checkAtMost(op.bytes, at, kMaxOpBytes, "1 PB");
     }
-    if (const json* v = find(value, "algorithm")) {
-        const std::string at = member(path, "algorithm");
+    if (const json* v = findMember(value, "algorithm")) {
+        const std::string at = memberPath(path, "algorithm");
         if (op.kind == OpKind::P2P)
-            fail(at, "'algorithm' applies only to collectives, not to a p2p op");
+            failAt(at, "'algorithm' applies only to collectives, not to a p2p op");
         op.algorithm =
             readEnum<Algorithm>(*v, at, "algorithm", algorithmFromString, kAlgorithmNames);
         checkAlgorithm(op, at, dies.topology());
     }
-    if (const json* v = find(value, "start")) {
-        const std::string at = member(path, "start");
+    if (const json* v = findMember(value, "start")) {
+        const std::string at = memberPath(path, "start");
         op.start = readQuantity(*v, at, Dimension::Seconds);
-        checkAtMost(*op.start, at, kMaxStart, "1e6 s (11.6 days)");
+        checkAtMost(*op.start, at, kMaxOpStart, "1e6 s (11.6 days)");
     }
-    if (const json* v = find(value, "after")) {
-        const std::string at = member(path, "after");
+    if (const json* v = findMember(value, "after")) {
+        const std::string at = memberPath(path, "after");
         expectArray(*v, at);
         for (std::size_t i = 0; i < v->size(); ++i)
-            op.after.push_back(readString((*v)[i], element(at, i)));
+            op.after.push_back(readString((*v)[i], elementPath(at, i)));
     }
     return op;
 }
@@ -583,23 +490,23 @@ void checkDependencies(const std::vector<TrafficOp>& traffic, const std::string&
         indexById.emplace(traffic[i].id, i);
     std::vector<std::vector<std::size_t>> dependsOn(traffic.size());
     for (std::size_t i = 0; i < traffic.size(); ++i) {
-        const std::string afterPath = member(element(path, i), "after");
+        const std::string afterPath = memberPath(elementPath(path, i), "after");
         std::map<std::string, std::size_t> seen;
         for (std::size_t k = 0; k < traffic[i].after.size(); ++k) {
             const std::string& id = traffic[i].after[k];
-            const std::string at = element(afterPath, k);
+            const std::string at = elementPath(afterPath, k);
             if (id == traffic[i].id)
-                fail(at, "op '" + id + "' cannot wait for itself");
+                failAt(at, "op '" + id + "' cannot wait for itself");
             const auto target = indexById.find(id);
             if (target == indexById.end()) {
                 std::vector<std::string> ids;
                 for (const auto& entry : indexById)
                     ids.push_back(entry.first);
-                fail(at, "unknown op id '" + id + "'" + didYouMean(id, ids));
+                failAt(at, "unknown op id '" + id + "'" + didYouMean(id, ids));
             }
             if (const auto it = seen.find(id); it != seen.end())
-                fail(at, "op '" + id + "' is listed twice (also at " +
-                             element(afterPath, it->second) + ")");
+                failAt(at, "op '" + id + "' is listed twice (also at " +
+                               elementPath(afterPath, it->second) + ")");
             seen.emplace(id, k);
             dependsOn[i].push_back(target->second);
         }
@@ -618,7 +525,7 @@ void checkDependencies(const std::vector<TrafficOp>& traffic, const std::string&
                 for (auto it = first; it != stack.end(); ++it)
                     cycle += traffic[*it].id + " -> ";
                 cycle += traffic[next].id;
-                fail(member(element(path, next), "after"), "dependency cycle " + cycle);
+                failAt(memberPath(elementPath(path, next), "after"), "dependency cycle " + cycle);
             }
             if (marks[next] == Mark::White)
                 self(self, next);
@@ -637,10 +544,11 @@ std::vector<TrafficOp> readTraffic(const json& value, const std::string& path,
     std::vector<TrafficOp> traffic;
     std::map<std::string, std::size_t> indexById;
     for (std::size_t i = 0; i < value.size(); ++i) {
-        TrafficOp op = readOp(value[i], element(path, i), dies);
+        TrafficOp op = readOp(value[i], elementPath(path, i), dies);
         if (const auto it = indexById.find(op.id); it != indexById.end())
-            fail(member(element(path, i), "id"), "duplicate op id '" + op.id + "' (also " +
-                                                     member(element(path, it->second), "id") + ")");
+            failAt(memberPath(elementPath(path, i), "id"),
+                   "duplicate op id '" + op.id + "' (also " +
+                       memberPath(elementPath(path, it->second), "id") + ")");
         indexById.emplace(op.id, i);
         traffic.push_back(std::move(op));
     }
@@ -652,15 +560,15 @@ std::vector<TrafficOp> readTraffic(const json& value, const std::string& path,
 // a live link. Whether it matches a flow is the traffic planner's business.
 std::vector<DieId> readPath(const json& value, const std::string& path, const DieChecker& dies) {
     if (value.size() < 2)
-        fail(path, "a pinned path needs at least 2 dies, got " + std::to_string(value.size()));
+        failAt(path, "a pinned path needs at least 2 dies, got " + std::to_string(value.size()));
     std::vector<DieId> dieList;
     std::map<DieId, std::size_t> seen;
     for (std::size_t i = 0; i < value.size(); ++i) {
-        const std::string at = element(path, i);
+        const std::string at = elementPath(path, i);
         const DieId die = dies.alive(value[i], at);
         if (const auto it = seen.find(die); it != seen.end())
-            fail(at, "die " + std::to_string(die) + " is visited twice (also at " +
-                         element(path, it->second) + ")");
+            failAt(at, "die " + std::to_string(die) + " is visited twice (also at " +
+                           elementPath(path, it->second) + ")");
         if (!dieList.empty())
             dies.liveLink(dieList.back(), die, at);
         seen.emplace(die, i);
@@ -675,19 +583,19 @@ std::vector<std::pair<DieId, DieId>> readTree(const json& value, const std::stri
     std::vector<std::pair<DieId, DieId>> edges;
     std::map<std::pair<DieId, DieId>, std::size_t> seen;
     for (std::size_t i = 0; i < value.size(); ++i) {
-        const std::string at = element(path, i);
+        const std::string at = elementPath(path, i);
         const json& pair = value[i];
         if (!pair.is_array() || pair.size() != 2)
-            fail(at, "expected a [from, to] pair of dies (every entry of a multicast tree is "
-                     "one), got " +
-                         (pair.is_array() ? "an array of " + std::to_string(pair.size())
-                                          : jsonTypeName(pair)));
-        const DieId from = dies.alive(pair[0], element(at, 0));
-        const DieId to = dies.alive(pair[1], element(at, 1));
+            failAt(at, "expected a [from, to] pair of dies (every entry of a multicast tree is "
+                       "one), got " +
+                           (pair.is_array() ? "an array of " + std::to_string(pair.size())
+                                            : jsonTypeName(pair)));
+        const DieId from = dies.alive(pair[0], elementPath(at, 0));
+        const DieId to = dies.alive(pair[1], elementPath(at, 1));
         dies.liveLink(from, to, at);
         if (const auto it = seen.find({from, to}); it != seen.end())
-            fail(at, "the edge " + std::to_string(from) + "->" + std::to_string(to) +
-                         " is listed twice (also at " + element(path, it->second) + ")");
+            failAt(at, "the edge " + std::to_string(from) + "->" + std::to_string(to) +
+                           " is listed twice (also at " + elementPath(path, it->second) + ")");
         seen.emplace(std::pair{from, to}, i);
         edges.emplace_back(from, to);
     }
@@ -698,17 +606,17 @@ RoutingSpec readRouting(const json& value, const std::string& path, const DieChe
     expectObject(value, path);
     RoutingSpec routing;
     routing.extensions = checkKeys(value, path, {"mode", "paths"});
-    if (const json* v = find(value, "mode"))
-        routing.mode = readEnum<RoutingMode>(*v, member(path, "mode"), "routing mode",
+    if (const json* v = findMember(value, "mode"))
+        routing.mode = readEnum<RoutingMode>(*v, memberPath(path, "mode"), "routing mode",
                                              routingModeFromString, kRoutingModeNames);
-    if (const json* v = find(value, "paths")) {
-        const std::string pathsPath = member(path, "paths");
+    if (const json* v = findMember(value, "paths")) {
+        const std::string pathsPath = memberPath(path, "paths");
         expectObject(*v, pathsPath);
         // Keys here are flow ids ("ag/s0/r1"), not schema keys: "x-..." is not special.
         for (const auto& [flowId, route] : v->items()) {
-            const std::string at = member(pathsPath, flowId);
+            const std::string at = memberPath(pathsPath, flowId);
             if (flowId.empty())
-                fail(at, "the flow id is empty");
+                failAt(at, "the flow id is empty");
             expectArray(route, at);
             PinnedRoute pinned;
             if (!route.empty() && route[0].is_array())
@@ -726,21 +634,22 @@ TcmeSpec readTcme(const json& value, const std::string& path) {
     TcmeSpec tcme;
     tcme.extensions =
         checkKeys(value, path, {"max_iter", "min_gain", "patience", "target_utilization"});
-    if (const json* v = find(value, "max_iter"))
-        tcme.maxIter = readIntInRange(*v, member(path, "max_iter"), 1, 1000);
-    if (const json* v = find(value, "min_gain")) {
-        tcme.minGain = readNumber(*v, member(path, "min_gain"));
+    if (const json* v = findMember(value, "max_iter"))
+        tcme.maxIter = readIntRange(*v, memberPath(path, "max_iter"), 1, kMaxTcmeIterations);
+    if (const json* v = findMember(value, "min_gain")) {
+        tcme.minGain = readNumber(*v, memberPath(path, "min_gain"));
         if (!(tcme.minGain >= 0 && tcme.minGain < 1))
-            fail(member(path, "min_gain"),
-                 "must be at least 0 and less than 1, got " + numberText(tcme.minGain));
+            failAt(memberPath(path, "min_gain"),
+                   "must be at least 0 and less than 1, got " + numberText(tcme.minGain));
     }
-    if (const json* v = find(value, "patience"))
-        tcme.patience = readIntInRange(*v, member(path, "patience"), 1, 1000);
-    if (const json* v = find(value, "target_utilization")) {
-        tcme.targetUtilization = readNumber(*v, member(path, "target_utilization"));
+    if (const json* v = findMember(value, "patience"))
+        tcme.patience = readIntRange(*v, memberPath(path, "patience"), 1, kMaxTcmeIterations);
+    if (const json* v = findMember(value, "target_utilization")) {
+        tcme.targetUtilization = readNumber(*v, memberPath(path, "target_utilization"));
         if (!(tcme.targetUtilization > 0 && tcme.targetUtilization <= 10))
-            fail(member(path, "target_utilization"), "must be greater than 0 and at most 10, got " +
-                                                         numberText(tcme.targetUtilization));
+            failAt(memberPath(path, "target_utilization"),
+                   "must be greater than 0 and at most 10, got " +
+                       numberText(tcme.targetUtilization));
     }
     return tcme;
 }
@@ -749,39 +658,39 @@ TcmeSpec readTcme(const json& value, const std::string& path) {
 
 Scenario parseScenario(const nlohmann::json& document, const std::filesystem::path& directory) {
     if (!document.is_object())
-        fail("", "expected a JSON object at the top level, got " + jsonTypeName(document));
+        failAt("", "expected a JSON object at the top level, got " + jsonTypeName(document));
     Scenario scenario;
     scenario.extensions = checkKeys(document, "",
                                     {"format", "version", "name", "description", "wafer",
                                      "workload", "strategy", "traffic", "routing", "tcme"});
-    if (const json* v = find(document, "format")) {
+    if (const json* v = findMember(document, "format")) {
         const std::string format = readString(*v, "format");
         if (format != "waferscope.scenario")
-            fail("format", "expected \"waferscope.scenario\", got '" + format + "'");
+            failAt("format", "expected \"waferscope.scenario\", got '" + format + "'");
     }
-    if (const json* v = find(document, "version")) {
+    if (const json* v = findMember(document, "version")) {
         const std::int64_t version = readInteger(*v, "version");
         if (version != 1)
-            fail("version", "unsupported version " + std::to_string(version) +
-                                "; this WaferScope reads version 1");
+            failAt("version", "unsupported version " + std::to_string(version) +
+                                  "; this WaferScope reads version 1");
     }
-    if (const json* v = find(document, "name"))
+    if (const json* v = findMember(document, "name"))
         scenario.name = readString(*v, "name");
-    if (const json* v = find(document, "description"))
+    if (const json* v = findMember(document, "description"))
         scenario.description = readString(*v, "description");
-    scenario.wafer = readWafer(require(document, "", "wafer"), "wafer");
-    if (const json* v = find(document, "workload"))
+    scenario.wafer = readWafer(requireMember(document, "", "wafer"), "wafer");
+    if (const json* v = findMember(document, "workload"))
         scenario.workload = parseWorkload(*v, directory);
-    if (const json* v = find(document, "strategy"))
+    if (const json* v = findMember(document, "strategy"))
         scenario.strategy = parseStrategy(*v);
 
     const WaferTopology topology(scenario.wafer.topologySpec());
     const DieChecker dies(topology);
-    if (const json* v = find(document, "traffic"))
+    if (const json* v = findMember(document, "traffic"))
         scenario.traffic = readTraffic(*v, "traffic", dies);
-    if (const json* v = find(document, "routing"))
+    if (const json* v = findMember(document, "routing"))
         scenario.routing = readRouting(*v, "routing", dies);
-    if (const json* v = find(document, "tcme"))
+    if (const json* v = findMember(document, "tcme"))
         scenario.tcme = readTcme(*v, "tcme");
     return scenario;
 }

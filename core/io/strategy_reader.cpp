@@ -1,11 +1,9 @@
 #include "io/strategy_reader.h"
 
 #include "io/json_text.h"
+#include "io/json_values.h"
+#include "io/scenario_limits.h"
 
-#include "scenario/scenario_error.h"
-
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -16,7 +14,7 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 
 // The largest wafer is 256 x 256 dies (docs/file-format.md): no strategy can use more.
-constexpr std::int64_t kMaxDies = 256 * 256;
+using limits::kMaxDies;
 
 const std::vector<std::string> kKnownKeys = {"dp",
                                              "sp",
@@ -31,77 +29,35 @@ const std::vector<std::string> kKnownKeys = {"dp",
                                              "activation_checkpointing",
                                              "groups"};
 
-[[noreturn]] void fail(const std::string& path, const std::string& problem) {
-    throw ScenarioError(path, problem);
-}
-
-bool isExtensionKey(const std::string& key) {
-    return key.rfind("x-", 0) == 0;
-}
-
-// Integers may be written 4 or 4.0 (as the scenario reader allows), never 4.5.
-std::int64_t readInteger(const json& value, const std::string& path) {
-    constexpr double kExact = 9007199254740992.0; // 2^53
-    if (value.is_number_unsigned()) {
-        const auto number = value.get<std::uint64_t>();
-        if (number > static_cast<std::uint64_t>(kExact))
-            fail(path, "the integer " + value.dump() + " is too large");
-        return static_cast<std::int64_t>(number);
-    }
-    if (value.is_number_integer())
-        return value.get<std::int64_t>();
-    if (value.is_number_float()) {
-        const double number = value.get<double>();
-        if (!std::isfinite(number) || std::trunc(number) != number)
-            fail(path, "expected an integer, got " + value.dump());
-        if (std::fabs(number) > kExact)
-            fail(path, "the integer " + value.dump() + " is too large");
-        return static_cast<std::int64_t>(number);
-    }
-    fail(path, "expected an integer, got " + jsonTypeName(value));
-}
-
 int readPositive(const json& value, const std::string& path) {
     const std::int64_t number = readInteger(value, path);
     if (number < 1)
-        fail(path, "must be a positive integer, got " + std::to_string(number));
+        failAt(path, "must be a positive integer, got " + std::to_string(number));
     if (number > kMaxDies)
-        fail(path, std::to_string(number) + " is more than the dies of the largest wafer (" +
-                       std::to_string(kMaxDies) + ")");
+        failAt(path, std::to_string(number) + " is more than the dies of the largest wafer (" +
+                         std::to_string(kMaxDies) + ")");
     return static_cast<int>(number);
-}
-
-bool readBool(const json& value, const std::string& path) {
-    if (!value.is_boolean())
-        fail(path, "expected true or false, got " + jsonTypeName(value));
-    return value.get<bool>();
-}
-
-std::string readString(const json& value, const std::string& path) {
-    if (!value.is_string())
-        fail(path, "expected a string, got " + jsonTypeName(value));
-    return value.get<std::string>();
 }
 
 // A list of groups of die ids: [[0, 1], [2, 3]]. Ids are only checked to be non-negative
 // integers here; the wafer checks the rest (placeStrategy).
 std::vector<std::vector<DieId>> readGroups(const json& value, const std::string& path) {
     if (!value.is_array())
-        fail(path, "expected an array of groups (arrays of die ids), got " + jsonTypeName(value));
+        failAt(path, "expected an array of groups (arrays of die ids), got " + jsonTypeName(value));
     std::vector<std::vector<DieId>> groups;
     for (std::size_t i = 0; i < value.size(); ++i) {
-        const std::string groupPath = path + "[" + std::to_string(i) + "]";
+        const std::string groupPath = elementPath(path, i);
         const json& group = value[i];
         if (!group.is_array())
-            fail(groupPath, "expected an array of die ids, got " + jsonTypeName(group));
+            failAt(groupPath, "expected an array of die ids, got " + jsonTypeName(group));
         if (group.empty())
-            fail(groupPath, "a group needs at least one die");
+            failAt(groupPath, "a group needs at least one die");
         std::vector<DieId> dies;
         for (std::size_t j = 0; j < group.size(); ++j) {
-            const std::string diePath = groupPath + "[" + std::to_string(j) + "]";
+            const std::string diePath = elementPath(groupPath, j);
             const std::int64_t die = readInteger(group[j], diePath);
             if (die < 0 || die >= kMaxDies)
-                fail(diePath, "die " + std::to_string(die) + " is not a die id");
+                failAt(diePath, "die " + std::to_string(die) + " is not a die id");
             dies.push_back(static_cast<DieId>(die));
         }
         groups.push_back(std::move(dies));
@@ -114,25 +70,11 @@ std::vector<std::vector<DieId>> readGroups(const json& value, const std::string&
 StrategySpec parseStrategy(const json& strategy) {
     const std::string root = "strategy";
     if (!strategy.is_object())
-        fail(root, "expected an object, got " + jsonTypeName(strategy));
+        failAt(root, "expected an object, got " + jsonTypeName(strategy));
     StrategySpec spec;
-    for (const auto& [key, value] : strategy.items()) {
-        if (isExtensionKey(key)) {
-            spec.extensions[key] = value;
-            continue;
-        }
-        if (std::find(kKnownKeys.begin(), kKnownKeys.end(), key) == kKnownKeys.end()) {
-            std::string known;
-            for (const std::string& name : kKnownKeys)
-                known += (known.empty() ? "" : ", ") + name;
-            fail(root + "." + key, "unknown key '" + key + "' (known keys: " + known + ")");
-        }
-    }
-    const auto at = [&](const char* key) -> const json* {
-        const auto it = strategy.find(key);
-        return it == strategy.end() ? nullptr : &*it;
-    };
-    const auto path = [&](const char* key) { return root + "." + key; };
+    spec.extensions = checkKeys(strategy, root, kKnownKeys);
+    const auto at = [&](const char* key) { return findMember(strategy, key); };
+    const auto path = [&](const char* key) { return memberPath(root, key); };
 
     if (const json* v = at("dp"))
         spec.dp = readPositive(*v, path("dp"));
@@ -144,10 +86,10 @@ StrategySpec parseStrategy(const json& strategy) {
         spec.tatp = readPositive(*v, path("tatp"));
     const std::int64_t product = std::int64_t{spec.dp} * spec.sp * spec.tp * spec.tatp;
     if (product > kMaxDies)
-        fail(root, "dp*sp*tp*tatp = " + std::to_string(product) +
-                       " dies, more than the largest wafer (256 x 256 = 65536 dies)");
+        failAt(root, "dp*sp*tp*tatp = " + std::to_string(product) +
+                         " dies, more than the largest wafer (256 x 256 = 65536 dies)");
     if (const json* v = at("fsdp"))
-        spec.fsdp = readBool(*v, path("fsdp"));
+        spec.fsdp = readBoolean(*v, path("fsdp"));
     if (const json* v = at("fsdp_allgather")) {
         const std::string name = readString(*v, path("fsdp_allgather"));
         if (name == "ring")
@@ -155,8 +97,8 @@ StrategySpec parseStrategy(const json& strategy) {
         else if (name == "multicast")
             spec.fsdpAllGatherMulticast = true;
         else
-            fail(path("fsdp_allgather"),
-                 "unknown algorithm '" + name + "'; expected \"ring\" or \"multicast\"");
+            failAt(path("fsdp_allgather"),
+                   "unknown algorithm '" + name + "'; expected \"ring\" or \"multicast\"");
     }
     if (const json* v = at("tatp_schedule")) {
         const std::string name = readString(*v, path("tatp_schedule"));
@@ -165,13 +107,13 @@ StrategySpec parseStrategy(const json& strategy) {
         else if (name == "ring")
             spec.tatpSchedule = TatpSchedule::Ring;
         else
-            fail(path("tatp_schedule"),
-                 "unknown schedule '" + name + "'; expected \"bidirectional\" or \"ring\"");
+            failAt(path("tatp_schedule"),
+                   "unknown schedule '" + name + "'; expected \"bidirectional\" or \"ring\"");
     }
     if (const json* v = at("double_buffering"))
-        spec.doubleBuffering = readBool(*v, path("double_buffering"));
+        spec.doubleBuffering = readBoolean(*v, path("double_buffering"));
     if (const json* v = at("activation_checkpointing"))
-        spec.activationCheckpointing = readBool(*v, path("activation_checkpointing"));
+        spec.activationCheckpointing = readBoolean(*v, path("activation_checkpointing"));
     if (const json* v = at("micro_batches"))
         spec.microBatches = readPositive(*v, path("micro_batches"));
 
@@ -180,25 +122,25 @@ StrategySpec parseStrategy(const json& strategy) {
         const std::string name = readString(*v, path("mapping"));
         if (name == "sequential" || name == "snake") {
             if (groups != nullptr)
-                fail(path("mapping"), "\"" + name +
-                                          "\" conflicts with `groups`, which fixes the mapping; "
-                                          "omit `mapping` or write \"explicit\"");
+                failAt(path("mapping"), "\"" + name +
+                                            "\" conflicts with `groups`, which fixes the mapping; "
+                                            "omit `mapping` or write \"explicit\"");
             spec.mapping = name == "snake" ? StrategySpec::Snake : StrategySpec::Sequential;
         } else if (name == "explicit") {
             if (groups == nullptr)
-                fail(path("groups"), "mapping \"explicit\" needs `groups` ({\"dp\": [[...]], "
-                                     "\"tatp\": [[...]]})");
+                failAt(path("groups"), "mapping \"explicit\" needs `groups` ({\"dp\": [[...]], "
+                                       "\"tatp\": [[...]]})");
         } else {
-            fail(path("mapping"), "unknown mapping '" + name +
-                                      "'; expected \"sequential\" or \"snake\" (or `groups` for "
-                                      "an explicit mapping)");
+            failAt(path("mapping"), "unknown mapping '" + name +
+                                        "'; expected \"sequential\" or \"snake\" (or `groups` for "
+                                        "an explicit mapping)");
         }
     }
     if (groups != nullptr) {
         const std::string groupsPath = path("groups");
         if (!groups->is_object())
-            fail(groupsPath, "expected an object {\"dp\": [[...]], \"tatp\": [[...]]}, got " +
-                                 jsonTypeName(*groups));
+            failAt(groupsPath, "expected an object {\"dp\": [[...]], \"tatp\": [[...]]}, got " +
+                                   jsonTypeName(*groups));
         for (const auto& [key, value] : groups->items()) {
             if (key == "dp")
                 spec.dpGroups = readGroups(value, groupsPath + ".dp");
@@ -207,12 +149,13 @@ StrategySpec parseStrategy(const json& strategy) {
             else if (isExtensionKey(key))
                 continue; // accepted and ignored: nothing below `groups` is kept
             else
-                fail(groupsPath + "." + key, "unknown key '" + key +
-                                                 "' (known keys: dp, tatp; explicit groups support "
-                                                 "DP and TATP only)");
+                failAt(groupsPath + "." + key,
+                       "unknown key '" + key +
+                           "' (known keys: dp, tatp; explicit groups support "
+                           "DP and TATP only)");
         }
         if (spec.dpGroups.empty() && spec.tatpGroups.empty())
-            fail(groupsPath, "needs \"dp\" or \"tatp\" groups");
+            failAt(groupsPath, "needs \"dp\" or \"tatp\" groups");
         spec.mapping = StrategySpec::Explicit;
     }
     return spec;

@@ -1,9 +1,13 @@
 #include "io/transformer_fields.h"
 
+#include "io/scenario_limits.h"
+
 #include <cstdio>
 
 namespace ws {
 namespace {
+
+using namespace limits;
 
 // 1.3194141736370176e+16 -> "1.32e+16": a magnitude is what such a message needs.
 std::string roughly(double value) {

@@ -8,6 +8,8 @@
 
 #include "io/huggingface_config.h"
 #include "io/json_fields.h"
+#include "io/json_values.h"
+#include "io/scenario_limits.h"
 #include "io/strict_json.h"
 #include "io/transformer_fields.h"
 #include "scenario/scenario_error.h"
@@ -27,13 +29,7 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 
 constexpr const char* kPath = "workload";
-constexpr std::int64_t kMaxSeqLen = std::int64_t{1} << 24;      // 16,777,216 tokens
-constexpr std::int64_t kMaxGlobalBatch = std::int64_t{1} << 24; // sequences
-// Tokens per step: real runs use a few million (Llama 3: 16M); 2^36 is 4096 times that.
-constexpr double kMaxTokensPerStep = 68719476736.0; // 2^36
-constexpr double kMaxOptimizerBytes = 64;           // per parameter; Adam in fp32 needs 12
-constexpr std::int64_t kMaxGemmSide = std::int64_t{1} << 32;
-constexpr double kMaxGemmOperand = 1099511627776.0; // 2^40 elements: 2 TB at 2 bytes each
+using namespace limits; // the workload's rows of io/scenario_limits.h
 
 const std::vector<std::string> kTransformerKeys{"kind",
                                                 "model",
@@ -48,13 +44,6 @@ const std::vector<std::string> kModelKeys{"name",     "layers",   "hidden",
                                           "vocab",    "experts",  "experts_per_token",
                                           "gated_mlp"};
 
-std::string joined(const std::vector<std::string>& names) {
-    std::string text;
-    for (const std::string& name : names)
-        text += (text.empty() ? "" : ", ") + name;
-    return text;
-}
-
 // A key of the other kind gets a message saying so, rather than a bare "unknown key".
 void rejectOtherKindsKeys(const JsonFields& fields, const std::vector<std::string>& own,
                           const std::vector<std::string>& other, const std::string& otherKind,
@@ -63,14 +52,6 @@ void rejectOtherKindsKeys(const JsonFields& fields, const std::vector<std::strin
         if (fields.has(key) && std::find(own.begin(), own.end(), key) == own.end())
             fields.fail(key, "'" + key + "' belongs to a workload of kind \"" + otherKind +
                                  "\", not \"" + kind + "\"");
-}
-
-json extensionsOf(const json& object) {
-    json extensions = json::object();
-    for (const auto& [key, value] : object.items())
-        if (key.rfind("x-", 0) == 0)
-            extensions[key] = value;
-    return extensions;
 }
 
 int readDtypeBytes(const JsonFields& fields) {
@@ -108,7 +89,7 @@ TransformerConfig readModel(const JsonFields& fields) {
         return *preset;
     const std::vector<std::string> names = transformerPresetNames();
     fields.fail("model", "unknown model '" + name + "'" + didYouMean(name, names) +
-                             "; the presets are " + joined(names) +
+                             "; the presets are " + joinedNames(names) +
                              " (or describe the model with an object, or give hf_config)");
 }
 
@@ -165,8 +146,8 @@ Workload readTransformer(const JsonFields& fields, const std::filesystem::path& 
         workload.model = readModel(fields);
         const json& model = *fields.find("model");
         workload.modelSource = model.is_string() ? ModelSource::Preset : ModelSource::Object;
-        if (model.is_object())
-            workload.modelExtensions = extensionsOf(model);
+        if (model.is_object()) // its keys were checked by readModel
+            workload.modelExtensions = checkKeys(model, "workload.model", kModelKeys);
     }
 
     workload.seqLen = fields.integer("seq_len", 1, kMaxSeqLen, 2048);
@@ -214,16 +195,16 @@ Workload parseWorkload(const json& workload, const std::filesystem::path& scenar
     const std::string kind = fields.string("kind");
     if (kind == "transformer") {
         rejectOtherKindsKeys(fields, kTransformerKeys, kGemmKeys, "gemm", kind);
-        fields.rejectUnknownKeys(kTransformerKeys);
+        json extensions = checkKeys(workload, kPath, kTransformerKeys);
         Workload parsed = readTransformer(fields, scenarioDirectory);
-        parsed.extensions = extensionsOf(workload);
+        parsed.extensions = std::move(extensions);
         return parsed;
     }
     if (kind == "gemm") {
         rejectOtherKindsKeys(fields, kGemmKeys, kTransformerKeys, "transformer", kind);
-        fields.rejectUnknownKeys(kGemmKeys);
+        json extensions = checkKeys(workload, kPath, kGemmKeys);
         Workload parsed = readGemm(fields);
-        parsed.extensions = extensionsOf(workload);
+        parsed.extensions = std::move(extensions);
         return parsed;
     }
     fields.fail("kind", "unknown kind '" + kind + "'" + didYouMean(kind, {"transformer", "gemm"}) +

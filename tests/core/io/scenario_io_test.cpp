@@ -425,7 +425,7 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"rows fraction", R"({"wafer": {"rows": 2.5, "cols": 2}})", "wafer.rows",
                   "expected an integer, got 2.5"},
         ErrorCase{"rows huge", R"({"wafer": {"rows": 1e300, "cols": 2}})", "wafer.rows",
-                  "is too large"},
+                  "must be 1 to 256, got 1e+300"},
         ErrorCase{"topology", R"({"wafer": {"rows": 2, "cols": 2, "topology": "tori"}})",
                   "wafer.topology", "unknown topology 'tori'; expected one of mesh, torus"},
         ErrorCase{"bandwidth zero", R"({"wafer": {"rows": 2, "cols": 2, "link_bandwidth": 0}})",
