@@ -145,6 +145,47 @@ TEST(ScenarioDocument, ABadFileNamesTheFileAndTheKeyAndChangesNothing) {
     EXPECT_EQ(document.scenario(), original);
 }
 
+// The first problem of the app's first-run report (issue 20): a typo in `strategy` used to load,
+// leaving the previous example on screen under the new file's title. The typed strategy is read
+// with the file, so the file is refused like a syntax error, with the key and a hint.
+TEST(ScenarioDocument, ATypoInTheStrategyIsRefusedAtOpenAndChangesNothing) {
+    QTemporaryDir directory;
+    const QString path = directory.filePath("typo.json");
+    std::ofstream(path.toStdString()) << R"({"format": "waferscope.scenario", "version": 1,
+        "wafer": {"rows": 4, "cols": 4},
+        "workload": {"kind": "transformer", "model": "gpt3-6.7b", "global_batch": 8},
+        "strategy": {"dp": 2, "tapt": 2}})";
+    ScenarioDocument document;
+    const Scenario original = test::exampleScenario("contention_fsdp_tatp_4x4.json");
+    document.load(original, {});
+    QString error;
+    EXPECT_FALSE(document.openFile(path, &error));
+    EXPECT_EQ(error, path + ": strategy.tapt: unknown key 'tapt'; did you mean 'tatp'?");
+    EXPECT_EQ(document.scenario(), original);
+    EXPECT_TRUE(document.filePath().isEmpty());
+}
+
+// A Hugging Face config.json is read beside the file that names it, when the file is opened.
+TEST(ScenarioDocument, AHuggingFaceConfigIsReadBesideTheOpenedFile) {
+    QTemporaryDir directory;
+    const std::string config = R"({"hidden_size": 512, "num_hidden_layers": 2,
+        "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 4096,
+        "model_type": "llama"})";
+    std::ofstream(directory.filePath("config.json").toStdString()) << config;
+    const QString path = directory.filePath("hf.json");
+    std::ofstream(path.toStdString()) << R"({"format": "waferscope.scenario", "version": 1,
+        "wafer": {"rows": 2, "cols": 2},
+        "workload": {"kind": "transformer", "hf_config": "config.json", "global_batch": 4},
+        "strategy": {"dp": 2}})";
+    ScenarioDocument document;
+    QString error;
+    ASSERT_TRUE(document.openFile(path, &error)) << error.toStdString();
+    ASSERT_TRUE(document.scenario().workload);
+    EXPECT_EQ(document.scenario().workload->model.hidden, 512);
+    EXPECT_TRUE(document.scenario().workload->model.gatedMlp);
+    EXPECT_EQ(document.scenario().workload->hfConfig, "config.json");
+}
+
 TEST(ScenarioDocument, BuiltInExamplesOpenFromResources) {
     ScenarioDocument document;
     QString error;

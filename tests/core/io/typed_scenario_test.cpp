@@ -123,7 +123,9 @@ TEST(TypedScenario, WorkloadAndStrategyKeysAreWrittenInTheDocumentedOrder) {
     EXPECT_LT(at("tatp"), at("fsdp"));
     EXPECT_LT(at("fsdp"), at("mapping"));
     EXPECT_LT(at("mapping"), at("activation_checkpointing"));
-    EXPECT_NE(text.find(R"("optimizer_bytes_per_param": 12)" "\n"), std::string::npos)
+    EXPECT_NE(text.find(R"("optimizer_bytes_per_param": 12)"
+                        "\n"),
+              std::string::npos)
         << "12, not 12.0: " << text;
 }
 
