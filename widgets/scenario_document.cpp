@@ -104,7 +104,16 @@ void ScenarioDocument::edit(const QString& text, Scenario after, int mergeId) {
 namespace {
 
 // Merge ids for consecutive edits of one control (ScenarioEditCommand::id).
-enum MergeId { kMergeDp = 100, kMergeSp, kMergeTp, kMergeTatp, kMergeMicroBatches, kMergeWafer };
+enum MergeId {
+    kMergeDp = 100,
+    kMergeSp,
+    kMergeTp,
+    kMergeTatp,
+    kMergeMicroBatches,
+    kMergeWafer,
+    kMergeSeqLen,
+    kMergeGlobalBatch
+};
 
 QString degreeName(StrategyDegree degree) {
     switch (degree) {
@@ -174,6 +183,14 @@ bool ScenarioDocument::setModelPreset(const QString& preset, QString* reason) {
         trainingStep ? tr("Set the model to %1").arg(preset)
                      : tr("Simulate a training step of %1").arg(preset),
         [&](const Scenario& s) { return ws::setModelPreset(s, preset.toStdString()); }, reason);
+}
+
+bool ScenarioDocument::setWorkloadSize(WorkloadSize size, long long value, QString* reason) {
+    const bool seqLen = size == WorkloadSize::SeqLen;
+    return editBy((seqLen ? tr("Set the sequence length to %1") : tr("Set the global batch to %1"))
+                      .arg(value),
+                  [&](const Scenario& s) { return ws::setWorkloadSize(s, size, value); }, reason,
+                  seqLen ? kMergeSeqLen : kMergeGlobalBatch);
 }
 
 bool ScenarioDocument::resizeWafer(int rows, int cols, QString* reason) {

@@ -55,6 +55,7 @@ public:
     bool setStrategyFlag(StrategyFlag flag, bool on, QString* reason);
     bool setStrategyMapping(StrategySpec::MappingKind mapping, QString* reason);
     bool setModelPreset(const QString& preset, QString* reason);
+    bool setWorkloadSize(WorkloadSize size, long long value, QString* reason);
     bool resizeWafer(int rows, int cols, QString* reason);
     // Drops die a onto die b for each pair in turn (core: swapDies), as one undo command.
     bool swapDies(const std::vector<std::pair<DieId, DieId>>& swaps, const QString& text,

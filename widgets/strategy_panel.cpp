@@ -2,6 +2,7 @@
 
 #include "scenario_document.h"
 
+#include "io/scenario_limits.h"
 #include "scenario/strategy_spec.h"
 #include "scenario/transformer_config.h"
 #include "workload/transformer_presets.h"
@@ -18,7 +19,7 @@ namespace ws {
 
 namespace {
 
-QSpinBox* degreeBox(int maximum) {
+QSpinBox* positiveBox(int maximum) { // 1 to maximum
     auto* box = new QSpinBox;
     box->setRange(1, maximum);
     box->setKeyboardTracking(false); // one edit per committed value, not per keystroke
@@ -43,23 +44,33 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     m_workloadNote->setWordWrap(true);
     m_workloadNote->setStyleSheet(QStringLiteral("color: gray"));
     workloadForm->addRow(m_workloadNote);
+    // Ranges of docs/training-model.md (io/scenario_limits.h): 2^24 fits a QSpinBox's int.
+    m_seqLen = positiveBox(static_cast<int>(limits::kMaxSeqLen));
+    m_seqLen->setObjectName(QStringLiteral("seqLen"));
+    m_seqLen->setToolTip(tr("Tokens per sequence (workload.seq_len)"));
+    m_globalBatch = positiveBox(static_cast<int>(limits::kMaxGlobalBatch));
+    m_globalBatch->setObjectName(QStringLiteral("globalBatch"));
+    m_globalBatch->setToolTip(
+        tr("Sequences per training step, over all data-parallel ranks (workload.global_batch)"));
+    workloadForm->addRow(tr("Sequence length"), m_seqLen);
+    workloadForm->addRow(tr("Global batch"), m_globalBatch);
     layout->addWidget(workload);
 
     auto* wafer = new QGroupBox(tr("Wafer"));
     auto* waferForm = new QFormLayout(wafer);
-    m_rows = degreeBox(64);
-    m_cols = degreeBox(64);
+    m_rows = positiveBox(64);
+    m_cols = positiveBox(64);
     waferForm->addRow(tr("Rows"), m_rows);
     waferForm->addRow(tr("Columns"), m_cols);
     layout->addWidget(wafer);
 
     m_parallelism = new QGroupBox(tr("Parallelism"));
     auto* form = new QFormLayout(m_parallelism);
-    m_dp = degreeBox(4096);
-    m_sp = degreeBox(4096);
-    m_tp = degreeBox(4096);
-    m_tatp = degreeBox(4096);
-    m_microBatches = degreeBox(4096);
+    m_dp = positiveBox(4096);
+    m_sp = positiveBox(4096);
+    m_tp = positiveBox(4096);
+    m_tatp = positiveBox(4096);
+    m_microBatches = positiveBox(4096);
     m_fsdp = new QCheckBox(tr("FSDP (shard weights, gradients, optimizer)"));
     m_doubleBuffering = new QCheckBox(tr("Double buffering"));
     m_checkpointing = new QCheckBox(tr("Activation checkpointing"));
@@ -92,6 +103,15 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     degree(m_tp, StrategyDegree::Tp);
     degree(m_tatp, StrategyDegree::Tatp);
     degree(m_microBatches, StrategyDegree::MicroBatches);
+    auto size = [this](QSpinBox* box, WorkloadSize kind) {
+        connect(box, &QSpinBox::valueChanged, this, [=, this](int value) {
+            applyEdit([=, this](QString* reason) {
+                return m_document->setWorkloadSize(kind, value, reason);
+            });
+        });
+    };
+    size(m_seqLen, WorkloadSize::SeqLen);
+    size(m_globalBatch, WorkloadSize::GlobalBatch);
     auto flag = [this](QCheckBox* box, StrategyFlag kind) {
         connect(box, &QCheckBox::toggled, this, [=, this](bool on) {
             applyEdit([=, this](QString* reason) {
@@ -150,6 +170,11 @@ void StrategyPanel::refresh() {
                                             : workload->model.name)));
     else
         m_workloadNote->clear();
+    const bool transformer = workload && workload->kind == WorkloadKind::Transformer;
+    m_seqLen->setEnabled(transformer);
+    m_globalBatch->setEnabled(transformer);
+    m_seqLen->setValue(transformer ? static_cast<int>(workload->seqLen) : 1);
+    m_globalBatch->setValue(transformer ? static_cast<int>(workload->globalBatch) : 1);
 
     m_parallelism->setEnabled(scenario.strategy.has_value());
     const StrategySpec spec = scenario.strategy.value_or(StrategySpec{});

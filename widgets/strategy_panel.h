@@ -38,6 +38,8 @@ private:
     bool m_refreshing = false;
     QComboBox* m_model;
     QLabel* m_workloadNote;
+    QSpinBox* m_seqLen;
+    QSpinBox* m_globalBatch;
     QSpinBox* m_rows;
     QSpinBox* m_cols;
     QGroupBox* m_parallelism;

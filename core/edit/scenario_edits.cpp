@@ -1,5 +1,6 @@
 #include "edit/scenario_edits.h"
 
+#include "io/scenario_limits.h"
 #include "scenario/scenario_error.h"
 #include "scenario/transformer_config.h"
 #include "scenario/workload.h"
@@ -129,6 +130,27 @@ Scenario setModelPreset(const Scenario& scenario, const std::string& preset) {
     after.workload->modelSource = ModelSource::Preset;
     after.workload->hfConfig.clear();
     after.workload->modelExtensions = nlohmann::json::object();
+    checkSimulates(after);
+    return after;
+}
+
+Scenario setWorkloadSize(const Scenario& scenario, WorkloadSize size, long long value) {
+    if (!scenario.workload || scenario.workload->kind != WorkloadKind::Transformer)
+        throw EditRefused(EditRefused::Reason::Infeasible,
+                          "only a transformer workload has a sequence length and a global batch");
+    const bool seqLen = size == WorkloadSize::SeqLen;
+    const long long limit = seqLen ? limits::kMaxSeqLen : limits::kMaxGlobalBatch;
+    const char* key = seqLen ? "workload.seq_len" : "workload.global_batch";
+    if (value < 1 || value > limit)
+        throw EditRefused(EditRefused::Reason::Infeasible, std::string(key) + ": must be 1 to " +
+                                                               std::to_string(limit) + ", got " +
+                                                               std::to_string(value));
+    Scenario after = scenario;
+    (seqLen ? after.workload->seqLen : after.workload->globalBatch) = value;
+    if (after.workload->tokensPerStep() > limits::kMaxTokensPerStep)
+        throw EditRefused(EditRefused::Reason::Infeasible,
+                          std::string(key) +
+                              ": seq_len x global_batch would be more than 2^36 tokens per step");
     checkSimulates(after);
     return after;
 }

@@ -33,6 +33,11 @@ Scenario setStrategyMapping(const Scenario& scenario, StrategySpec::MappingKind 
 // (or a gemm) becomes a training step of the model on one die, its traffic and pins dropped;
 // sequence length and batch keep their values when the workload already had them.
 Scenario setModelPreset(const Scenario& scenario, const std::string& preset);
+// Tokens per sequence or sequences per training step of a transformer workload
+// (docs/training-model.md `seq_len`, `global_batch`). Refused without one, outside the file's
+// range (io/scenario_limits.h), or when the strategy no longer cuts the batch into whole blocks.
+enum class WorkloadSize { SeqLen, GlobalBatch };
+Scenario setWorkloadSize(const Scenario& scenario, WorkloadSize size, long long value);
 // Refused when an op of the explicit traffic or a strategy would not fit the new wafer.
 Scenario resizeWafer(const Scenario& scenario, int rows, int cols);
 

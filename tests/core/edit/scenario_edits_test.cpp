@@ -125,6 +125,29 @@ TEST(ScenarioEdits, AModelPresetTurnsTrafficIntoATrainingStep) {
                   "no preset is named 'gpt-5'");
 }
 
+TEST(ScenarioEdits, SequenceLengthAndGlobalBatchAreSetOnATransformerOnly) {
+    const Scenario before = transformerScenario(); // dp 2 x tatp 2, global batch 8, seq_len 2048
+    const Scenario longer = setWorkloadSize(before, WorkloadSize::SeqLen, 4096);
+    EXPECT_EQ(longer.workload->seqLen, 4096);
+    EXPECT_EQ(before.workload->seqLen, 2048); // the input is untouched
+    EXPECT_EQ(setWorkloadSize(before, WorkloadSize::GlobalBatch, 16).workload->globalBatch, 16);
+
+    expectRefused([] { setWorkloadSize(transformerScenario(), WorkloadSize::GlobalBatch, 3); },
+                  Reason::Infeasible, "strategy.dp");
+    expectRefused([] { setWorkloadSize(transformerScenario(), WorkloadSize::SeqLen, 0); },
+                  Reason::Infeasible, "workload.seq_len: must be 1 to 16777216, got 0");
+    expectRefused(
+        [] { setWorkloadSize(transformerScenario(), WorkloadSize::GlobalBatch, 1 << 25); },
+        Reason::Infeasible, "workload.global_batch: must be 1 to 16777216");
+    expectRefused(
+        [] {
+            setWorkloadSize(gemmScenario({{"dp", 2}}), WorkloadSize::SeqLen, 64);
+        },
+        Reason::Infeasible, "only a transformer workload");
+    expectRefused([] { setWorkloadSize(teachingTraffic(), WorkloadSize::SeqLen, 64); },
+                  Reason::Infeasible, "only a transformer workload");
+}
+
 // Found on the way: the preset edit erased a key named "config", not "hf_config", so a Hugging
 // Face workload became one with both `model` and `hf_config`, which no longer loads.
 TEST(ScenarioEdits, AModelPresetReplacesAHuggingFaceConfig) {

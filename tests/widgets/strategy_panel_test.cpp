@@ -1,0 +1,66 @@
+#include "scenario_document.h"
+#include "strategy_panel.h"
+#include "widget_test_support.h"
+
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+namespace ws {
+namespace {
+
+// GPT-3 175B on 6x8: dp 6 x tatp 8, 4 micro-batches of the global batch 96, seq_len 2048.
+Scenario transformerStep() {
+    return test::exampleScenario("gpt3_175b_6x8_fsdp_tatp.json");
+}
+
+TEST(StrategyPanel, SequenceLengthAndGlobalBatchAreEditableUndoableFields) {
+    ScenarioDocument document;
+    const Scenario original = transformerStep();
+    document.load(original, {});
+    StrategyPanel panel(&document);
+    auto* seqLen = panel.findChild<QSpinBox*>("seqLen");
+    auto* batch = panel.findChild<QSpinBox*>("globalBatch");
+    ASSERT_TRUE(seqLen && batch);
+    EXPECT_TRUE(seqLen->isEnabled());
+    EXPECT_EQ(seqLen->value(), original.workload->seqLen);
+    EXPECT_EQ(batch->value(), original.workload->globalBatch);
+
+    seqLen->setValue(1024);
+    ASSERT_TRUE(document.scenario().workload);
+    EXPECT_EQ(document.scenario().workload->seqLen, 1024);
+    EXPECT_EQ(document.undoStack()->count(), 1);
+    document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+    EXPECT_EQ(seqLen->value(), original.workload->seqLen); // the form follows the document
+}
+
+TEST(StrategyPanel, ABatchTheStrategyCannotSplitIsRefusedAndTheFormSnapsBack) {
+    ScenarioDocument document;
+    const Scenario original = transformerStep();
+    document.load(original, {});
+    StrategyPanel panel(&document);
+    QSignalSpy messages(&panel, &StrategyPanel::statusMessage);
+    auto* batch = panel.findChild<QSpinBox*>("globalBatch");
+    ASSERT_TRUE(batch);
+    batch->setValue(static_cast<int>(original.workload->globalBatch) + 1); // dp no longer divides
+    EXPECT_EQ(document.scenario(), original);
+    EXPECT_EQ(batch->value(), original.workload->globalBatch);
+    ASSERT_EQ(messages.count(), 1);
+    EXPECT_EQ(messages.front().front().toString(),
+              "Not applied: strategy.micro_batches: 4 does not divide the global batch of 97 "
+              "sequences");
+}
+
+TEST(StrategyPanel, ExplicitTrafficHasNoSequenceLength) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    StrategyPanel panel(&document);
+    EXPECT_FALSE(panel.findChild<QSpinBox*>("seqLen")->isEnabled());
+    EXPECT_FALSE(panel.findChild<QSpinBox*>("globalBatch")->isEnabled());
+}
+
+} // namespace
+} // namespace ws
