@@ -118,10 +118,12 @@ Scenario setModelPreset(const Scenario& scenario, const std::string& preset) {
         // Explicit traffic (or a gemm) becomes a training step of the model on one die; the
         // user then raises the degrees. 2048 tokens and 16 sequences: a small step that
         // simulates at once on any wafer.
-        after.workload = Workload{};
+        // Built in place: assigning a temporary Workload{} trips GCC 12's -Wmaybe-uninitialized
+        // (a false positive on its std::string) in release builds.
+        after.workload.emplace();
         after.workload->seqLen = 2048;
         after.workload->globalBatch = 16;
-        after.strategy = StrategySpec{};
+        after.strategy.emplace();
         after.traffic.clear();
         after.routing.reset();
     }

@@ -164,7 +164,8 @@ double decimalValue(std::string_view digits, double number, int exponent) {
         total += std::clamp(std::strtoll(text.c_str() + e + 1, nullptr, 10), -100000LL, 100000LL);
         text.resize(e);
     }
-    text += "e" + std::to_string(total);
+    text += 'e'; // appended apart: "e" + std::string trips GCC 12's -Wrestrict (a false positive)
+    text += std::to_string(total);
     return std::strtod(text.c_str(), nullptr);
 }
 
