@@ -1,6 +1,6 @@
 #include "edit/scenario_edits.h"
 
-#include "io/scenario_limits.h"
+#include "io/workload_reader.h"
 #include "scenario/scenario_error.h"
 #include "scenario/transformer_config.h"
 #include "scenario/workload.h"
@@ -140,19 +140,13 @@ Scenario setWorkloadSize(const Scenario& scenario, WorkloadSize size, long long 
     if (!scenario.workload || scenario.workload->kind != WorkloadKind::Transformer)
         throw EditRefused(EditRefused::Reason::Infeasible,
                           "only a transformer workload has a sequence length and a global batch");
-    const bool seqLen = size == WorkloadSize::SeqLen;
-    const long long limit = seqLen ? limits::kMaxSeqLen : limits::kMaxGlobalBatch;
-    const char* key = seqLen ? "workload.seq_len" : "workload.global_batch";
-    if (value < 1 || value > limit)
-        throw EditRefused(EditRefused::Reason::Infeasible, std::string(key) + ": must be 1 to " +
-                                                               std::to_string(limit) + ", got " +
-                                                               std::to_string(value));
     Scenario after = scenario;
-    (seqLen ? after.workload->seqLen : after.workload->globalBatch) = value;
-    if (after.workload->tokensPerStep() > limits::kMaxTokensPerStep)
-        throw EditRefused(EditRefused::Reason::Infeasible,
-                          std::string(key) +
-                              ": seq_len x global_batch would be more than 2^36 tokens per step");
+    (size == WorkloadSize::SeqLen ? after.workload->seqLen : after.workload->globalBatch) = value;
+    try {
+        checkWorkloadSize(*after.workload); // the file's own limits
+    } catch (const ScenarioError& error) {
+        throw EditRefused(EditRefused::Reason::Infeasible, error.what());
+    }
     checkSimulates(after);
     return after;
 }

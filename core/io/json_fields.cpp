@@ -35,8 +35,8 @@ template <typename Read> auto JsonFields::at(const std::string& key, Read read) 
     }
 }
 
-void JsonFields::rejectUnknownKeys(const std::vector<std::string>& known) const {
-    checkKeys(m_object, m_path, known);
+json JsonFields::rejectUnknownKeys(const std::vector<std::string>& known) const {
+    return checkKeys(m_object, m_path, known);
 }
 
 const json* JsonFields::find(const std::string& key) const {

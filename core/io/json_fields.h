@@ -28,8 +28,9 @@ public:
     // The object as a whole: "workload: ..." or, imported, "workload.hf_config: ...".
     [[noreturn]] void failObject(const std::string& problem) const;
 
-    // Nested only: rejects keys outside `known` (suggesting the closest), allowing "x-...".
-    void rejectUnknownKeys(const std::vector<std::string>& known) const;
+    // Nested only: rejects keys outside `known` (suggesting the closest) and returns the
+    // "x-..." ones, which are kept.
+    nlohmann::json rejectUnknownKeys(const std::vector<std::string>& known) const;
 
     bool has(const std::string& key) const { return find(key) != nullptr; }
     const nlohmann::json* find(const std::string& key) const;

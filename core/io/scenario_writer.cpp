@@ -23,11 +23,6 @@ ordered_json quantityJson(const Quantity& quantity) {
     return quantity.value;
 }
 
-void addExtensions(ordered_json& object, const nlohmann::json& extensions) {
-    for (const auto& [key, value] : extensions.items())
-        object[key] = value;
-}
-
 ordered_json dieJson(const DieSpec& die) {
     ordered_json out = ordered_json::object();
     out["peak_flops"] = quantityJson(die.peakFlops);
@@ -198,6 +193,11 @@ void appendValue(std::string& out, const ordered_json& value, std::size_t indent
 }
 
 } // namespace
+
+void addExtensions(ordered_json& object, const nlohmann::json& extensions) {
+    for (const auto& [key, value] : extensions.items())
+        object[key] = value;
+}
 
 ordered_json toOrderedJson(const Scenario& scenario) {
     ordered_json out = ordered_json::object();

@@ -12,6 +12,9 @@ namespace ws {
 // name, ..., then "x-..." extensions). toJson() is this, converted to nlohmann::json.
 nlohmann::ordered_json toOrderedJson(const Scenario& scenario);
 
+// Appends the "x-..." keys an object was read with, after its own keys (every writer of core/io).
+void addExtensions(nlohmann::ordered_json& object, const nlohmann::json& extensions);
+
 // The text saveScenario() writes: 2-space indentation, a value kept on one line when it
 // fits in 100 columns (so groups and paths stay readable), a final newline.
 std::string formatScenarioText(const Scenario& scenario);

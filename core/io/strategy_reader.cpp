@@ -3,6 +3,7 @@
 #include "io/json_text.h"
 #include "io/json_values.h"
 #include "io/scenario_limits.h"
+#include "io/scenario_writer.h"
 
 #include <cstdint>
 #include <string>
@@ -184,8 +185,7 @@ ordered_json toOrderedJson(const StrategySpec& spec) {
     }
     out["micro_batches"] = spec.microBatches;
     out["activation_checkpointing"] = spec.activationCheckpointing;
-    for (const auto& [key, value] : spec.extensions.items())
-        out[key] = value;
+    addExtensions(out, spec.extensions);
     return out;
 }
 

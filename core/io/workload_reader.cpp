@@ -10,13 +10,13 @@
 #include "io/json_fields.h"
 #include "io/json_values.h"
 #include "io/scenario_limits.h"
+#include "io/scenario_writer.h"
 #include "io/strict_json.h"
 #include "io/transformer_fields.h"
 #include "scenario/scenario_error.h"
 #include "workload/transformer_presets.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <limits>
@@ -66,9 +66,7 @@ int readDtypeBytes(const JsonFields& fields) {
     return static_cast<int>(bytes);
 }
 
-TransformerConfig readModelObject(const json& object) {
-    const JsonFields fields = JsonFields::nested(object, "workload.model");
-    fields.rejectUnknownKeys(kModelKeys);
+TransformerConfig readModelObject(const JsonFields& fields) {
     TransformerConfig model =
         readTransformerShape(fields, {"layers", "hidden", "heads", "kv_heads", "ffn_hidden",
                                       "vocab", "experts", "experts_per_token"});
@@ -78,15 +76,24 @@ TransformerConfig readModelObject(const json& object) {
     return model;
 }
 
-TransformerConfig readModel(const JsonFields& fields) {
+// `model`: a model object (its "x-..." keys kept) or a preset's name.
+void readModel(const JsonFields& fields, Workload& workload) {
     const json& value = *fields.find("model");
-    if (value.is_object())
-        return readModelObject(value);
+    if (value.is_object()) {
+        const JsonFields object = JsonFields::nested(value, "workload.model");
+        workload.modelExtensions = object.rejectUnknownKeys(kModelKeys);
+        workload.model = readModelObject(object);
+        workload.modelSource = ModelSource::Object;
+        return;
+    }
     if (!value.is_string())
         fields.fail("model", "expected a preset name or an object, got " + jsonTypeName(value));
     const std::string name = value.get<std::string>();
-    if (std::optional<TransformerConfig> preset = transformerPreset(name))
-        return *preset;
+    if (std::optional<TransformerConfig> preset = transformerPreset(name)) {
+        workload.model = *preset;
+        workload.modelSource = ModelSource::Preset;
+        return;
+    }
     const std::vector<std::string> names = transformerPresetNames();
     fields.fail("model", "unknown model '" + name + "'" + didYouMean(name, names) +
                              "; the presets are " + joinedNames(names) +
@@ -143,20 +150,12 @@ Workload readTransformer(const JsonFields& fields, const std::filesystem::path& 
         workload.modelSource = ModelSource::HuggingFace;
         workload.hfConfig = fields.string("hf_config");
     } else {
-        workload.model = readModel(fields);
-        const json& model = *fields.find("model");
-        workload.modelSource = model.is_string() ? ModelSource::Preset : ModelSource::Object;
-        if (model.is_object()) // its keys were checked by readModel
-            workload.modelExtensions = checkKeys(model, "workload.model", kModelKeys);
+        readModel(fields, workload);
     }
 
     workload.seqLen = fields.integer("seq_len", 1, kMaxSeqLen, 2048);
     workload.globalBatch = fields.integer("global_batch", 1, kMaxGlobalBatch, 1);
-    if (workload.tokensPerStep() > kMaxTokensPerStep)
-        fields.fail("global_batch", "seq_len x global_batch is " +
-                                        numberText(workload.tokensPerStep()) +
-                                        " tokens per step; more than 2^36 (68719476736) is "
-                                        "not a realistic step");
+    checkWorkloadSize(workload);
     workload.dtypeBytes = readDtypeBytes(fields);
     workload.optimizerBytesPerParameter =
         fields.number("optimizer_bytes_per_param", 0, kMaxOptimizerBytes, 12);
@@ -195,20 +194,30 @@ Workload parseWorkload(const json& workload, const std::filesystem::path& scenar
     const std::string kind = fields.string("kind");
     if (kind == "transformer") {
         rejectOtherKindsKeys(fields, kTransformerKeys, kGemmKeys, "gemm", kind);
-        json extensions = checkKeys(workload, kPath, kTransformerKeys);
+        json extensions = fields.rejectUnknownKeys(kTransformerKeys);
         Workload parsed = readTransformer(fields, scenarioDirectory);
         parsed.extensions = std::move(extensions);
         return parsed;
     }
     if (kind == "gemm") {
         rejectOtherKindsKeys(fields, kGemmKeys, kTransformerKeys, "transformer", kind);
-        json extensions = checkKeys(workload, kPath, kGemmKeys);
+        json extensions = fields.rejectUnknownKeys(kGemmKeys);
         Workload parsed = readGemm(fields);
         parsed.extensions = std::move(extensions);
         return parsed;
     }
     fields.fail("kind", "unknown kind '" + kind + "'" + didYouMean(kind, {"transformer", "gemm"}) +
                             "; expected \"transformer\" or \"gemm\"");
+}
+
+void checkWorkloadSize(const Workload& workload) {
+    readIntegerInRange(json(workload.seqLen), "workload.seq_len", 1, kMaxSeqLen);
+    readIntegerInRange(json(workload.globalBatch), "workload.global_batch", 1, kMaxGlobalBatch);
+    if (workload.tokensPerStep() > kMaxTokensPerStep)
+        failAt("workload.global_batch", "seq_len x global_batch is " +
+                                            numberText(workload.tokensPerStep()) +
+                                            " tokens per step; more than 2^36 (68719476736) is "
+                                            "not a realistic step");
 }
 
 ordered_json toOrderedJson(const Workload& workload) {
@@ -241,8 +250,7 @@ ordered_json toOrderedJson(const Workload& workload) {
             object["experts"] = model.experts;
             object["experts_per_token"] = model.expertsPerToken;
             object["gated_mlp"] = model.gatedMlp;
-            for (const auto& [key, value] : workload.modelExtensions.items())
-                object[key] = value;
+            addExtensions(object, workload.modelExtensions);
             out["model"] = object;
             break;
         }
@@ -250,15 +258,10 @@ ordered_json toOrderedJson(const Workload& workload) {
         out["seq_len"] = workload.seqLen;
         out["global_batch"] = workload.globalBatch;
         out["dtype_bytes"] = workload.dtypeBytes;
-        // 12, not 12.0: written as a user writes it.
-        const double optimizerBytes = workload.optimizerBytesPerParameter;
-        if (std::trunc(optimizerBytes) == optimizerBytes)
-            out["optimizer_bytes_per_param"] = static_cast<std::int64_t>(optimizerBytes);
-        else
-            out["optimizer_bytes_per_param"] = optimizerBytes;
+        // Written "12", not "12.0": the scenario writer prints integral doubles as integers.
+        out["optimizer_bytes_per_param"] = workload.optimizerBytesPerParameter;
     }
-    for (const auto& [key, value] : workload.extensions.items())
-        out[key] = value;
+    addExtensions(out, workload.extensions);
     return out;
 }
 

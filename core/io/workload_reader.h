@@ -18,6 +18,11 @@ namespace ws {
 Workload parseWorkload(const nlohmann::json& workload,
                        const std::filesystem::path& scenarioDirectory);
 
+// The limits of a transformer's seq_len and global_batch (io/scenario_limits.h), as the reader
+// applies them: a ScenarioError at the key ("workload.seq_len: must be 1 to 16777216, got 0").
+// For edits that change them (edit/scenario_edits.h).
+void checkWorkloadSize(const Workload& workload);
+
 // The workload as the file writes it, keys in the documented order (every key, defaults
 // included; the model as it was named: preset, object or hf_config; "x-..." keys last).
 // parseWorkload(toOrderedJson(w), directory) == w.
