@@ -165,7 +165,9 @@ DieSpec readDie(const json& value, const std::string& path) {
     expectObject(value, path);
     DieSpec die;
     die.extensions =
-        checkKeys(value, path, {"peak_flops", "sram", "hbm", "hbm_bandwidth", "efficiency"});
+        checkKeys(value, path,
+                  {"peak_flops", "sram", "hbm", "hbm_bandwidth", "efficiency", "task_overhead",
+                   "gemm_tile", "sram_reserve"});
     if (const json* v = findMember(value, "peak_flops")) {
         die.peakFlops = readQuantity(*v, memberPath(path, "peak_flops"), Dimension::FlopsPerSecond);
         checkPositive(die.peakFlops, memberPath(path, "peak_flops"));
@@ -186,6 +188,22 @@ DieSpec readDie(const json& value, const std::string& path) {
         if (!(die.efficiency > 0 && die.efficiency <= 1))
             failAt(memberPath(path, "efficiency"),
                    "must be greater than 0 and at most 1, got " + numberText(die.efficiency));
+    }
+    if (const json* v = findMember(value, "task_overhead")) {
+        const std::string key = memberPath(path, "task_overhead");
+        die.taskOverhead = readQuantity(*v, key, Dimension::Seconds);
+        if (!(die.taskOverhead.value >= 0 && die.taskOverhead.value <= limits::kMaxTaskOverhead))
+            failAt(key, "must be between 0 and " + numberText(limits::kMaxTaskOverhead) +
+                            " s, got " + numberText(die.taskOverhead.value));
+    }
+    if (const json* v = findMember(value, "gemm_tile"))
+        die.gemmTile = static_cast<int>(
+            readIntegerInRange(*v, memberPath(path, "gemm_tile"), 1, limits::kMaxGemmTile));
+    if (const json* v = findMember(value, "sram_reserve")) {
+        die.sramReserve = readNumber(*v, memberPath(path, "sram_reserve"));
+        if (!(die.sramReserve >= 0 && die.sramReserve < 1))
+            failAt(memberPath(path, "sram_reserve"),
+                   "must be at least 0 and below 1, got " + numberText(die.sramReserve));
     }
     return die;
 }

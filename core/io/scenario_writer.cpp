@@ -30,6 +30,9 @@ ordered_json dieJson(const DieSpec& die) {
     out["hbm"] = quantityJson(die.hbm);
     out["hbm_bandwidth"] = quantityJson(die.hbmBandwidth);
     out["efficiency"] = die.efficiency;
+    out["task_overhead"] = quantityJson(die.taskOverhead);
+    out["gemm_tile"] = die.gemmTile;
+    out["sram_reserve"] = die.sramReserve;
     addExtensions(out, die.extensions);
     return out;
 }

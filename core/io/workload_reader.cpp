@@ -37,7 +37,8 @@ const std::vector<std::string> kTransformerKeys{"kind",
                                                 "seq_len",
                                                 "global_batch",
                                                 "dtype_bytes",
-                                                "optimizer_bytes_per_param"};
+                                                "optimizer_bytes_per_param",
+                                                "attention"};
 const std::vector<std::string> kGemmKeys{"kind", "m", "k", "n", "dtype_bytes"};
 const std::vector<std::string> kModelKeys{"name",     "layers",   "hidden",
                                           "heads",    "kv_heads", "ffn_hidden",
@@ -159,6 +160,13 @@ Workload readTransformer(const JsonFields& fields, const std::filesystem::path& 
     workload.dtypeBytes = readDtypeBytes(fields);
     workload.optimizerBytesPerParameter =
         fields.number("optimizer_bytes_per_param", 0, kMaxOptimizerBytes, 12);
+    const std::string attention = fields.string("attention", "flash");
+    if (attention != "flash" && attention != "standard")
+        fields.fail("attention", "unknown attention '" + attention + "'" +
+                                     didYouMean(attention, {"flash", "standard"}) +
+                                     "; expected \"flash\" (online softmax, the default) or "
+                                     "\"standard\" (keeps the s x s scores)");
+    workload.attention = attention == "flash" ? AttentionKind::Flash : AttentionKind::Standard;
     return workload;
 }
 
@@ -260,6 +268,7 @@ ordered_json toOrderedJson(const Workload& workload) {
         out["dtype_bytes"] = workload.dtypeBytes;
         // Written "12", not "12.0": the scenario writer prints integral doubles as integers.
         out["optimizer_bytes_per_param"] = workload.optimizerBytesPerParameter;
+        out["attention"] = toString(workload.attention);
     }
     addExtensions(out, workload.extensions);
     return out;

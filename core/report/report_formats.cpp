@@ -105,18 +105,27 @@ nlohmann::json reportToJson(const SimulationReport& report) {
     nlohmann::json dies = nlohmann::json::array();
     for (const DieReport& die : report.dies) {
         nlohmann::json events = nlohmann::json::array();
-        for (const DieEvent& event : die.events)
-            events.push_back({{"kind", toString(event.kind)},
-                              {"start_s", event.startS},
-                              {"end_s", event.endS},
-                              {"round", event.round},
-                              {"label", event.label}});
+        for (const DieEvent& event : die.events) {
+            nlohmann::json entry = {{"kind", toString(event.kind)},
+                                    {"start_s", event.startS},
+                                    {"end_s", event.endS},
+                                    {"round", event.round},
+                                    {"label", event.label}};
+            if (event.kind == DieEvent::Kind::Compute && report.step) {
+                entry["flops"] = event.flops;
+                entry["hbm_bytes"] = event.hbmBytes;
+                entry["bound"] = toString(event.bound);
+            }
+            events.push_back(std::move(entry));
+        }
         nlohmann::json entry = {{"id", die.id},
                                 {"alive", die.alive},
                                 {"compute_s", die.computeS},
                                 {"utilization", die.utilization},
                                 {"peak_memory_bytes", die.peakMemoryBytes},
                                 {"events", std::move(events)}};
+        if (report.step)
+            entry["hbm_bytes"] = die.hbmBytes;
         if (die.memory)
             entry["memory"] = memoryToJson(*die.memory);
         if (!die.tensors.empty()) {
@@ -148,6 +157,17 @@ nlohmann::json reportToJson(const SimulationReport& report) {
                           {"layer_s", step.layerS},
                           {"head_s", step.headS},
                           {"sync_s", step.syncS},
+                          {"optimizer_s", step.optimizerS},
+                          {"breakdown",
+                           {{"compute_s", step.computeS},
+                            {"hbm_stall_s", step.hbmStallS},
+                            {"overhead_s", step.overheadS},
+                            {"optimizer_s", step.optimizerS},
+                            {"exposed_s", step.exposedS}}},
+                          {"tasks",
+                           {{"total", step.tasks},
+                            {"memory_bound", step.memoryBoundTasks},
+                            {"overhead_bound", step.overheadBoundTasks}}},
                           {"tokens_per_s", step.tokensPerSecond},
                           {"model_flops", step.modelFlops},
                           {"achieved_flops_per_s", step.achievedFlopsPerSecond},
@@ -287,7 +307,19 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
         out << "strategy:  " << step.strategy << " (" << step.diesUsed << " dies)\n";
         out << "step:      " << formatSeconds(step.stepS) << " (layer "
             << formatSeconds(step.layerS) << ", head " << formatSeconds(step.headS)
-            << ", gradient sync " << formatSeconds(step.syncS) << ")\n";
+            << ", gradient sync " << formatSeconds(step.syncS) << ", optimizer "
+            << formatSeconds(step.optimizerS) << ")\n";
+        out << "breakdown: compute " << formatSeconds(step.computeS) << ", HBM stalls "
+            << formatSeconds(step.hbmStallS) << ", task overhead " << formatSeconds(step.overheadS)
+            << ", optimizer " << formatSeconds(step.optimizerS) << ", exposed communication "
+            << formatSeconds(step.exposedS) << " (per die)\n";
+        std::snprintf(line, sizeof line,
+                      "tasks:     %.4g compute tasks per step, %s memory-bound, %s "
+                      "overhead-bound\n",
+                      step.tasks, percent(step.tasks > 0 ? step.memoryBoundTasks / step.tasks : 0)
+                                      .c_str(),
+                      percent(step.tasks > 0 ? step.overheadBoundTasks / step.tasks : 0).c_str());
+        out << line;
         std::snprintf(
             line, sizeof line, "throughput: %.4g tokens/s, %.4g TFLOP/s achieved, MFU %s\n",
             step.tokensPerSecond, step.achievedFlopsPerSecond / 1e12, percent(step.mfu).c_str());

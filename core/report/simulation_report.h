@@ -3,6 +3,7 @@
 #include "collectives/traffic_plan.h"
 #include "scenario/scenario.h"
 #include "sim/sim_problem.h"
+#include "step/compute_model.h"
 #include "step/memory_model.h"
 #include "topology/wafer_topology.h"
 
@@ -47,6 +48,11 @@ struct DieEvent {
     double endS = 0.0;
     int round = 0; // the collective step for network traffic
     std::string label;
+    // Compute events of a training step (SPEC section 4): the task's FLOPs, its bytes moved
+    // between HBM and SRAM, and which term of its roofline decided its time.
+    double flops = 0.0;
+    double hbmBytes = 0.0;
+    TaskBound bound = TaskBound::Compute;
 };
 
 // One GEMM's operands on one die, in the unified representation ("I[b0:2, m0:512, :]").
@@ -65,6 +71,7 @@ struct DieReport {
     // training step, its compute over the whole step (every layer and micro-batch) / step time.
     double utilization = 0.0;
     double peakMemoryBytes = 0.0;
+    double hbmBytes = 0.0; // training steps: HBM traffic over the whole step (read + written)
     std::vector<DieEvent> events;          // sorted by start time, then kind
     std::optional<MemoryBreakdown> memory; // training steps: dies the strategy uses
     std::vector<TensorReport> tensors;     // training steps: the sub-tensors the die holds
@@ -76,6 +83,19 @@ struct StepMetrics {
     double layerS = 0.0; // simulated: one layer's forward + backward, one micro-batch
     double headS = 0.0;
     double syncS = 0.0;
+    double optimizerS = 0.0; // the optimizer update, once per step
+    // Where the step's time goes on the average die the strategy uses (docs/compute-model.md):
+    // compute at the array's rate, waiting for HBM beyond it, task overheads, the optimizer
+    // update, and the rest of the step (exposed communication and waiting for other dies).
+    // The five add up to stepS.
+    double computeS = 0.0;
+    double hbmStallS = 0.0;
+    double overheadS = 0.0;
+    double exposedS = 0.0;
+    // Compute tasks over the whole step and every die, by the term that decided their time.
+    double tasks = 0.0;
+    double memoryBoundTasks = 0.0;
+    double overheadBoundTasks = 0.0;
     double tokensPerSecond = 0.0;
     double modelFlops = 0.0;             // per step, 3 x forward (no recomputation)
     double achievedFlopsPerSecond = 0.0; // modelFlops / stepS

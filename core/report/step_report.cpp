@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <variant>
 
 namespace ws {
 
@@ -133,7 +134,9 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     }
 
     double executedFlops = 0.0;
+    double hbmBytes = 0.0;
     std::vector<double> scaledCompute(static_cast<std::size_t>(topology.dieCount()), 0.0);
+    StepMetrics metrics;
     for (std::size_t task = 0; task < problem.tasks.size(); ++task) {
         const SimTask& simTask = problem.tasks[task];
         if (simTask.kind != SimTask::Kind::Compute)
@@ -141,11 +144,26 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
         const StepTaskInfo& info = graph.info()[task];
         const TaskTiming& t = result.tasks[task];
         DieReport& die = report.dies[static_cast<std::size_t>(simTask.die)];
-        die.events.push_back({DieEvent::Kind::Compute, t.startS, t.endS, info.round, info.label});
+        DieEvent event{DieEvent::Kind::Compute, t.startS, t.endS, info.round, info.label};
+        event.flops = info.flops;
+        event.hbmBytes = info.hbmBytes;
+        event.bound = info.cost.bound;
+        die.events.push_back(std::move(event));
         die.computeS += simTask.seconds;
         const double times = repetitions(static_cast<TaskId>(task));
         scaledCompute[static_cast<std::size_t>(simTask.die)] += simTask.seconds * times;
         executedFlops += info.flops * times;
+        die.hbmBytes += info.hbmBytes * times;
+        hbmBytes += info.hbmBytes * times;
+        const ComputeCost& cost = info.cost;
+        metrics.tasks += times;
+        if (cost.bound == TaskBound::Memory)
+            metrics.memoryBoundTasks += times;
+        else if (cost.bound == TaskBound::Overhead)
+            metrics.overheadBoundTasks += times;
+        metrics.computeS += cost.computeS * times;
+        metrics.hbmStallS += cost.hbmStallS() * times;
+        metrics.overheadS += cost.overheadS * times;
     }
 
     for (DieId die : step.placement.usedDies()) {
@@ -188,12 +206,32 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
         }
     }
 
-    StepMetrics metrics;
+    // The optimizer update (costed in closed form, step/step_plan.h) runs on every die used.
+    for (const PlannedTask& task : step.plan.optimizer.tasks) {
+        const auto& work = std::get<PlannedElementwise>(task.work);
+        const ComputeCost cost = graph.computeModel().cost(work.work());
+        for (DieId die : step.placement.usedDies()) {
+            report.dies[static_cast<std::size_t>(die)].hbmBytes += work.hbmBytes;
+            hbmBytes += work.hbmBytes;
+            metrics.tasks += 1.0;
+            metrics.memoryBoundTasks += cost.bound == TaskBound::Memory ? 1.0 : 0.0;
+            metrics.overheadBoundTasks += cost.bound == TaskBound::Overhead ? 1.0 : 0.0;
+        }
+    }
     metrics.stepS = timing.stepS;
     metrics.layerS = timing.layerS;
     metrics.headS = timing.headS;
     metrics.syncS = timing.syncS;
+    metrics.optimizerS = timing.optimizerS;
     metrics.diesUsed = static_cast<int>(step.placement.usedDies().size());
+    // The breakdown's sums ran over every die: average them over the dies the strategy uses.
+    // A gemm workload's window is its whole step, so nothing is scaled.
+    const double dies = std::max(1, metrics.diesUsed);
+    metrics.computeS /= dies;
+    metrics.hbmStallS /= dies;
+    metrics.overheadS /= dies;
+    metrics.exposedS = std::max(0.0, timing.stepS - metrics.computeS - metrics.hbmStallS -
+                                         metrics.overheadS - metrics.optimizerS);
     metrics.modelFlops = step.plan.modelFlopsPerStep;
     metrics.tokensPerSecond = timing.stepS > 0 ? step.workload.tokensPerStep() / timing.stepS : 0;
     metrics.achievedFlopsPerSecond =
@@ -209,14 +247,7 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     const EnergySpec& energy = scenario.wafer.energy;
     report.energyD2dJ = d2dBytes * kBitsPerByte * energy.d2dPicojoulesPerBit * kPicojoule;
     report.energyComputeJ = executedFlops / energy.flopsPerJoule;
-    // HBM traffic: what does not fit in SRAM is read once per step (weights, optimizer state)
-    // and activations are written and read back once.
-    double hbmBytes = 0.0;
-    if (!step.plan.memory.fitsInSram()) {
-        const MemoryBreakdown& m = step.plan.memory;
-        hbmBytes = (m.weights + 2.0 * m.gradients + 2.0 * m.optimizer + 2.0 * m.activations) *
-                   metrics.diesUsed;
-    }
+    // HBM traffic: every compute task's HBM bytes (step/compute_model.h), scaled to the step.
     report.energyHbmJ = hbmBytes * kBitsPerByte * energy.hbmPicojoulesPerBit * kPicojoule;
     return report;
 }

@@ -24,6 +24,12 @@ struct DieSpec {
     Quantity hbm{72e9, "72 GB"};                 // bytes
     Quantity hbmBandwidth{1e12, "1 TB/s"};       // bytes/s
     double efficiency = 1.0;                     // fraction of peak a GEMM reaches, (0, 1]
+    // The compute and memory model's keys (docs/compute-model.md, where each default is
+    // justified): the fixed cost of every compute task, the compute array's tile edge in
+    // elements, and the share of SRAM kept for communication buffers.
+    Quantity taskOverhead{1e-6, "1 us"}; // seconds
+    int gemmTile = 128;                  // elements, >= 1
+    double sramReserve = 0.10;           // fraction of sram, [0, 1)
     nlohmann::json extensions = nlohmann::json::object();
     friend bool operator==(const DieSpec&, const DieSpec&) = default;
 };

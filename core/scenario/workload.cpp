@@ -2,6 +2,10 @@
 
 namespace ws {
 
+const char* toString(AttentionKind attention) {
+    return attention == AttentionKind::Flash ? "flash" : "standard";
+}
+
 double Workload::tokensPerStep() const {
     if (kind == WorkloadKind::Gemm)
         return gemm.m;

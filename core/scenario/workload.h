@@ -11,6 +11,13 @@ namespace ws {
 
 enum class WorkloadKind { Transformer, Gemm };
 
+// How attention computes its scores (docs/compute-model.md): Flash keeps no s x s scores in
+// memory (online softmax, fused into the attention GEMMs); Standard materialises them and
+// keeps them for the backward pass (Korthikanti et al.'s 5as/h activation term).
+enum class AttentionKind { Flash, Standard };
+
+const char* toString(AttentionKind attention); // "flash", "standard"
+
 // How a transformer workload names its model in the file (docs/training-model.md, "## workload"),
 // kept so that saving writes it the way it was written.
 enum class ModelSource {
@@ -32,6 +39,7 @@ struct Workload {
     // Optimizer state per parameter, bytes. 12 is mixed-precision Adam: an fp32 master copy,
     // and fp32 first and second moments (4 + 4 + 4).
     double optimizerBytesPerParameter = 12;
+    AttentionKind attention = AttentionKind::Flash; // transformer only
 
     ModelSource modelSource = ModelSource::Object; // transformer only
     std::string hfConfig; // HuggingFace only: relative to the scenario file's directory

@@ -46,8 +46,8 @@ private:
 class Estimator {
 public:
     Estimator(const AnalyticEvaluator& evaluator, const StrategySpec& strategy,
-              const Placement& placement, double flopsPerSecond)
-        : m_e(evaluator), m_s(strategy), m_p(placement), m_flopsPerSecond(flopsPerSecond),
+              const Placement& placement, const ComputeModel& compute)
+        : m_e(evaluator), m_s(strategy), m_p(placement), m_compute(compute),
           m_counter(evaluator.topology().linkCount()) {}
 
     auto routeFn() const {
@@ -56,15 +56,15 @@ public:
 
     // A GEMM on every model-parallel group (the simulator's TATP stream, in closed form).
     double gemm(const PlannedGemm& g) {
-        const double computeS = g.dieFlops / m_flopsPerSecond;
+        const double firstS = m_compute.seconds(g.blockWork(true));
         if (m_s.tatp == 1)
-            return computeS;
-        const double tatp = m_s.tatp;
-        const double blockS = computeS / tatp;
+            return firstS;
+        const double later = m_s.tatp - 1;
+        const double blockS = m_compute.seconds(g.blockWork(false));
         const double roundS = streamRoundS(g.streamedBlockBytes);
         if (!m_s.doubleBuffering)
-            return tatp * blockS + (tatp - 1) * roundS;
-        return blockS + (tatp - 1) * std::max(blockS, roundS);
+            return firstS + later * (blockS + roundS);
+        return firstS + later * std::max(blockS, roundS);
     }
 
     // A collective over every group of its kind at once.
@@ -85,6 +85,8 @@ public:
     double seconds(const PlannedTask& task) {
         if (const auto* g = std::get_if<PlannedGemm>(&task.work))
             return gemm(*g);
+        if (const auto* work = std::get_if<PlannedElementwise>(&task.work))
+            return m_compute.seconds(work->work());
         return collective(std::get<PlannedCollective>(task.work));
     }
 
@@ -187,7 +189,7 @@ private:
     const AnalyticEvaluator& m_e;
     const StrategySpec& m_s;
     const Placement& m_p;
-    double m_flopsPerSecond;
+    const ComputeModel& m_compute;
     LinkCounter m_counter;
     std::vector<std::vector<DieId>> m_groups[4];
     double m_roundLoad = -1.0;
@@ -200,7 +202,7 @@ AnalyticEvaluator::AnalyticEvaluator(const Workload& workload, const WaferSpec& 
                                      const WaferTopology& topology, RoutingMode routingMode)
     : m_workload(workload), m_topology(topology), m_die(wafer.die), m_mode(routingMode),
       m_bandwidth(wafer.linkBandwidth.value), m_latencyS(wafer.linkLatency.value),
-      m_flopsPerSecond(wafer.die.peakFlops.value * wafer.die.efficiency) {
+      m_compute(wafer.die) {
     const int dies = topology.dieCount();
     if (dies > kRouteTableDies)
         return;
@@ -243,7 +245,7 @@ AnalyticEstimate AnalyticEvaluator::evaluate(const StrategySpec& strategy) const
     }
     estimate.feasible = true;
     const StepPlan plan = buildStepPlan(m_workload, strategy, m_die);
-    Estimator e(*this, strategy, placement, m_flopsPerSecond);
+    Estimator e(*this, strategy, placement, m_compute);
     LayerSegments& seg = estimate.segments;
     for (const PlannedTask& task : plan.layer.tasks) {
         const double seconds = e.seconds(task);
@@ -260,9 +262,11 @@ AnalyticEstimate AnalyticEvaluator::evaluate(const StrategySpec& strategy) const
         estimate.headS += e.seconds(task);
     for (const PlannedTask& task : plan.sync.tasks)
         estimate.syncS += e.seconds(task);
+    estimate.optimizerS = sectionSeconds(plan.optimizer, m_compute);
     estimate.memory = plan.memory;
     // A gemm workload's plan has one layer, one micro-batch and no head or sync: step = layer.
-    estimate.stepS = plan.stepSeconds(estimate.layerS, estimate.headS, estimate.syncS);
+    estimate.stepS =
+        plan.stepSeconds(estimate.layerS, estimate.headS, estimate.syncS, estimate.optimizerS);
     estimate.tokensPerSecond = m_workload.tokensPerStep() / estimate.stepS;
     return estimate;
 }

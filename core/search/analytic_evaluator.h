@@ -3,6 +3,7 @@
 #include "scenario/scenario.h"
 #include "scenario/strategy_spec.h"
 #include "scenario/workload.h"
+#include "step/compute_model.h"
 #include "step/memory_model.h"
 #include "topology/wafer_topology.h"
 
@@ -27,6 +28,7 @@ struct AnalyticEstimate {
     double layerS = 0.0;
     double headS = 0.0;
     double syncS = 0.0;
+    double optimizerS = 0.0;
     double stepS = 0.0;
     LayerSegments segments;
     MemoryBreakdown memory;
@@ -39,10 +41,12 @@ struct AnalyticEstimate {
 // agreement measures that model error.
 //
 // Per section it adds the plan's tasks, in the order the simulator runs them on a die (each
-// die's tasks are sequential, groups run side by side): compute = FLOPs / (peak * efficiency); a
-// TATP stream of n rounds = c + (n - 1) * max(c, t_round) with c one block product and t_round the
-// hottest link's load of one round (every group's neighbour transfers routed at once) over the
-// bandwidth plus a hop latency (without double buffering: n c + (n - 1) t_round); a ring
+// die's tasks are sequential, groups run side by side): a compute task costs what the die's
+// compute model says (step/compute_model.h: roofline over FLOPs and HBM bytes, plus the task
+// overhead); a TATP stream of n rounds = c0 + (n - 1) * max(c, t_round) with c0 the first block
+// product (it reads the die's own blocks from HBM), c a later one and t_round the hottest link's
+// load of one round (every group's neighbour transfers routed at once) over the bandwidth plus
+// a hop latency (without double buffering: c0 + (n - 1) (c + t_round)); a ring
 // collective = steps * (L * chunk / B + a) where L is the most ring edges of all groups at once
 // that the routing puts on one link; multicast all-gathers count the trees crossing a link;
 // all-to-all sums every pair's route. The plan's prefetches (FSDP's forward and backward weight
@@ -73,7 +77,7 @@ private:
     RoutingMode m_mode;
     double m_bandwidth = 0.0;
     double m_latencyS = 0.0;
-    double m_flopsPerSecond = 0.0;
+    ComputeModel m_compute;
     int routeOnTheFly(DieId src, DieId dst, std::vector<LinkId>& links) const;
 
     // All-pairs routes for wafers of up to kRouteTableDies dies (65,536 routes at most):

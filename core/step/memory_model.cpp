@@ -24,7 +24,7 @@ MemoryBreakdown estimateMemory(const Workload& workload, const StrategySpec& str
     MemoryBreakdown memory;
     memory.sramCapacity = die.sram.value;
     memory.hbmCapacity = die.hbm.value;
-    memory.commReserve = kCommReserveFractionOfSram * die.sram.value;
+    memory.commReserve = die.sramReserve * die.sram.value;
     const int bufferCopies = strategy.doubleBuffering ? 2 : 1;
     // A die receives blocks from both neighbours of its TATP path.
     memory.streamBuffers = strategy.tatp > 1 ? 2.0 * bufferCopies * streamedBlockBytes : 0.0;
@@ -62,9 +62,10 @@ MemoryBreakdown estimateMemory(const Workload& workload, const StrategySpec& str
     const double tokenSplit = static_cast<double>(strategy.sp) * strategy.tatp;
     // Megatron TP replicates the layer norms' and dropouts' inputs (10 s b h of the 34) on
     // every die of its group; SP and TATP split every activation by tokens.
-    const double perLayer = s * sequences * h *
-                            (10.0 + 24.0 / tp + 5.0 * model.heads * s / (h * tp)) * precision /
-                            tokenSplit;
+    const double scores =
+        workload.attention == AttentionKind::Standard ? 5.0 * model.heads * s / (h * tp) : 0.0;
+    const double perLayer =
+        s * sequences * h * (10.0 + 24.0 / tp + scores) * precision / tokenSplit;
     if (strategy.activationCheckpointing) {
         const double layerInput = 2.0 * s * sequences * h * precision /
                                   (static_cast<double>(strategy.sp) * strategy.tatp);

@@ -17,12 +17,14 @@ namespace ws {
 // micro-batch of b sequences of s tokens at 2-byte precision (scaled by dtype/2):
 // s*b*h*(10 + 24/tp + 5*heads*s/(h*tp)) bytes with Megatron tensor parallelism (which
 // replicates the layer-norm and dropout inputs), divided by sp*tatp (both split tokens, so a
-// TATP die keeps only its own rows: s*b*h*(34 + 5*heads*s/h)/tatp). With activation
+// TATP die keeps only its own rows: s*b*h*(34 + 5*heads*s/h)/tatp). Flash attention
+// (workload.attention, the default) keeps no s x s scores: the 5*heads*s/(h*tp) term is dropped. With activation
 // checkpointing only each layer's input (2*s*b*h / (sp*tatp)) is kept, plus one layer's full
 // activations during recomputation.
 // Stream buffers: TATP keeps the streamed block arriving from each neighbour, twice with double
 // buffering: 2 * block * (double_buffering ? 2 : 1).
-// The communication reserve is 10% of SRAM (the design note's advice).
+// The communication reserve is die.sram_reserve of SRAM (10% by default, the design note's
+// advice), so usable SRAM = sram * (1 - sram_reserve).
 // A gemm workload (the forward of one linear layer) holds its I, W and O blocks only.
 struct MemoryBreakdown {
     double weights = 0.0;
@@ -43,8 +45,6 @@ struct MemoryBreakdown {
     // "weights", "gradients", "optimizer", "activations", "stream buffers" or "comm reserve".
     std::string dominantTerm() const;
 };
-
-constexpr double kCommReserveFractionOfSram = 0.10;
 
 // `streamedBlockBytes`: the largest TATP block a die receives (0 without TATP).
 MemoryBreakdown estimateMemory(const Workload& workload, const StrategySpec& strategy,

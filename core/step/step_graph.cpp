@@ -7,7 +7,7 @@ namespace ws {
 
 StepGraph::StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode)
     : m_topology(topology), m_router(topology, mode),
-      m_flopsPerSecond(wafer.die.peakFlops.value * wafer.die.efficiency) {
+      m_compute(wafer.die) {
     m_problem.linkBandwidth.assign(static_cast<std::size_t>(topology.linkCount()),
                                    wafer.linkBandwidth.value);
     m_problem.hopLatencyS = wafer.linkLatency.value;
@@ -43,14 +43,18 @@ std::optional<Route> StepGraph::pinnedRoute(const std::string& id, DieId src,
     return route;
 }
 
-TaskId StepGraph::addCompute(DieId die, double flops, std::vector<TaskId> deps, StepTaskInfo info) {
+TaskId StepGraph::addCompute(DieId die, const ComputeWork& work, std::vector<TaskId> deps,
+                             StepTaskInfo info) {
+    const ComputeCost cost = m_compute.cost(work);
     SimTask task;
     task.kind = SimTask::Kind::Compute;
     task.die = die;
-    task.seconds = secondsFor(flops);
+    task.seconds = cost.seconds;
     task.deps = std::move(deps);
     info.kind = StepTaskInfo::Kind::Compute;
-    info.flops = flops;
+    info.flops = work.flops;
+    info.hbmBytes = work.hbmBytes;
+    info.cost = cost;
     return push(std::move(task), std::move(info));
 }
 

@@ -6,6 +6,7 @@
 #include "scenario/scenario.h"
 #include "sim/sim_problem.h"
 #include "step/collective_role.h"
+#include "step/compute_model.h"
 #include "topology/wafer_topology.h"
 
 #include <map>
@@ -24,7 +25,9 @@ struct StepTaskInfo {
     std::string label;  // "L0 fwd mlp_up I1*W3", "L0 bwd dp grad all-reduce", ...
     std::string phase;  // "forward", "backward", "gradient sync", ...
     int round = -1;     // TATP round, or collective step; -1 when not in a round
-    double flops = 0.0; // compute tasks
+    double flops = 0.0;    // compute tasks
+    double hbmBytes = 0.0; // compute tasks: bytes moved between HBM and SRAM
+    ComputeCost cost = {}; // compute tasks: the time's terms and which decides it
     std::optional<CollectiveRole> role = std::nullopt; // collectives and their flows
 };
 
@@ -38,8 +41,9 @@ class StepGraph {
 public:
     StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode);
 
-    // A compute task of `flops` on `die` (seconds = flops / (peak * efficiency)).
-    TaskId addCompute(DieId die, double flops, std::vector<TaskId> deps, StepTaskInfo info);
+    // A compute task on `die`, costed by the die's compute model (step/compute_model.h).
+    TaskId addCompute(DieId die, const ComputeWork& work, std::vector<TaskId> deps,
+                      StepTaskInfo info);
     // One routed unicast transfer; throws ScenarioError("strategy", ...) if unroutable.
     TaskId addTransfer(DieId src, DieId dst, double bytes, std::vector<TaskId> deps,
                        StepTaskInfo info);
@@ -67,7 +71,7 @@ public:
     const std::vector<StepTaskInfo>& info() const { return m_info; }
     const std::vector<Flow>& flows() const { return m_flows; }
     const WaferTopology& topology() const { return m_topology; }
-    double secondsFor(double flops) const { return flops / m_flopsPerSecond; }
+    const ComputeModel& computeModel() const { return m_compute; }
 
     // Whether tasks keep their labels in info() (on by default). Off, labels are left empty and
     // the builders skip making them: a caller that only simulates the problem and reads the
@@ -88,7 +92,7 @@ private:
 
     const WaferTopology& m_topology;
     Router m_router;
-    double m_flopsPerSecond;
+    ComputeModel m_compute;
     SimProblem m_problem;
     std::vector<StepTaskInfo> m_info;
     std::vector<Flow> m_flows;

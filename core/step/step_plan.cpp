@@ -1,6 +1,7 @@
 #include "step/step_plan.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ws {
 
@@ -51,9 +52,11 @@ std::string toString(StepPhase phase) {
     case StepPhase::Head:
         return "head";
     case StepPhase::GradientSync:
+        return "gradient sync";
+    case StepPhase::Optimizer:
         break;
     }
-    return "gradient sync";
+    return "optimizer";
 }
 
 namespace {
@@ -61,8 +64,9 @@ namespace {
 // Writes the plan's sections in the order each die runs them.
 class StepPlanner {
 public:
-    StepPlanner(StepPlan& plan, const Workload& workload, const StrategySpec& strategy)
-        : m_plan(plan), m_workload(workload), m_strategy(strategy),
+    StepPlanner(StepPlan& plan, const Workload& workload, const StrategySpec& strategy,
+                const DieSpec& die)
+        : m_plan(plan), m_workload(workload), m_strategy(strategy), m_die(die),
           m_dtype(static_cast<double>(workload.dtypeBytes)), m_gemms(plan.replicaGemms) {}
 
     void planGemmWorkload() {
@@ -129,6 +133,8 @@ public:
                            m_strategy.fsdp ? OpKind::ReduceScatter : OpKind::AllReduce,
                            Algorithm::Ring, layerWeightBytes, false});
 
+        planOptimizer();
+
         const double forwardFlops =
             model.layers *
                 layerForwardFlops(model, static_cast<double>(m_workload.globalBatch), seqLen) +
@@ -137,6 +143,23 @@ public:
     }
 
 private:
+    // The optimizer update of every parameter shard a die holds: it reads the weights,
+    // gradients and optimizer state and writes the weights and the state back (SPEC section 4).
+    void planOptimizer() {
+        const TransformerConfig& model = m_workload.model;
+        const double shards = fsdpActive() ? m_strategy.dp : 1.0;
+        const double parameters =
+            (model.layers * model.parametersPerLayer() + model.embeddingParameters()) / tpTatp() /
+            shards;
+        const double weights = parameters * m_dtype;
+        const double gradients = parameters * m_dtype;
+        const double state = parameters * m_workload.optimizerBytesPerParameter;
+        m_plan.optimizer.barrierLabel = "optimizer done";
+        m_plan.optimizer.tasks.push_back(
+            {StepPhase::Optimizer, LayerSegment::None,
+             PlannedElementwise{"optimizer", "update", 2.0 * weights + gradients + 2.0 * state}});
+    }
+
     double tpTatp() const { return static_cast<double>(m_strategy.tp) * m_strategy.tatp; }
     bool fsdpActive() const { return m_strategy.fsdp && m_strategy.dp > 1; }
 
@@ -179,6 +202,9 @@ private:
         planned.dieFlops =
             2.0 * planned.mLocal * planned.kLocal * planned.nLocal * planned.countLocal / tatp;
         planned.blockFlops = planned.dieFlops / tatp;
+        planned.tileEfficiency = gemmTileEfficiency(planned.mLocal / tatp, planned.kLocal,
+                                                    planned.nLocal / tatp, m_die.gemmTile);
+        setHbmBytes(planned);
         if (m_strategy.tatp > 1) {
             // Each round passes the smaller operand block on: the weight's K x N/n or the
             // input's M/n x K.
@@ -190,6 +216,77 @@ private:
                 std::max(m_plan.largestStreamedBlockBytes, planned.streamedBlockBytes);
         }
         section.tasks.push_back({phase, layerSegmentOf(gemm.role), std::move(planned)});
+    }
+
+    // The GEMM's compulsory HBM bytes when the step does not fit in SRAM (docs/compute-model.md,
+    // "Residency"): a die reads its own blocks of both operands once, in its first block product
+    // (the streamed blocks of later rounds arrive over a link), and writes every output block it
+    // produces. Flash attention keeps the scores in SRAM: the scores GEMM writes nothing and the
+    // values GEMM reads no probabilities. The operands are A = m x k, B = k x n, C = m x n (per
+    // instance); a backward GEMM moves the same three sizes in other roles.
+    void setHbmBytes(PlannedGemm& planned) const {
+        const bool flash = m_workload.attention == AttentionKind::Flash;
+        const bool readsA = !(flash && planned.role == GemmRole::AttentionValues);
+        const bool writesC = !(flash && planned.role == GemmRole::AttentionScores);
+        const double n = m_strategy.tatp;
+        const double scale = planned.countLocal * m_dtype;
+        const double a = planned.mLocal * planned.kLocal * scale;
+        const double b = planned.kLocal * planned.nLocal * scale;
+        const double c = planned.mLocal * planned.nLocal * scale;
+        const double outputBlock = writesC ? c / (n * n) : 0.0;
+        planned.firstHbmBytes = ((readsA ? a : 0.0) + b) / n + outputBlock;
+        planned.roundHbmBytes = outputBlock;
+    }
+
+    // Memory-bound work around a layer's GEMMs (docs/compute-model.md, "Non-GEMM work"), per die:
+    // t tokens of width h. A norm reads and writes t h values, a residual add reads two and
+    // writes one, the activation function reads (gated: two) and writes t f/tp per expert slot,
+    // standard attention's softmax reads and writes the t x s x heads/tp scores. Backward moves
+    // twice the forward's bytes (it reads the output gradient and the saved input, and writes
+    // the input gradient).
+    struct Elementwise {
+        const char* name;
+        double bytes;
+        LayerSegment segment;
+    };
+    std::vector<Elementwise> elementwiseBefore(GemmRole role) const {
+        if (role == GemmRole::Qkv)
+            return {{"norm", 2.0 * tokenBytes(), LayerSegment::Attention}};
+        return {};
+    }
+    std::vector<Elementwise> elementwiseAfter(GemmRole role) const {
+        const TransformerConfig& model = m_workload.model;
+        switch (role) {
+        case GemmRole::AttentionScores:
+            if (m_workload.attention == AttentionKind::Flash)
+                return {};
+            return {{"softmax",
+                     2.0 * m_tokensPerDie * static_cast<double>(m_workload.seqLen) * model.heads /
+                         m_strategy.tp * m_dtype,
+                     LayerSegment::Attention}};
+        case GemmRole::OutputProjection:
+            return {{"residual", 3.0 * tokenBytes(), LayerSegment::Attention},
+                    {"norm", 2.0 * tokenBytes(), LayerSegment::Mlp}};
+        case GemmRole::MlpUp:
+            return {{"activation",
+                     (model.gatedMlp ? 3.0 : 2.0) * m_tokensPerDie * model.expertsPerToken *
+                         model.ffnHidden / m_strategy.tp * m_dtype,
+                     LayerSegment::Mlp}};
+        case GemmRole::MlpDown:
+            return {{"residual", 3.0 * tokenBytes(), LayerSegment::Mlp}};
+        case GemmRole::Linear:
+        case GemmRole::Qkv:
+        case GemmRole::AttentionValues:
+        case GemmRole::Router:
+        case GemmRole::LmHead:
+            break;
+        }
+        return {};
+    }
+    static void addElementwise(StepSection& section, StepPhase phase, const char* pass,
+                               const Elementwise& work, double factor) {
+        section.tasks.push_back(
+            {phase, work.segment, PlannedElementwise{pass, work.name, factor * work.bytes}});
     }
 
     double rowsOf(const LayerGemm& gemm) const {
@@ -236,6 +333,8 @@ private:
                 addCollective(layer, phase, segment,
                               {CollectiveRole::MoeDispatch, "fwd moe dispatch", GroupKind::DP,
                                OpKind::AllToAll, Algorithm::Direct, moeBytes(), false});
+            for (const Elementwise& work : elementwiseBefore(gemm.role))
+                addElementwise(layer, phase, pass, work, 1.0);
             addGemm(layer, phase, gemm, pass, rowsOf(gemm));
             if (communicate && tpSplitOf(gemm.role) == TpSplit::Rows && m_strategy.tp > 1)
                 addCollective(layer, phase, segment,
@@ -245,6 +344,8 @@ private:
                 addCollective(layer, phase, segment,
                               {CollectiveRole::MoeCombine, "fwd moe combine", GroupKind::DP,
                                OpKind::AllToAll, Algorithm::Direct, moeBytes(), false});
+            for (const Elementwise& work : elementwiseAfter(gemm.role))
+                addElementwise(layer, phase, pass, work, 1.0);
         }
     }
 
@@ -260,6 +361,9 @@ private:
                 addCollective(layer, phase, segment,
                               {CollectiveRole::MoeCombine, "bwd moe combine", GroupKind::DP,
                                OpKind::AllToAll, Algorithm::Direct, moeBytes(), false});
+            const auto after = elementwiseAfter(gemm.role);
+            for (auto work = after.rbegin(); work != after.rend(); ++work)
+                addElementwise(layer, phase, "bwd", *work, 2.0);
             addGemm(layer, phase, gemm, "bwd dI", rowsOf(gemm));
             addGemm(layer, phase, gemm, "bwd dW", rowsOf(gemm));
             if (tpSplitOf(gemm.role) == TpSplit::Columns && gemm.hasWeight && m_strategy.tp > 1)
@@ -281,6 +385,7 @@ private:
     StepPlan& m_plan;
     const Workload& m_workload;
     const StrategySpec& m_strategy;
+    const DieSpec& m_die;
     double m_dtype;
     const std::vector<LayerGemm>& m_gemms; // the plan's replicaGemms
     double m_replicaTokens = 0.0;
@@ -289,15 +394,37 @@ private:
 
 } // namespace
 
+double sectionSeconds(const StepSection& section, const ComputeModel& compute) {
+    double seconds = 0.0;
+    for (const PlannedTask& task : section.tasks) {
+        const auto* work = std::get_if<PlannedElementwise>(&task.work);
+        if (work == nullptr)
+            throw std::logic_error("sectionSeconds: '" + section.barrierLabel +
+                                   "' holds more than memory-bound tasks");
+        seconds += compute.seconds(work->work());
+    }
+    return seconds;
+}
+
 StepPlan buildStepPlan(const Workload& workload, const StrategySpec& strategy, const DieSpec& die) {
     StepPlan plan;
     plan.kind = workload.kind;
-    StepPlanner planner(plan, workload, strategy);
+    StepPlanner planner(plan, workload, strategy, die);
     if (workload.kind == WorkloadKind::Gemm)
         planner.planGemmWorkload();
     else
         planner.planTransformer();
     plan.memory = estimateMemory(workload, strategy, die, plan.largestStreamedBlockBytes);
+    // Residency (docs/compute-model.md): when everything fits in usable SRAM no task touches HBM.
+    plan.sramResident = plan.memory.fitsInSram();
+    if (plan.sramResident)
+        for (StepSection* section : {&plan.layer, &plan.head, &plan.sync, &plan.optimizer})
+            for (PlannedTask& task : section->tasks) {
+                if (auto* gemm = std::get_if<PlannedGemm>(&task.work))
+                    gemm->firstHbmBytes = gemm->roundHbmBytes = 0.0;
+                else if (auto* work = std::get_if<PlannedElementwise>(&task.work))
+                    work->hbmBytes = 0.0;
+            }
     return plan;
 }
 

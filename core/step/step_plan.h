@@ -4,6 +4,7 @@
 #include "scenario/strategy_spec.h"
 #include "scenario/workload.h"
 #include "step/collective_role.h"
+#include "step/compute_model.h"
 #include "step/memory_model.h"
 #include "strategy/placement.h"
 #include "strategy/workload_divisibility.h"
@@ -31,9 +32,9 @@ enum class LayerSegment { Attention, Mlp, None };
 LayerSegment layerSegmentOf(GemmRole role);
 
 // The phase a task belongs to, as the timeline groups tasks.
-enum class StepPhase { Forward, Recompute, Backward, Head, GradientSync };
+enum class StepPhase { Forward, Recompute, Backward, Head, GradientSync, Optimizer };
 
-// "forward", "recompute", "backward", "head", "gradient sync".
+// "forward", "recompute", "backward", "head", "gradient sync", "optimizer".
 std::string toString(StepPhase phase);
 
 // One GEMM that every model-parallel group runs at once, with its die-local shape: M, K, N and
@@ -50,6 +51,18 @@ struct PlannedGemm {
     double dieFlops = 0.0;           // what one die computes: 2 m k n count / tatp
     double blockFlops = 0.0;         // one TATP block product: dieFlops / tatp
     double streamedBlockBytes = 0.0; // the block passed on each TATP round (0 without TATP)
+    // The compute and memory model (docs/compute-model.md): the tile efficiency of one block
+    // product (of the whole die-local GEMM without TATP), and the HBM bytes of the die's first
+    // block product (its whole GEMM without TATP) and of each later TATP round. Zero HBM bytes
+    // when the step fits in usable SRAM.
+    double tileEfficiency = 1.0;
+    double firstHbmBytes = 0.0;
+    double roundHbmBytes = 0.0;
+
+    // One block product's work (round 0 or a later round); the whole GEMM's without TATP.
+    ComputeWork blockWork(bool firstRound) const {
+        return {blockFlops, firstRound ? firstHbmBytes : roundHbmBytes, tileEfficiency};
+    }
 
     // The task label: "fwd qkv", "bwd dW mlp_down", "head fwd lm_head". Built on demand: the
     // search plans thousands of steps and reads no label.
@@ -69,11 +82,23 @@ struct PlannedCollective {
     bool prefetch = false;
 };
 
+// Memory-bound work every die runs on its own data (docs/compute-model.md): a norm, softmax,
+// activation function, residual add or the optimizer update. No FLOPs are counted; its time is
+// its HBM bytes (read plus written) over the HBM bandwidth, plus the task overhead.
+struct PlannedElementwise {
+    const char* pass = "fwd"; // "fwd", "recompute", "bwd", "optimizer"
+    const char* name = "";    // "norm", "softmax", "activation", "residual", "update"
+    double hbmBytes = 0.0;    // zero when the step fits in usable SRAM
+
+    std::string label() const { return std::string(pass) + " " + name; }
+    ComputeWork work() const { return {0.0, hbmBytes, 1.0}; }
+};
+
 // A task of the step, in the order each die runs them (groups run side by side).
 struct PlannedTask {
     StepPhase phase = StepPhase::Forward;
     LayerSegment segment = LayerSegment::None;
-    std::variant<PlannedGemm, PlannedCollective> work;
+    std::variant<PlannedGemm, PlannedCollective, PlannedElementwise> work;
 };
 
 // A run of tasks that ends with every die the strategy uses meeting at a barrier.
@@ -89,8 +114,9 @@ struct StepSection {
 // once.
 //
 // A transformer step runs one layer's forward and backward pass for one micro-batch (`layer`),
-// the LM head's forward and backward (`head`) and the layer's gradient synchronisation
-// (`sync`), scaled by stepSeconds. A `gemm` workload is `layer` alone: one linear layer's
+// the LM head's forward and backward (`head`), the layer's gradient synchronisation (`sync`)
+// and the optimizer update of every parameter a die holds (`optimizer`), scaled by
+// stepSeconds. A `gemm` workload is `layer` alone: one linear layer's
 // forward pass, simulated whole.
 //
 // Per layer and micro-batch, per die (dies of one DP replica share a micro-batch of
@@ -102,12 +128,18 @@ struct StepSection {
 // two GEMMs (input and weight gradients) per forward GEMM, after a recomputed forward pass (no
 // communication) when activation checkpointing is on. DP then all-reduces (FSDP:
 // reduce-scatters) the layer's gradients; gradient synchronisation is not overlapped with the
-// backward pass (a conservative choice).
+// backward pass (a conservative choice). Around the GEMMs run the layer's memory-bound tasks
+// (norms, softmax under standard attention, the activation function, residual adds: see
+// docs/compute-model.md), repeated by recomputation and mirrored in backward.
 struct StepPlan {
     WorkloadKind kind = WorkloadKind::Transformer;
     StepSection layer;
     StepSection head; // transformer only
     StepSection sync; // transformer only
+    // Transformer only: the optimizer update, once per step. It has no communication and
+    // costs the same on every die, so both interpreters cost it in closed form
+    // (sectionSeconds) and the simulated window stays the layer's.
+    StepSection optimizer;
 
     // The forward GEMMs of one layer on one DP replica for one micro-batch, undivided
     // (layerGemms), over `replicaSequences` sequences: the unified representation's input.
@@ -118,13 +150,20 @@ struct StepPlan {
     double microBatches = 1.0;
     double largestStreamedBlockBytes = 0.0; // the largest block a die receives (0 without TATP)
     MemoryBreakdown memory;                 // every die the strategy uses holds the same
+    // Whether every tensor of the step lives in usable SRAM (memory.fitsInSram()); if not, the
+    // tasks' HBM bytes are their compulsory bytes (docs/compute-model.md, "Residency").
+    bool sramResident = true;
     double modelFlopsPerStep = 0.0; // 3 x forward FLOPs (6 N T-style), without recomputation
 
-    // step = micro_batches * (layers * layer + head) + layers * sync.
-    double stepSeconds(double layerS, double headS, double syncS) const {
-        return microBatches * (layers * layerS + headS) + layers * syncS;
+    // step = micro_batches * (layers * layer + head) + layers * sync + optimizer.
+    double stepSeconds(double layerS, double headS, double syncS, double optimizerS) const {
+        return microBatches * (layers * layerS + headS) + layers * syncS + optimizerS;
     }
 };
+
+// The time of a section of memory-bound tasks only (the optimizer update) on one die: the sum of
+// their costs. Throws std::logic_error if the section holds a GEMM or a collective.
+double sectionSeconds(const StepSection& section, const ComputeModel& compute);
 
 // The strategy must already be checked against the workload (checkStrategyAgainstWorkload).
 StepPlan buildStepPlan(const Workload& workload, const StrategySpec& strategy, const DieSpec& die);

@@ -16,6 +16,11 @@ struct TatpGemm {
     std::string phase;          // "forward", "backward", ...
     double blockFlops = 0.0;    // FLOPs of one block product (e.g. I_p x W_q)
     double streamedBytes = 0.0; // bytes of one streamed block (the smaller of W_q and I_p)
+    // The compute and memory model (step/compute_model.h): HBM bytes of round 0 and of each
+    // later round, and the block product's tile efficiency.
+    double firstHbmBytes = 0.0;
+    double roundHbmBytes = 0.0;
+    double tileEfficiency = 1.0;
 };
 
 // What was added to the graph.

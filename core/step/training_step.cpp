@@ -46,6 +46,8 @@ private:
             const std::string phase = toString(task.phase);
             if (const auto* gemm = std::get_if<PlannedGemm>(&task.work))
                 runGemm(*gemm, phase);
+            else if (const auto* work = std::get_if<PlannedElementwise>(&task.work))
+                runElementwise(*work, phase);
             else
                 runCollective(std::get<PlannedCollective>(task.work), phase);
         }
@@ -62,6 +64,10 @@ private:
         std::size_t flows = 0;
         for (const StepSection* section : {&m_plan.layer, &m_plan.head, &m_plan.sync})
             for (const PlannedTask& task : section->tasks) {
+                if (std::holds_alternative<PlannedElementwise>(task.work)) {
+                    tasks += usedDies().size();
+                    continue;
+                }
                 if (std::holds_alternative<PlannedGemm>(task.work)) {
                     tasks += tatpGroups * (n == 1 ? 1 : n * n + n * (n - 1));
                     flows += tatpGroups * (n == 1 ? 0 : n * (n - 1));
@@ -142,9 +148,9 @@ private:
             throwIfCancelled(m_cancel);
             if (m_strategy.tatp == 1) {
                 const DieId die = path.front();
-                const TaskId task = m_graph.addCompute(
-                    die, gemm.dieFlops, depsOf(die),
-                    {StepTaskInfo::Kind::Compute, label, phase, 0, gemm.dieFlops});
+                const TaskId task =
+                    m_graph.addCompute(die, gemm.blockWork(true), depsOf(die),
+                                       {StepTaskInfo::Kind::Compute, label, phase, 0});
                 setLast(die, task);
                 continue;
             }
@@ -153,6 +159,9 @@ private:
             streamed.phase = phase;
             streamed.blockFlops = gemm.blockFlops;
             streamed.streamedBytes = gemm.streamedBlockBytes;
+            streamed.firstHbmBytes = gemm.firstHbmBytes;
+            streamed.roundHbmBytes = gemm.roundHbmBytes;
+            streamed.tileEfficiency = gemm.tileEfficiency;
             std::vector<std::vector<TaskId>> startDeps;
             for (DieId die : path)
                 startDeps.push_back(depsOf(die));
@@ -161,6 +170,17 @@ private:
                               m_strategy.doubleBuffering, startDeps);
             for (std::size_t p = 0; p < path.size(); ++p)
                 setLast(path[p], stream.done[p]);
+        }
+    }
+
+    // Memory-bound work: every die the strategy uses runs it on its own data.
+    void runElementwise(const PlannedElementwise& work, const std::string& phase) {
+        throwIfCancelled(m_cancel);
+        const std::string label = m_graph.keepsTaskLabels() ? work.label() : std::string();
+        for (DieId die : usedDies()) {
+            const TaskId task = m_graph.addCompute(die, work.work(), depsOf(die),
+                                                   {StepTaskInfo::Kind::Compute, label, phase, -1});
+            setLast(die, task);
         }
     }
 
@@ -232,7 +252,7 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
             "simulated one of " + std::to_string(step.workload.model.layers) +
             " identical layers for one of " + std::to_string(step.strategy.microBatches) +
             " micro-batches; step time = micro_batches * (layers * layer + head) + layers * "
-            "gradient sync");
+            "gradient sync + optimizer update");
     }
     // Pins that name no flow of the step are left to the explicit traffic's planner, which
     // reports those that name no flow at all.
@@ -257,11 +277,13 @@ StepTiming stepTiming(const TrainingStep& step, const SimResult& result) {
     timing.layerS = endOf(step.layerDone);
     timing.headS = endOf(step.headDone) - timing.layerS;
     timing.syncS = endOf(step.syncDone) - endOf(step.headDone);
+    timing.optimizerS = sectionSeconds(step.plan.optimizer, step.graph.computeModel());
     if (step.workload.kind == WorkloadKind::Gemm) {
         timing.stepS = result.makespanS;
         return timing;
     }
-    timing.stepS = step.plan.stepSeconds(timing.layerS, timing.headS, timing.syncS);
+    timing.stepS =
+        step.plan.stepSeconds(timing.layerS, timing.headS, timing.syncS, timing.optimizerS);
     return timing;
 }
 

@@ -19,7 +19,8 @@ namespace ws {
 // One training step of a scenario's workload under its strategy, as a task graph for the fluid
 // simulator (docs/concepts.md sections 2 and 5): the step plan (step/step_plan.h) interpreted
 // task by task, each die's tasks in order, groups side by side, the plan's sections ending at
-// barriers. The step time is scaled from the sections' simulated times (StepPlan::stepSeconds);
+// barriers. The step time is scaled from the sections' simulated times (StepPlan::stepSeconds),
+// plus the optimizer update in closed form (sectionSeconds);
 // a `gemm` workload is simulated whole.
 struct TrainingStep {
     Workload workload;
@@ -39,6 +40,7 @@ struct StepTiming {
     double layerS = 0.0;
     double headS = 0.0;
     double syncS = 0.0;
+    double optimizerS = 0.0;
     double stepS = 0.0;
 };
 

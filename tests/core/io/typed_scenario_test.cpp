@@ -119,11 +119,12 @@ TEST(TypedScenario, WorkloadAndStrategyKeysAreWrittenInTheDocumentedOrder) {
     EXPECT_LT(at("model"), at("seq_len"));
     EXPECT_LT(at("seq_len"), at("global_batch"));
     EXPECT_LT(at("global_batch"), at("optimizer_bytes_per_param"));
+    EXPECT_LT(at("optimizer_bytes_per_param"), at("attention"));
     EXPECT_LT(at("dp"), at("tatp"));
     EXPECT_LT(at("tatp"), at("fsdp"));
     EXPECT_LT(at("fsdp"), at("mapping"));
     EXPECT_LT(at("mapping"), at("activation_checkpointing"));
-    EXPECT_NE(text.find(R"("optimizer_bytes_per_param": 12)"
+    EXPECT_NE(text.find(R"("optimizer_bytes_per_param": 12,)"
                         "\n"),
               std::string::npos)
         << "12, not 12.0: " << text;

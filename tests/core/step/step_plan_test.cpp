@@ -48,6 +48,9 @@ const PlannedGemm* gemmOf(const PlannedTask& task) {
 const PlannedCollective* collectiveOf(const PlannedTask& task) {
     return std::get_if<PlannedCollective>(&task.work);
 }
+const PlannedElementwise* elementwiseOf(const PlannedTask& task) {
+    return std::get_if<PlannedElementwise>(&task.work);
+}
 
 std::vector<const PlannedGemm*> gemmsIn(const StepSection& section, StepPhase phase) {
     std::vector<const PlannedGemm*> gemms;
@@ -210,13 +213,17 @@ TEST(StepPlan, ExpertsDispatchBeforeTheFirstExpertAndCombineAfterTheLast) {
             continue;
         if (const PlannedGemm* gemm = gemmOf(task))
             forward.push_back(gemm->label());
+        else if (const PlannedElementwise* work = elementwiseOf(task))
+            forward.push_back(work->label());
         else
             forward.push_back(collectiveOf(task)->label);
     }
-    EXPECT_EQ(forward,
-              (std::vector<std::string>{"fwd qkv", "fwd attention_scores", "fwd attention_values",
-                                        "fwd output_projection", "fwd router", "fwd moe dispatch",
-                                        "fwd mlp_up", "fwd mlp_down", "fwd moe combine"}));
+    // The memory-bound work sits where a pre-norm layer runs it (docs/compute-model.md).
+    EXPECT_EQ(forward, (std::vector<std::string>{
+                           "fwd norm", "fwd qkv", "fwd attention_scores", "fwd attention_values",
+                           "fwd output_projection", "fwd residual", "fwd norm", "fwd router",
+                           "fwd moe dispatch", "fwd mlp_up", "fwd activation", "fwd mlp_down",
+                           "fwd moe combine", "fwd residual"}));
     // Each of a die's 1024 / 1 tokens visits 2 experts: 1024 x 2 x h x 2 B each way.
     for (const PlannedTask& task : plan.layer.tasks)
         if (const PlannedCollective* c = collectiveOf(task);
@@ -234,8 +241,8 @@ TEST(StepPlan, StepSecondsScalesLayersAndMicroBatches) {
     const StepPlan plan = buildStepPlan(tinyTransformer(), strategy, DieSpec{});
     EXPECT_EQ(plan.layers, 2);
     EXPECT_EQ(plan.microBatches, 4);
-    // 4 x (2 x 1 + 2) + 2 x 3
-    EXPECT_EQ(plan.stepSeconds(1.0, 2.0, 3.0), 22.0);
+    // 4 x (2 x 1 + 2) + 2 x 3 + 5: the optimizer update runs once per step
+    EXPECT_EQ(plan.stepSeconds(1.0, 2.0, 3.0, 5.0), 27.0);
 }
 
 TEST(StepPlan, GemmWorkloadIsOneForwardGemm) {
@@ -274,29 +281,43 @@ TEST(StepPlan, TheSimulatorsGraphRunsExactlyThePlan) {
                                                          {"global_batch", 8}},
                                           {});
         scenario.strategy = strategy;
+        scenario.wafer.die.sram = {1e6, "1 MB"}; // too small: every task moves its HBM bytes
         const WaferTopology topology(scenario.wafer.topologySpec());
         const TrainingStep step = buildTrainingStep(scenario, topology);
+        ASSERT_FALSE(step.plan.sramResident);
 
+        const auto dies = static_cast<double>(step.placement.usedDies().size());
+        const double tatp = strategy.tatp;
         double plannedFlops = 0.0;
+        double plannedHbmBytes = 0.0;
         std::map<CollectiveRole, int> plannedCollectives;
         for (const StepSection* section : {&step.plan.layer, &step.plan.head, &step.plan.sync})
             for (const PlannedTask& task : section->tasks) {
-                if (const PlannedGemm* gemm = gemmOf(task))
-                    plannedFlops +=
-                        gemm->dieFlops * static_cast<double>(step.placement.usedDies().size());
-                else
+                if (const PlannedGemm* gemm = gemmOf(task)) {
+                    plannedFlops += gemm->dieFlops * dies;
+                    plannedHbmBytes +=
+                        (gemm->firstHbmBytes + (tatp - 1) * gemm->roundHbmBytes) * dies;
+                } else if (const PlannedElementwise* work = elementwiseOf(task)) {
+                    plannedHbmBytes += work->hbmBytes * dies;
+                } else {
                     plannedCollectives[collectiveOf(task)->role] +=
                         static_cast<int>(step.placement.groups(collectiveOf(task)->group).size());
+                }
             }
         double graphFlops = 0.0;
+        double graphHbmBytes = 0.0;
         std::map<CollectiveRole, int> graphCollectives;
         for (const StepTaskInfo& info : step.graph.info()) {
-            if (info.kind == StepTaskInfo::Kind::Compute)
+            if (info.kind == StepTaskInfo::Kind::Compute) {
                 graphFlops += info.flops;
+                graphHbmBytes += info.hbmBytes;
+            }
             if (info.kind == StepTaskInfo::Kind::Barrier && info.role)
                 ++graphCollectives[*info.role];
         }
         EXPECT_DOUBLE_EQ(graphFlops, plannedFlops);
+        EXPECT_GT(plannedHbmBytes, 0.0);
+        EXPECT_DOUBLE_EQ(graphHbmBytes, plannedHbmBytes);
         EXPECT_EQ(graphCollectives, plannedCollectives);
     }
 }

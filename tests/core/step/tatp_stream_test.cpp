@@ -42,6 +42,7 @@ WaferSpec waferOf(int rows, int cols) {
     wafer.linkBandwidth = Quantity{kBandwidth, "4 TB/s"};
     wafer.linkLatency = Quantity{kLatency, "200 ns"};
     wafer.die.peakFlops = Quantity{kPeak, "1000 TFLOP/s"};
+    wafer.die.taskOverhead = Quantity{0.0, "0 s"}; // the stream's closed forms, without overhead
     return wafer;
 }
 
@@ -246,7 +247,7 @@ TEST(TatpStreamTest, StartDepsGateFirstComputeAndOwnSends) {
     for (const TatpSchedule schedule : {TatpSchedule::Bidirectional, TatpSchedule::Ring}) {
         const StreamRun run =
             runStream(1, 4, linePath(4), {.schedule = schedule}, [](StepGraph& graph) {
-                const TaskId gate = graph.addCompute(2, 3e9, {}, StepTaskInfo{});
+                const TaskId gate = graph.addCompute(2, {3e9}, {}, StepTaskInfo{});
                 return std::vector<std::vector<TaskId>>{{}, {}, {gate}, {}};
             });
         const auto computes = run.computes();

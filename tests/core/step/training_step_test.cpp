@@ -22,6 +22,10 @@ Scenario scenarioWith(int rows, int cols, const nlohmann::json& workload,
     scenario.wafer.cols = cols;
     scenario.workload = parseWorkload(workload, {});
     scenario.strategy = parseStrategy(strategy);
+    // The step's closed forms below count compute at the array's peak: no task overhead, no
+    // tile losses (compute_model_test.cpp checks those terms).
+    scenario.wafer.die.taskOverhead = {0.0, "0 s"};
+    scenario.wafer.die.gemmTile = 1;
     return scenario;
 }
 
@@ -39,6 +43,7 @@ TEST(MemoryModel, TatpKeepsLessActivationMemoryThanMegatronTp) {
     StrategySpec tp;
     tp.tp = 8;
     const DieSpec die;
+    workload.attention = AttentionKind::Standard; // keeps the 5 a s / h term
     const MemoryBreakdown withTatp = estimateMemory(workload, tatp, die, 0.0);
     const MemoryBreakdown withTp = estimateMemory(workload, tp, die, 0.0);
 
@@ -56,6 +61,33 @@ TEST(MemoryModel, TatpKeepsLessActivationMemoryThanMegatronTp) {
     EXPECT_DOUBLE_EQ(withTatp.weights, withTp.weights);
     EXPECT_NEAR(withTatp.optimizer, parameters / 8 * 12, 1.0);
     EXPECT_NEAR(withTatp.commReserve, 8e6, 1e-6); // 10% of 80 MB
+
+    // Flash attention keeps no s x s scores: only the 34 s b h term is left.
+    workload.attention = AttentionKind::Flash;
+    EXPECT_NEAR(estimateMemory(workload, tatp, die, 0.0).activations, 32 * sbh * 34 / 8, 1.0);
+    EXPECT_NEAR(estimateMemory(workload, tp, die, 0.0).activations,
+                32 * sbh * (10 + 24.0 / 8), 1.0);
+}
+
+// The reserve is die.sram_reserve of SRAM: usable SRAM = sram * (1 - sram_reserve).
+TEST(MemoryModel, SramReserveIsTheDiesFraction) {
+    const Workload workload = parseWorkload(gpt3("gpt3-6.7b", 2048, 8), {});
+    DieSpec die;
+    die.sramReserve = 0.25;
+    EXPECT_DOUBLE_EQ(estimateMemory(workload, StrategySpec{}, die, 0.0).commReserve, 20e6);
+}
+
+// Llama 2 7B at 4k tokens, one sequence on one die: flash attention keeps 34 s b h bytes per
+// layer (18.3 GB); standard attention keeps its s x s scores too (5 a s / h more per s b h).
+TEST(MemoryModel, FlashAttentionDropsTheScoresOfLlama2At4k) {
+    Workload workload = parseWorkload(gpt3("llama2-7b", 4096, 1), {});
+    const double sbh = 4096.0 * 4096;
+    const double flash = estimateMemory(workload, StrategySpec{}, DieSpec{}, 0.0).activations;
+    EXPECT_NEAR(flash, 32 * sbh * 34, 1.0); // 32 layers x 34 s b h x 2 bytes / 2
+    EXPECT_NEAR(flash / 1e9, 18.3, 0.05);
+    workload.attention = AttentionKind::Standard;
+    const double standard = estimateMemory(workload, StrategySpec{}, DieSpec{}, 0.0).activations;
+    EXPECT_NEAR(standard - flash, 32 * sbh * 5.0 * 32 * 4096 / 4096, 1.0); // 5 a s / h = 160
 }
 
 TEST(MemoryModel, FsdpShardsStateAndCheckpointingKeepsLayerInputs) {
@@ -65,6 +97,7 @@ TEST(MemoryModel, FsdpShardsStateAndCheckpointingKeepsLayerInputs) {
     StrategySpec sharded = plain;
     sharded.fsdp = true;
     sharded.activationCheckpointing = true;
+    workload.attention = AttentionKind::Standard; // keeps the 5 a s / h term
     const MemoryBreakdown a = estimateMemory(workload, plain, DieSpec{}, 0.0);
     const MemoryBreakdown b = estimateMemory(workload, sharded, DieSpec{}, 0.0);
     EXPECT_NEAR(b.optimizer, a.optimizer / 4, 1.0);
@@ -120,7 +153,9 @@ TEST(TrainingStep, TransformerStepScalesOneSimulatedLayer) {
     ASSERT_GT(timing.layerS, 0.0);
     ASSERT_GT(timing.headS, 0.0);
     ASSERT_GT(timing.syncS, 0.0); // FSDP reduce-scatter over the two replicas
-    EXPECT_NEAR(timing.stepS, 2 * (32 * timing.layerS + timing.headS) + 32 * timing.syncS,
+    ASSERT_GT(timing.optimizerS, 0.0); // the update reads and writes every parameter shard
+    EXPECT_NEAR(timing.stepS,
+                2 * (32 * timing.layerS + timing.headS) + 32 * timing.syncS + timing.optimizerS,
                 timing.stepS * 1e-12);
     // A layer cannot be faster than its compute: 3 forward-sized passes split over 16 dies.
     const double layerFlops = layerForwardFlops(step.workload.model, 2, 2048);
