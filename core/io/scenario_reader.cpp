@@ -164,10 +164,9 @@ private:
 DieSpec readDie(const json& value, const std::string& path) {
     expectObject(value, path);
     DieSpec die;
-    die.extensions =
-        checkKeys(value, path,
-                  {"peak_flops", "sram", "hbm", "hbm_bandwidth", "efficiency", "task_overhead",
-                   "gemm_tile", "sram_reserve"});
+    die.extensions = checkKeys(value, path,
+                               {"peak_flops", "sram", "hbm", "hbm_bandwidth", "efficiency",
+                                "task_overhead", "gemm_tile", "sram_reserve"});
     if (const json* v = findMember(value, "peak_flops")) {
         die.peakFlops = readQuantity(*v, memberPath(path, "peak_flops"), Dimension::FlopsPerSecond);
         checkPositive(die.peakFlops, memberPath(path, "peak_flops"));

@@ -316,8 +316,8 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
         std::snprintf(line, sizeof line,
                       "tasks:     %.4g compute tasks per step, %s memory-bound, %s "
                       "overhead-bound\n",
-                      step.tasks, percent(step.tasks > 0 ? step.memoryBoundTasks / step.tasks : 0)
-                                      .c_str(),
+                      step.tasks,
+                      percent(step.tasks > 0 ? step.memoryBoundTasks / step.tasks : 0).c_str(),
                       percent(step.tasks > 0 ? step.overheadBoundTasks / step.tasks : 0).c_str());
         out << line;
         std::snprintf(

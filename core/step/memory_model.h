@@ -18,9 +18,9 @@ namespace ws {
 // s*b*h*(10 + 24/tp + 5*heads*s/(h*tp)) bytes with Megatron tensor parallelism (which
 // replicates the layer-norm and dropout inputs), divided by sp*tatp (both split tokens, so a
 // TATP die keeps only its own rows: s*b*h*(34 + 5*heads*s/h)/tatp). Flash attention
-// (workload.attention, the default) keeps no s x s scores: the 5*heads*s/(h*tp) term is dropped. With activation
-// checkpointing only each layer's input (2*s*b*h / (sp*tatp)) is kept, plus one layer's full
-// activations during recomputation.
+// (workload.attention, the default) keeps no s x s scores: the 5*heads*s/(h*tp) term is dropped.
+// With activation checkpointing only each layer's input (2*s*b*h / (sp*tatp)) is kept, plus one
+// layer's full activations during recomputation.
 // Stream buffers: TATP keeps the streamed block arriving from each neighbour, twice with double
 // buffering: 2 * block * (double_buffering ? 2 : 1).
 // The communication reserve is die.sram_reserve of SRAM (10% by default, the design note's

@@ -6,8 +6,7 @@
 namespace ws {
 
 StepGraph::StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode)
-    : m_topology(topology), m_router(topology, mode),
-      m_compute(wafer.die) {
+    : m_topology(topology), m_router(topology, mode), m_compute(wafer.die) {
     m_problem.linkBandwidth.assign(static_cast<std::size_t>(topology.linkCount()),
                                    wafer.linkBandwidth.value);
     m_problem.hopLatencyS = wafer.linkLatency.value;

@@ -77,12 +77,11 @@ public:
             info.label = blockLabel(m_gemm.label, block, 0);
         info.phase = m_gemm.phase;
         info.round = round;
-        m_computes[idx(p)][idx(round)] =
-            m_graph.addCompute(m_path[idx(p)],
-                               {m_gemm.blockFlops,
-                                round == 0 ? m_gemm.firstHbmBytes : m_gemm.roundHbmBytes,
-                                m_gemm.tileEfficiency},
-                               std::move(deps), std::move(info));
+        m_computes[idx(p)][idx(round)] = m_graph.addCompute(
+            m_path[idx(p)],
+            {m_gemm.blockFlops, round == 0 ? m_gemm.firstHbmBytes : m_gemm.roundHbmBytes,
+             m_gemm.tileEfficiency},
+            std::move(deps), std::move(info));
     }
 
     // Moves `block` from position `from` to position `to`, feeding `to`'s compute of `round`.

@@ -65,8 +65,8 @@ TEST(MemoryModel, TatpKeepsLessActivationMemoryThanMegatronTp) {
     // Flash attention keeps no s x s scores: only the 34 s b h term is left.
     workload.attention = AttentionKind::Flash;
     EXPECT_NEAR(estimateMemory(workload, tatp, die, 0.0).activations, 32 * sbh * 34 / 8, 1.0);
-    EXPECT_NEAR(estimateMemory(workload, tp, die, 0.0).activations,
-                32 * sbh * (10 + 24.0 / 8), 1.0);
+    EXPECT_NEAR(estimateMemory(workload, tp, die, 0.0).activations, 32 * sbh * (10 + 24.0 / 8),
+                1.0);
 }
 
 // The reserve is die.sram_reserve of SRAM: usable SRAM = sram * (1 - sram_reserve).
@@ -152,7 +152,7 @@ TEST(TrainingStep, TransformerStepScalesOneSimulatedLayer) {
     const StepTiming timing = stepTiming(step, result);
     ASSERT_GT(timing.layerS, 0.0);
     ASSERT_GT(timing.headS, 0.0);
-    ASSERT_GT(timing.syncS, 0.0); // FSDP reduce-scatter over the two replicas
+    ASSERT_GT(timing.syncS, 0.0);      // FSDP reduce-scatter over the two replicas
     ASSERT_GT(timing.optimizerS, 0.0); // the update reads and writes every parameter shard
     EXPECT_NEAR(timing.stepS,
                 2 * (32 * timing.layerS + timing.headS) + 32 * timing.syncS + timing.optimizerS,
