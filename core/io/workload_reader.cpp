@@ -164,8 +164,8 @@ Workload readTransformer(const JsonFields& fields, const std::filesystem::path& 
     if (attention != "flash" && attention != "standard")
         fields.fail("attention", "unknown attention '" + attention + "'" +
                                      didYouMean(attention, {"flash", "standard"}) +
-                                     "; expected \"flash\" (online softmax, the default) or "
-                                     "\"standard\" (keeps the s x s scores)");
+                                     " (expected \"flash\", online softmax and the default, or "
+                                     "\"standard\", which keeps the s x s scores)");
     workload.attention = attention == "flash" ? AttentionKind::Flash : AttentionKind::Standard;
     return workload;
 }

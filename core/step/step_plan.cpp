@@ -379,6 +379,8 @@ private:
                               {CollectiveRole::SpKeyValueScatter, "bwd sp kv reduce-scatter",
                                GroupKind::SP, OpKind::ReduceScatter, Algorithm::Ring, kvBytes(),
                                false});
+            for (const Elementwise& work : elementwiseBefore(gemm.role))
+                addElementwise(layer, phase, "bwd", work, 2.0);
         }
     }
 

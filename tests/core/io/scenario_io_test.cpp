@@ -43,7 +43,8 @@ const std::string kFullScenario = R"({
     "rows": 3, "cols": 4, "topology": "torus",
     "link_bandwidth": 1e12, "link_latency": "1.5 us",
     "die": { "peak_flops": 5e14, "sram": "64 MiB", "hbm": 0, "hbm_bandwidth": "900 GB/s",
-             "efficiency": 0.8, "x-vendor": "acme" },
+             "efficiency": 0.8, "task_overhead": "250 ns", "gemm_tile": 64, "sram_reserve": 0.2,
+             "x-vendor": "acme" },
     "energy": { "d2d_pj_per_bit": 1.25, "hbm_pj_per_bit": 0, "flops_per_joule": 1e12, "x-source": "paper" },
     "faults": { "dies": [11, 0], "links": ["1->2", "3-7"] },
     "x-wafer-note": [1, 2]
@@ -142,6 +143,10 @@ TEST(ScenarioIo, AppliesDefaults) {
     EXPECT_EQ(s.wafer, expected);
     EXPECT_EQ(s.wafer.linkBandwidth, (Quantity{4e12, "4 TB/s"}));
     EXPECT_DOUBLE_EQ(s.wafer.die.efficiency, 1.0);
+    // The compute model's defaults (docs/compute-model.md explains each).
+    EXPECT_EQ(s.wafer.die.taskOverhead, (Quantity{1e-6, "1 us"}));
+    EXPECT_EQ(s.wafer.die.gemmTile, 128);
+    EXPECT_DOUBLE_EQ(s.wafer.die.sramReserve, 0.10);
     EXPECT_TRUE(s.name.empty());
     EXPECT_TRUE(s.traffic.empty());
     EXPECT_FALSE(s.workload);
@@ -160,6 +165,9 @@ TEST(ScenarioIo, KeepsQuantityTextsAndPlainNumbers) {
     EXPECT_EQ(s.wafer.linkLatency, (Quantity{1.5e-6, "1.5 us"}));
     EXPECT_EQ(s.wafer.die.sram, (Quantity{64.0 * 1024 * 1024, "64 MiB"}));
     EXPECT_EQ(s.wafer.die.hbm, (Quantity{0, ""}));
+    EXPECT_EQ(s.wafer.die.taskOverhead, (Quantity{250e-9, "250 ns"}));
+    EXPECT_EQ(s.wafer.die.gemmTile, 64);
+    EXPECT_DOUBLE_EQ(s.wafer.die.sramReserve, 0.2);
     EXPECT_EQ(s.traffic[0].bytes, (Quantity{1'000'000, ""}));
     EXPECT_EQ(s.traffic[3].bytes, (Quantity{12.5e9, "100 Gb"})); // bits
     EXPECT_EQ(s.traffic[0].start, (Quantity{2e-6, "2 us"}));
@@ -456,6 +464,26 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"efficiency zero",
                   R"({"wafer": {"rows": 2, "cols": 2, "die": {"efficiency": 0}}})",
                   "wafer.die.efficiency", "greater than 0 and at most 1"},
+        ErrorCase{"task overhead negative",
+                  R"({"wafer": {"rows": 2, "cols": 2, "die": {"task_overhead": -1e-6}}})",
+                  "wafer.die.task_overhead", "-1e-06 is negative"},
+        ErrorCase{"task overhead absurd",
+                  R"({"wafer": {"rows": 2, "cols": 2, "die": {"task_overhead": "2 s"}}})",
+                  "wafer.die.task_overhead", "must be between 0 and 1 s, got 2"},
+        ErrorCase{"task overhead unit",
+                  R"({"wafer": {"rows": 2, "cols": 2, "die": {"task_overhead": "1 MB"}}})",
+                  "wafer.die.task_overhead", "expected a time"},
+        ErrorCase{"gemm tile zero", R"({"wafer": {"rows": 2, "cols": 2, "die": {"gemm_tile": 0}}})",
+                  "wafer.die.gemm_tile", "must be 1 to 65536, got 0"},
+        ErrorCase{"gemm tile fraction",
+                  R"({"wafer": {"rows": 2, "cols": 2, "die": {"gemm_tile": 12.5}}})",
+                  "wafer.die.gemm_tile", "expected an integer"},
+        ErrorCase{"sram reserve one",
+                  R"({"wafer": {"rows": 2, "cols": 2, "die": {"sram_reserve": 1}}})",
+                  "wafer.die.sram_reserve", "must be at least 0 and below 1, got 1"},
+        ErrorCase{"die key typo",
+                  R"({"wafer": {"rows": 2, "cols": 2, "die": {"task_overhed": 0}}})",
+                  "wafer.die.task_overhed", "did you mean 'task_overhead'?"},
         ErrorCase{"energy string",
                   R"({"wafer": {"rows": 2, "cols": 2, "energy": {"d2d_pj_per_bit": "5"}}})",
                   "wafer.energy.d2d_pj_per_bit", "expected a number, got a string"},

@@ -28,6 +28,15 @@ TEST(ParseWorkload, SpecExample) {
     EXPECT_EQ(w.dtypeBytes, 2);
     EXPECT_EQ(w.optimizerBytesPerParameter, 12);
     EXPECT_EQ(w.tokensPerStep(), 262'144);
+    EXPECT_EQ(w.attention, AttentionKind::Flash); // online softmax unless the file says otherwise
+}
+
+TEST(ParseWorkload, StandardAttentionRoundTrips) {
+    const Workload w =
+        parse(R"({ "kind": "transformer", "model": "llama2-7b", "attention": "standard" })");
+    EXPECT_EQ(w.attention, AttentionKind::Standard);
+    EXPECT_EQ(toOrderedJson(w)["attention"], "standard");
+    EXPECT_EQ(parseWorkload(json::parse(toOrderedJson(w).dump()), {}), w);
 }
 
 TEST(ParseWorkload, PresetWithDefaults) {
