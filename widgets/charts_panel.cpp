@@ -184,13 +184,16 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     m_linkLoads = makePlot(m_tabs);
     m_memory = makePlot(m_tabs);
     m_utilization = makePlot(m_tabs);
+    m_hbmTraffic = makePlot(m_tabs);
     m_tabs->addTab(m_linkLoads, tr("Link loads"));
     m_tabs->addTab(m_memory, tr("Memory per die"));
     m_tabs->addTab(m_utilization, tr("Utilisation per die"));
+    m_tabs->addTab(m_hbmTraffic, tr("HBM traffic per die"));
     layout->addWidget(m_tabs);
     rebuildLinkLoads();
     rebuildMemory();
     rebuildUtilization();
+    rebuildHbmTraffic();
 }
 
 ChartsPanel::~ChartsPanel() = default;
@@ -200,6 +203,7 @@ void ChartsPanel::setAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis) 
     rebuildLinkLoads();
     rebuildMemory();
     rebuildUtilization();
+    rebuildHbmTraffic();
 }
 
 int ChartsPanel::chartCount() const {
@@ -447,6 +451,74 @@ void ChartsPanel::rebuildUtilization() {
                               .arg(qs(formatSeconds(report.step->stepS)))
                         : tr("Utilisation per die over the makespan of %1")
                               .arg(qs(formatSeconds(report.makespanS))));
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartsPanel::rebuildHbmTraffic() {
+    QCustomPlot* plot = m_hbmTraffic;
+    clearPlot(plot);
+    plot->xAxis->setLabel(tr("die"));
+    plot->xAxis->setTicker(integerTicker());
+    const bool step = m_analysis && m_analysis->report.step.has_value();
+    if (!step) {
+        setTitle(plot, tr("HBM traffic per die"));
+        plot->yAxis->setLabel(tr("HBM traffic per step"));
+        plot->xAxis->setRange(0, 1);
+        plot->yAxis->setRange(0, 1);
+        plot->yAxis->setTickLabels(false); // nothing to measure
+        addCentredNote(plot, m_analysis ? tr("no training step: no compute model")
+                                        : tr("no scenario simulated"));
+        plot->legend->setVisible(false);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    const SimulationReport& report = m_analysis->report;
+    QVector<double> keys, bytes;
+    double largest = 0, total = 0;
+    for (const DieReport& die : report.dies) {
+        if (!die.memory) // not used by the strategy
+            continue;
+        keys << die.id;
+        bytes << die.hbmBytes;
+        largest = std::max(largest, die.hbmBytes);
+        total += die.hbmBytes;
+    }
+    const double bandwidth = m_analysis->scenario.wafer.die.hbmBandwidth.value;
+    if (largest <= 0) {
+        setTitle(plot, tr("HBM traffic per die: none, the step fits in SRAM"));
+        plot->yAxis->setLabel(tr("HBM traffic per step"));
+        plot->yAxis->setRange(0, 1);
+        plot->yAxis->setTickLabels(false);
+        addCentredNote(plot, tr("every tensor stays in SRAM: no task reads or writes HBM"));
+        plot->legend->setVisible(false);
+    } else {
+        plot->legend->setVisible(true);
+        const ByteUnit unit = byteUnitFor(largest);
+        QVector<double> values;
+        for (double b : bytes)
+            values << b / unit.bytes;
+        plot->yAxis->setLabel(tr("HBM traffic per step (%1)").arg(QLatin1String(unit.name)));
+        auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+        bars->setName(tr("read + written per step; the busiest die needs %1 of HBM time at %2")
+                          .arg(qs(formatSeconds(largest / bandwidth)))
+                          .arg(qs(formatBytesPerSecond(bandwidth))));
+        bars->setWidth(0.75);
+        bars->setPen(QPen(kPurple.darker(130), 0));
+        bars->setBrush(kPurple);
+        bars->setData(keys, values, true);
+        plot->yAxis->setRange(0, largest / unit.bytes * 1.15);
+        setTitle(plot,
+                 tr("HBM traffic per die over the step: %1 in all, %2 memory-bound tasks")
+                     .arg(qs(formatBytes(total)))
+                     .arg(report.step->tasks > 0 ? QString::number(report.step->memoryBoundTasks /
+                                                                       report.step->tasks * 100,
+                                                                   'f', 1) +
+                                                       QLatin1Char('%')
+                                                 : QStringLiteral("0%")));
+    }
+    const double left = keys.isEmpty() ? 0 : keys.front() - 0.8;
+    const double right = keys.isEmpty() ? 1 : keys.back() + 0.8;
+    plot->xAxis->setRange(left, right);
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

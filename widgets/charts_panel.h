@@ -32,7 +32,9 @@ LinkLoadHistogram linkLoadHistogram(const SimulationReport& report, int maxBins 
 //   1 "Memory per die": the memory model's terms stacked per die, with lines at the SRAM and
 //     SRAM + HBM capacities; dies out of memory are outlined and tinted red;
 //   2 "Utilisation per die": each live die's DieReport::utilization in % (compute time over
-//     the makespan; for a training step, over the step time).
+//     the makespan; for a training step, over the step time);
+//   3 "HBM traffic per die": the bytes each die the strategy uses moves between HBM and SRAM
+//     over the whole step (DieReport::hbmBytes, docs/compute-model.md).
 // Each chart carries a title, unit-bearing axis labels and a legend for every colour, and
 // exports to PNG, SVG or PDF by file extension.
 class ChartsPanel : public QWidget {
@@ -61,12 +63,14 @@ private:
     void rebuildLinkLoads();
     void rebuildMemory();
     void rebuildUtilization();
+    void rebuildHbmTraffic();
 
     std::shared_ptr<const ScenarioAnalysis> m_analysis;
     QTabWidget* m_tabs;
     QCustomPlot* m_linkLoads;
     QCustomPlot* m_memory;
     QCustomPlot* m_utilization;
+    QCustomPlot* m_hbmTraffic;
     double m_memoryUnitBytes = 1e9;
 };
 

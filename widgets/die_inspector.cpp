@@ -57,6 +57,17 @@ void DieInspector::refresh() {
     html += row(tr("Compute"), qs(formatSeconds(die.computeS)));
     html +=
         row(tr("Utilisation"), QString::number(die.utilization * 100, 'f', 1) + QLatin1Char('%'));
+    if (m_analysis->report.step && die.memory)
+        html +=
+            row(tr("HBM traffic per step"),
+                die.hbmBytes > 0
+                    ? tr("%1 (%2 at %3)")
+                          .arg(qs(formatBytes(die.hbmBytes)),
+                               qs(formatSeconds(die.hbmBytes /
+                                                m_analysis->scenario.wafer.die.hbmBandwidth.value)),
+                               qs(formatBytesPerSecond(
+                                   m_analysis->scenario.wafer.die.hbmBandwidth.value)))
+                    : tr("none: the step fits in SRAM"));
     html += QStringLiteral("</table>");
     if (die.memory) {
         const MemoryBreakdown& memory = *die.memory;

@@ -13,9 +13,13 @@ constexpr int kFoldedBucket = 4;
 // Bars at least this wide (pixels) end one pixel early, so that consecutive bars stay apart.
 constexpr int kSeparatedBarPx = 4;
 
-int bucketOf(DieEvent::Kind kind) {
-    switch (kind) {
+int bucketOf(const DieEvent& event) {
+    switch (event.kind) {
     case DieEvent::Kind::Compute:
+        if (event.bound == TaskBound::Memory)
+            return 5;
+        if (event.bound == TaskBound::Overhead)
+            return 6;
         return 0;
     case DieEvent::Kind::Send:
         return 1;
@@ -27,8 +31,9 @@ int bucketOf(DieEvent::Kind kind) {
     return 0;
 }
 
-constexpr std::array<GanttColor, 5> kBucketColours = {
-    GanttColor::Compute, GanttColor::Send, GanttColor::Recv, GanttColor::Idle, GanttColor::Folded};
+constexpr std::array<GanttColor, 7> kBucketColours = {
+    GanttColor::Compute, GanttColor::Send,        GanttColor::Recv,         GanttColor::Idle,
+    GanttColor::Folded,  GanttColor::MemoryBound, GanttColor::OverheadBound};
 
 bool isTransfer(DieEvent::Kind kind) {
     return kind == DieEvent::Kind::Send || kind == DieEvent::Kind::Recv;
@@ -50,6 +55,10 @@ QColor ganttColor(GanttColor role) {
         return QColor(0xd4, 0xd4, 0xd4);
     case GanttColor::Folded:
         return QColor(0x70, 0x70, 0x70);
+    case GanttColor::MemoryBound: // purple and brown: the next two of the same qualitative set
+        return QColor(0x94, 0x67, 0xbd);
+    case GanttColor::OverheadBound:
+        return QColor(0x8c, 0x56, 0x4b);
     case GanttColor::Highlight:
         return QColor(0xe6, 0x00, 0x7e);
     case GanttColor::RoundBoundary:
@@ -60,8 +69,8 @@ QColor ganttColor(GanttColor role) {
     return Qt::black;
 }
 
-GanttColor ganttColorOf(DieEvent::Kind kind) {
-    return kBucketColours[static_cast<std::size_t>(bucketOf(kind))];
+GanttColor ganttColorOf(const DieEvent& event) {
+    return kBucketColours[static_cast<std::size_t>(bucketOf(event))];
 }
 
 QString ganttColorName(GanttColor role) {
@@ -76,6 +85,10 @@ QString ganttColorName(GanttColor role) {
         return QStringLiteral("idle");
     case GanttColor::Folded:
         return QStringLiteral("folded (< 1 px)");
+    case GanttColor::MemoryBound:
+        return QStringLiteral("HBM-bound");
+    case GanttColor::OverheadBound:
+        return QStringLiteral("overhead-bound");
     case GanttColor::Highlight:
         return QStringLiteral("selected flow");
     case GanttColor::RoundBoundary:
@@ -313,6 +326,9 @@ void GanttPlottable::draw(QCPPainter* painter) {
     for (QVector<QRect>& rects : m_rectsByColour)
         rects.clear();
     for (int row = firstRow; row <= lastRow; ++row) {
+        const std::vector<DieEvent>& dieEvents =
+            m_report->dies[static_cast<std::size_t>(m_rowDie[static_cast<std::size_t>(row)])]
+                .events;
         for (int lane = 0; lane < kGanttLaneCount; ++lane) {
             m_bars.clear();
             foldBars(m_rows[static_cast<std::size_t>(row)].lanes[static_cast<std::size_t>(lane)],
@@ -327,7 +343,11 @@ void GanttPlottable::draw(QCPPainter* painter) {
                 // wide enough keeps a one-pixel gap at its end to show where the next starts.
                 if (right - left >= kSeparatedBarPx)
                     --right;
-                const int bucket = bar.isFolded() ? kFoldedBucket : bucketOf(bar.kind);
+                const BarRow& barRow =
+                    m_rows[static_cast<std::size_t>(row)].lanes[static_cast<std::size_t>(lane)];
+                const DieEvent& first = dieEvents[static_cast<std::size_t>(
+                    barRow.events[static_cast<std::size_t>(bar.first)].index)];
+                const int bucket = bar.isFolded() ? kFoldedBucket : bucketOf(first);
                 m_rectsByColour[static_cast<std::size_t>(bucket)].append(
                     QRect(left, top, right - left, height));
             }

@@ -22,9 +22,22 @@
 namespace ws {
 
 // Every colour of the timeline, from one place: the chart and its legend both ask ganttColor.
-enum class GanttColor { Compute, Send, Recv, Idle, Folded, Highlight, RoundBoundary, RowShade };
+// Compute events are coloured by the term of the roofline that decided their time
+// (docs/compute-model.md): compute, waiting for HBM, or the fixed task overhead.
+enum class GanttColor {
+    Compute,
+    Send,
+    Recv,
+    Idle,
+    Folded,
+    MemoryBound,
+    OverheadBound,
+    Highlight,
+    RoundBoundary,
+    RowShade
+};
 QColor ganttColor(GanttColor role);
-GanttColor ganttColorOf(DieEvent::Kind kind);
+GanttColor ganttColorOf(const DieEvent& event);
 QString ganttColorName(GanttColor role); // the legend's words: "compute", "receive", "folded"...
 
 // A die's row is split in lanes so that a die's concurrent events stay visible: its compute and
@@ -116,7 +129,8 @@ private:
     std::vector<std::pair<int, int>> m_highlighted; // (die, index in DieReport::events)
     // Buffers reused by every draw() so that a replot allocates nothing once warmed up.
     std::vector<FoldedBar> m_bars;
-    std::array<QVector<QRect>, 5> m_rectsByColour; // Compute, Send, Recv, Idle, Folded
+    // Compute, Send, Recv, Idle, Folded, MemoryBound, OverheadBound.
+    std::array<QVector<QRect>, 7> m_rectsByColour;
 };
 
 } // namespace ws

@@ -112,7 +112,8 @@ enum MergeId {
     kMergeMicroBatches,
     kMergeWafer,
     kMergeSeqLen,
-    kMergeGlobalBatch
+    kMergeGlobalBatch,
+    kMergeDieKey
 };
 
 QString degreeName(StrategyDegree degree) {
@@ -191,6 +192,22 @@ bool ScenarioDocument::setWorkloadSize(WorkloadSize size, long long value, QStri
                       .arg(value),
                   [&](const Scenario& s) { return ws::setWorkloadSize(s, size, value); }, reason,
                   seqLen ? kMergeSeqLen : kMergeGlobalBatch);
+}
+
+bool ScenarioDocument::setDieKey(const QString& key, const nlohmann::json& value, QString* reason) {
+    const std::string name = key.toStdString();
+    const QString shown =
+        QString::fromStdString(value.is_string() ? value.get<std::string>() : value.dump());
+    // Each key merges its own run of edits (a spin box stepped ten times is one undo step).
+    static const QStringList keys = {
+        QStringLiteral("peak_flops"),    QStringLiteral("sram"),
+        QStringLiteral("hbm_bandwidth"), QStringLiteral("task_overhead"),
+        QStringLiteral("gemm_tile"),     QStringLiteral("sram_reserve")};
+    const int index = static_cast<int>(keys.indexOf(key));
+    const int mergeId = index < 0 ? -1 : kMergeDieKey + index;
+    return editBy(
+        tr("Set wafer.die.%1 to %2").arg(key, shown),
+        [&](const Scenario& s) { return ws::setDieKey(s, name, value); }, reason, mergeId);
 }
 
 bool ScenarioDocument::resizeWafer(int rows, int cols, QString* reason) {

@@ -57,6 +57,8 @@ public:
     bool setModelPreset(const QString& preset, QString* reason);
     bool setWorkloadSize(WorkloadSize size, long long value, QString* reason);
     bool resizeWafer(int rows, int cols, QString* reason);
+    // One key of wafer.die (ws::setDieKey): a number, or a quantity's text.
+    bool setDieKey(const QString& key, const nlohmann::json& value, QString* reason);
     // Drops die a onto die b for each pair in turn (core: swapDies), as one undo command.
     bool swapDies(const std::vector<std::pair<DieId, DieId>>& swaps, const QString& text,
                   QString* reason);

@@ -9,6 +9,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
@@ -24,6 +25,22 @@ QSpinBox* positiveBox(int maximum) { // 1 to maximum
     box->setRange(1, maximum);
     box->setKeyboardTracking(false); // one edit per committed value, not per keystroke
     return box;
+}
+
+QDoubleSpinBox* quantityBox(double minimum, double maximum, int decimals, const QString& suffix,
+                            const char* name) {
+    auto* box = new QDoubleSpinBox;
+    box->setRange(minimum, maximum);
+    box->setDecimals(decimals);
+    box->setSuffix(suffix);
+    box->setKeyboardTracking(false);
+    box->setObjectName(QLatin1String(name));
+    return box;
+}
+
+// A value as the file writes a number: no trailing zeros, no exponent for everyday values.
+QString numberText(double value) {
+    return QString::number(value, 'g', 12);
 }
 
 } // namespace
@@ -63,6 +80,42 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     waferForm->addRow(tr("Rows"), m_rows);
     waferForm->addRow(tr("Columns"), m_cols);
     layout->addWidget(wafer);
+
+    // The die's keys of docs/compute-model.md, in the units a user thinks in; the ranges are
+    // the file's (io/scenario_reader.cpp), so a value the box accepts the file accepts.
+    auto* die = new QGroupBox(tr("Die"));
+    auto* dieForm = new QFormLayout(die);
+    m_peakFlops = quantityBox(0.001, 1e6, 1, tr(" TFLOP/s"), "peakFlops");
+    m_peakFlops->setToolTip(tr("Peak compute of one die (wafer.die.peak_flops)"));
+    m_hbmBandwidth = quantityBox(0.001, 1000, 3, tr(" TB/s"), "hbmBandwidth");
+    m_hbmBandwidth->setToolTip(
+        tr("Bandwidth between the die's HBM and its SRAM (wafer.die.hbm_bandwidth)"));
+    m_sram = quantityBox(0.001, 1e6, 1, tr(" MB"), "sram");
+    m_sram->setToolTip(tr("On-die SRAM (wafer.die.sram)"));
+    m_taskOverhead = quantityBox(0, 1e9, 0, tr(" ns"), "taskOverhead");
+    m_taskOverhead->setToolTip(tr("Fixed cost of every compute task: launch, DMA set-up, "
+                                  "synchronisation (wafer.die.task_overhead)"));
+    m_gemmTile = positiveBox(limits::kMaxGemmTile);
+    m_gemmTile->setObjectName(QStringLiteral("gemmTile"));
+    m_gemmTile->setToolTip(tr("Tile edge of the compute array in elements: a GEMM side is "
+                              "padded to a multiple of it (wafer.die.gemm_tile)"));
+    m_sramReserve = quantityBox(0, 99.9, 1, tr(" %"), "sramReserve");
+    m_sramReserve->setToolTip(
+        tr("Share of SRAM kept for communication buffers (wafer.die.sram_reserve)"));
+    m_regime = new QLabel;
+    m_regime->setWordWrap(true);
+    m_regime->setStyleSheet(QStringLiteral("color: gray"));
+    m_regime->setToolTip(tr("FLOP the die computes in the time one byte crosses a link, or "
+                            "arrives from HBM: a task needing fewer FLOP per byte than this "
+                            "waits for the link or HBM"));
+    dieForm->addRow(tr("Peak compute"), m_peakFlops);
+    dieForm->addRow(tr("HBM bandwidth"), m_hbmBandwidth);
+    dieForm->addRow(tr("SRAM"), m_sram);
+    dieForm->addRow(tr("SRAM reserve"), m_sramReserve);
+    dieForm->addRow(tr("Task overhead"), m_taskOverhead);
+    dieForm->addRow(tr("GEMM tile"), m_gemmTile);
+    dieForm->addRow(m_regime);
+    layout->addWidget(die);
 
     m_parallelism = new QGroupBox(tr("Parallelism"));
     auto* form = new QFormLayout(m_parallelism);
@@ -134,6 +187,28 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
             return;
         applyEdit([=, this](QString* reason) { return m_document->setModelPreset(model, reason); });
     });
+    // `unit`: the quantity's unit text; empty for a fraction shown in % (written as value / 100).
+    auto dieKey = [this](QDoubleSpinBox* box, const char* key, const QString& unit) {
+        connect(box, &QDoubleSpinBox::valueChanged, this, [=, this](double value) {
+            // A quantity keeps its unit in the file; a fraction is written as a number.
+            const nlohmann::json written =
+                unit.isEmpty() ? nlohmann::json(value / 100)
+                               : nlohmann::json((numberText(value) + unit).toStdString());
+            applyEdit([=, this](QString* reason) {
+                return m_document->setDieKey(QLatin1String(key), written, reason);
+            });
+        });
+    };
+    dieKey(m_peakFlops, "peak_flops", QStringLiteral(" TFLOP/s"));
+    dieKey(m_hbmBandwidth, "hbm_bandwidth", QStringLiteral(" TB/s"));
+    dieKey(m_sram, "sram", QStringLiteral(" MB"));
+    dieKey(m_taskOverhead, "task_overhead", QStringLiteral(" ns"));
+    dieKey(m_sramReserve, "sram_reserve", QString());
+    connect(m_gemmTile, &QSpinBox::valueChanged, this, [this](int tile) {
+        applyEdit([=, this](QString* reason) {
+            return m_document->setDieKey(QStringLiteral("gemm_tile"), tile, reason);
+        });
+    });
     auto resize = [this](int rows, int cols) {
         applyEdit(
             [=, this](QString* reason) { return m_document->resizeWafer(rows, cols, reason); });
@@ -152,6 +227,16 @@ void StrategyPanel::refresh() {
     const Scenario& scenario = m_document->scenario();
     m_rows->setValue(scenario.wafer.rows);
     m_cols->setValue(scenario.wafer.cols);
+    const DieSpec& die = scenario.wafer.die;
+    m_peakFlops->setValue(die.peakFlops.value / 1e12);
+    m_hbmBandwidth->setValue(die.hbmBandwidth.value / 1e12);
+    m_sram->setValue(die.sram.value / 1e6);
+    m_taskOverhead->setValue(die.taskOverhead.value / 1e-9);
+    m_gemmTile->setValue(die.gemmTile);
+    m_sramReserve->setValue(die.sramReserve * 100);
+    m_regime->setText(tr("%1 FLOP per byte of link, %2 per byte of HBM")
+                          .arg(die.peakFlops.value / scenario.wafer.linkBandwidth.value, 0, 'f', 0)
+                          .arg(die.peakFlops.value / die.hbmBandwidth.value, 0, 'f', 0));
     const std::optional<Workload>& workload = scenario.workload;
     const bool preset = workload && workload->kind == WorkloadKind::Transformer &&
                         workload->modelSource == ModelSource::Preset;

@@ -8,6 +8,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QSpinBox;
 class QGroupBox;
@@ -16,7 +17,8 @@ namespace ws {
 
 class ScenarioDocument;
 
-// The wafer, the model and the parallel strategy as a form (docs/gui.md, Strategy). Every change is
+// The wafer, its dies' compute and memory model (docs/compute-model.md), the model and the
+// parallel strategy as a form (docs/gui.md, Strategy). Every change is
 // one undo command through the document (consecutive steps of one spin box merge into one);
 // a change the core refuses (tp not dividing the heads, more dies than the wafer has) is not
 // applied, the form snaps back and statusMessage says why.
@@ -42,6 +44,14 @@ private:
     QSpinBox* m_globalBatch;
     QSpinBox* m_rows;
     QSpinBox* m_cols;
+    // wafer.die, in the units shown: TFLOP/s, TB/s, MB, ns, elements, %.
+    QDoubleSpinBox* m_peakFlops;
+    QDoubleSpinBox* m_hbmBandwidth;
+    QDoubleSpinBox* m_sram;
+    QDoubleSpinBox* m_taskOverhead;
+    QSpinBox* m_gemmTile;
+    QDoubleSpinBox* m_sramReserve;
+    QLabel* m_regime; // the die's FLOP per byte of link and of HBM bandwidth
     QGroupBox* m_parallelism;
     QSpinBox* m_dp;
     QSpinBox* m_sp;

@@ -110,9 +110,9 @@ QWidget* TimelineView::makeLegend() {
     auto* row = new QHBoxLayout(legend);
     row->setContentsMargins(6, 2, 6, 0);
     row->setSpacing(4);
-    for (GanttColor role :
-         {GanttColor::Compute, GanttColor::Send, GanttColor::Recv, GanttColor::Idle,
-          GanttColor::Folded, GanttColor::Highlight, GanttColor::RoundBoundary}) {
+    for (GanttColor role : {GanttColor::Compute, GanttColor::MemoryBound, GanttColor::OverheadBound,
+                            GanttColor::Send, GanttColor::Recv, GanttColor::Idle,
+                            GanttColor::Folded, GanttColor::Highlight, GanttColor::RoundBoundary}) {
         auto* icon = new QLabel(legend);
         icon->setPixmap(swatch(role));
         row->addWidget(icon);
@@ -307,9 +307,13 @@ QString TimelineView::eventText(int die, int eventIndex) const {
     const DieEvent& event = dieReport.events[static_cast<std::size_t>(eventIndex)];
     const QString label = QString::fromStdString(event.label);
     QStringList lines;
-    lines << QStringLiteral("%1 on die %2").arg(ganttColorName(ganttColorOf(event.kind))).arg(die);
+    lines << QStringLiteral("%1 on die %2").arg(ganttColorName(ganttColorOf(event))).arg(die);
     if (event.kind == DieEvent::Kind::Compute) {
-        lines << QStringLiteral("GEMM %1").arg(label);
+        lines << QStringLiteral("task %1").arg(label);
+        if (m_report->step)
+            lines << QStringLiteral("%1 FLOP, %2 to or from HBM")
+                         .arg(event.flops, 0, 'g', 4)
+                         .arg(QString::fromStdString(formatBytes(event.hbmBytes)));
         // The die's sub-tensors of that GEMM: a compute label names its GEMM as one word
         // ("fwd qkv blk 0" is GEMM "qkv").
         const QStringList words = label.split(QLatin1Char(' '), Qt::SkipEmptyParts);

@@ -1,5 +1,7 @@
 #include "edit/scenario_edits.h"
 
+#include "io/scenario_io.h"
+#include "io/scenario_writer.h"
 #include "io/workload_reader.h"
 #include "scenario/scenario_error.h"
 #include "scenario/transformer_config.h"
@@ -148,6 +150,18 @@ Scenario setWorkloadSize(const Scenario& scenario, WorkloadSize size, long long 
         throw EditRefused(EditRefused::Reason::Infeasible, error.what());
     }
     checkSimulates(after);
+    return after;
+}
+
+Scenario setDieKey(const Scenario& scenario, const std::string& key, const nlohmann::json& value) {
+    nlohmann::ordered_json die = toOrderedJson(scenario.wafer.die);
+    die[key] = value;
+    Scenario after = scenario;
+    try {
+        after.wafer.die = parseDie(nlohmann::json(die)); // the file's own rules
+    } catch (const ScenarioError& error) {
+        throw EditRefused(EditRefused::Reason::Infeasible, error.what());
+    }
     return after;
 }
 

@@ -5,6 +5,8 @@
 #include "scenario/strategy_spec.h"
 #include "topology/wafer_topology.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +40,10 @@ Scenario setModelPreset(const Scenario& scenario, const std::string& preset);
 // range (io/scenario_limits.h), or when the strategy no longer cuts the batch into whole blocks.
 enum class WorkloadSize { SeqLen, GlobalBatch };
 Scenario setWorkloadSize(const Scenario& scenario, WorkloadSize size, long long value);
+// One key of `wafer.die` (docs/file-format.md), set to `value` as the file would write it: a
+// number, or a quantity's text ("1200 TFLOP/s", "500 ns"). Refused with the file reader's own
+// message (naming the key) for an unknown key or a value the file would reject.
+Scenario setDieKey(const Scenario& scenario, const std::string& key, const nlohmann::json& value);
 // Refused when an op of the explicit traffic or a strategy would not fit the new wafer.
 Scenario resizeWafer(const Scenario& scenario, int rows, int cols);
 

@@ -27,6 +27,10 @@ inline Scenario parseScenario(const char* jsonText, const std::filesystem::path&
     return parseScenario(std::string(jsonText), directory);
 }
 
+// A `wafer.die` object on its own, with the file's rules and key paths ("wafer.die.sram: ..."):
+// what an edit of one die key checks (edit/scenario_edits.h).
+DieSpec parseDie(const nlohmann::json& die);
+
 // Reads a file (its `hf_config` relative to the file's directory); a file that cannot be read
 // is a ScenarioError with an empty key path.
 Scenario loadScenario(const std::filesystem::path& file);

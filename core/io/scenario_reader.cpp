@@ -673,6 +673,10 @@ TcmeSpec readTcme(const json& value, const std::string& path) {
 
 } // namespace
 
+DieSpec parseDie(const nlohmann::json& die) {
+    return readDie(die, "wafer.die");
+}
+
 Scenario parseScenario(const nlohmann::json& document, const std::filesystem::path& directory) {
     if (!document.is_object())
         failAt("", "expected a JSON object at the top level, got " + jsonTypeName(document));

@@ -23,20 +23,6 @@ ordered_json quantityJson(const Quantity& quantity) {
     return quantity.value;
 }
 
-ordered_json dieJson(const DieSpec& die) {
-    ordered_json out = ordered_json::object();
-    out["peak_flops"] = quantityJson(die.peakFlops);
-    out["sram"] = quantityJson(die.sram);
-    out["hbm"] = quantityJson(die.hbm);
-    out["hbm_bandwidth"] = quantityJson(die.hbmBandwidth);
-    out["efficiency"] = die.efficiency;
-    out["task_overhead"] = quantityJson(die.taskOverhead);
-    out["gemm_tile"] = die.gemmTile;
-    out["sram_reserve"] = die.sramReserve;
-    addExtensions(out, die.extensions);
-    return out;
-}
-
 ordered_json energyJson(const EnergySpec& energy) {
     ordered_json out = ordered_json::object();
     out["d2d_pj_per_bit"] = energy.d2dPicojoulesPerBit;
@@ -53,7 +39,7 @@ ordered_json waferJson(const WaferSpec& wafer) {
     out["topology"] = toString(wafer.topology);
     out["link_bandwidth"] = quantityJson(wafer.linkBandwidth);
     out["link_latency"] = quantityJson(wafer.linkLatency);
-    out["die"] = dieJson(wafer.die);
+    out["die"] = toOrderedJson(wafer.die);
     out["energy"] = energyJson(wafer.energy);
     ordered_json links = ordered_json::array();
     for (const LinkRef& link : wafer.deadLinks)
@@ -196,6 +182,20 @@ void appendValue(std::string& out, const ordered_json& value, std::size_t indent
 }
 
 } // namespace
+
+nlohmann::ordered_json toOrderedJson(const DieSpec& die) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    out["peak_flops"] = quantityJson(die.peakFlops);
+    out["sram"] = quantityJson(die.sram);
+    out["hbm"] = quantityJson(die.hbm);
+    out["hbm_bandwidth"] = quantityJson(die.hbmBandwidth);
+    out["efficiency"] = die.efficiency;
+    out["task_overhead"] = quantityJson(die.taskOverhead);
+    out["gemm_tile"] = die.gemmTile;
+    out["sram_reserve"] = die.sramReserve;
+    addExtensions(out, die.extensions);
+    return out;
+}
 
 void addExtensions(ordered_json& object, const nlohmann::json& extensions) {
     for (const auto& [key, value] : extensions.items())

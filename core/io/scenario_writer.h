@@ -12,6 +12,9 @@ namespace ws {
 // name, ..., then "x-..." extensions). toJson() is this, converted to nlohmann::json.
 nlohmann::ordered_json toOrderedJson(const Scenario& scenario);
 
+// A `wafer.die` object as the file writes it (every key, quantities as their text).
+nlohmann::ordered_json toOrderedJson(const DieSpec& die);
+
 // Appends the "x-..." keys an object was read with, after its own keys (every writer of core/io).
 void addExtensions(nlohmann::ordered_json& object, const nlohmann::json& extensions);
 

@@ -58,15 +58,34 @@ int liveLinks(const SimulationReport& report) {
     return live;
 }
 
-TEST(ChartsPanel, HasThreeNamedCharts) {
+TEST(ChartsPanel, HasFourNamedCharts) {
     ChartsPanel panel;
-    ASSERT_EQ(panel.chartCount(), 3);
+    ASSERT_EQ(panel.chartCount(), 4);
     EXPECT_EQ(panel.chartName(0), "Link loads");
     EXPECT_EQ(panel.chartName(1), "Memory per die");
     EXPECT_EQ(panel.chartName(2), "Utilisation per die");
-    for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(panel.chartName(3), "HBM traffic per die");
+    for (int i = 0; i < 4; ++i)
         EXPECT_NE(panel.chart(i), nullptr);
-    EXPECT_EQ(panel.chart(3), nullptr);
+    EXPECT_EQ(panel.chart(4), nullptr);
+}
+
+// The GPT-3 step spills SRAM: every die it uses moves HBM bytes, and the chart says how many.
+TEST(ChartsPanel, HbmTrafficChartShowsEveryUsedDie) {
+    const auto analysis = gpt3Analysis();
+    ChartsPanel panel;
+    panel.setAnalysis(analysis);
+    QCustomPlot* plot = panel.chart(3);
+    ASSERT_NE(plot, nullptr);
+    auto* bars = qobject_cast<QCPBars*>(plot->plottable(0));
+    ASSERT_NE(bars, nullptr);
+    int used = 0;
+    for (const DieReport& die : analysis->report.dies)
+        if (die.memory) {
+            ++used;
+            EXPECT_GT(die.hbmBytes, 0.0) << "die " << die.id;
+        }
+    EXPECT_EQ(bars->data()->size(), used);
 }
 
 TEST(ChartsPanel, HistogramCountsAddUpToTheLiveLinks) {

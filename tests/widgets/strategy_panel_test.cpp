@@ -2,6 +2,7 @@
 #include "strategy_panel.h"
 #include "widget_test_support.h"
 
+#include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QUndoStack>
@@ -35,6 +36,30 @@ TEST(StrategyPanel, SequenceLengthAndGlobalBatchAreEditableUndoableFields) {
     document.undoStack()->undo();
     EXPECT_EQ(document.scenario(), original);
     EXPECT_EQ(seqLen->value(), original.workload->seqLen); // the form follows the document
+}
+
+// The die's keys of docs/compute-model.md, typed in display units, land in the file's own units
+// and text, one undoable edit each.
+TEST(StrategyPanel, DieKeysAreEditedInTheUnitsShown) {
+    ScenarioDocument document;
+    const Scenario original = transformerStep();
+    document.load(original, {});
+    StrategyPanel panel(&document);
+    auto* overhead = panel.findChild<QDoubleSpinBox*>("taskOverhead");
+    auto* reserve = panel.findChild<QDoubleSpinBox*>("sramReserve");
+    auto* tile = panel.findChild<QSpinBox*>("gemmTile");
+    ASSERT_TRUE(overhead && reserve && tile);
+    EXPECT_DOUBLE_EQ(overhead->value(), original.wafer.die.taskOverhead.value * 1e9);
+    overhead->setValue(250);
+    EXPECT_EQ(document.scenario().wafer.die.taskOverhead, (Quantity{250e-9, "250 ns"}));
+    reserve->setValue(20);
+    EXPECT_DOUBLE_EQ(document.scenario().wafer.die.sramReserve, 0.2);
+    tile->setValue(64);
+    EXPECT_EQ(document.scenario().wafer.die.gemmTile, 64);
+    EXPECT_EQ(document.undoStack()->count(), 3);
+    while (document.undoStack()->canUndo())
+        document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
 }
 
 TEST(StrategyPanel, ABatchTheStrategyCannotSplitIsRefusedAndTheFormSnapsBack) {

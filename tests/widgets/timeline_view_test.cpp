@@ -360,7 +360,7 @@ TEST(TimelineView, TooltipsDescribeComputeAndTransfers) {
     ShownView shown(smallReport());
     const QString compute = shown.view.toolTipAt(shown.view.eventRect(0, 0).center().toPoint());
     EXPECT_TRUE(compute.contains(QStringLiteral("compute on die 0"))) << compute.toStdString();
-    EXPECT_TRUE(compute.contains(QStringLiteral("GEMM fwd qkv blk 0")));
+    EXPECT_TRUE(compute.contains(QStringLiteral("task fwd qkv blk 0")));
     EXPECT_TRUE(compute.contains(QStringLiteral("W[:, n0:4608]")));
     EXPECT_TRUE(compute.contains(QStringLiteral("duration 100 us"))) << compute.toStdString();
 

@@ -64,6 +64,29 @@ void expectRefused(const std::function<void()>& edit, Reason reason, const std::
     }
 }
 
+// A die key keeps the unit text the GUI wrote, and a value the file would refuse is refused
+// with the reader's own message, naming the key.
+TEST(ScenarioEdits, ADieKeyIsSetWithTheFilesOwnRules) {
+    const Scenario before = transformerScenario();
+    const Scenario after = setDieKey(before, "task_overhead", "500 ns");
+    EXPECT_EQ(after.wafer.die.taskOverhead, (Quantity{500e-9, "500 ns"}));
+    EXPECT_EQ(setDieKey(before, "gemm_tile", 64).wafer.die.gemmTile, 64);
+    EXPECT_DOUBLE_EQ(setDieKey(before, "sram_reserve", 0.25).wafer.die.sramReserve, 0.25);
+    EXPECT_EQ(setDieKey(before, "peak_flops", "1200 TFLOP/s").wafer.die.peakFlops.value, 1200e12);
+    auto refusal = [&](const char* key, const nlohmann::json& value) -> std::string {
+        try {
+            setDieKey(before, key, value);
+        } catch (const EditRefused& refused) {
+            return refused.what();
+        }
+        return "applied";
+    };
+    EXPECT_NE(refusal("sram_reserve", 1.0).find("wafer.die.sram_reserve"), std::string::npos);
+    EXPECT_NE(refusal("gemm_tile", 0).find("wafer.die.gemm_tile"), std::string::npos);
+    EXPECT_NE(refusal("peak_flop", 1e15).find("did you mean 'peak_flops'?"), std::string::npos);
+    EXPECT_EQ(before.wafer.die, transformerScenario().wafer.die); // the scenario is untouched
+}
+
 TEST(ScenarioEdits, SetADegreeAndDropDraggedGroups) {
     const Scenario before = gemmScenario({{"dp", 2}, {"tatp", 2}});
     const Scenario after = setStrategyDegree(before, StrategyDegree::Tatp, 4);

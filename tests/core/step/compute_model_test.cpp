@@ -104,7 +104,9 @@ StepRun run(const Scenario& scenario) {
     return {step.plan.sramResident, buildStepReport(scenario, topology, step, result, {})};
 }
 
-double stepSeconds(const Scenario& scenario) { return run(scenario).report.step->stepS; }
+double stepSeconds(const Scenario& scenario) {
+    return run(scenario).report.step->stepS;
+}
 
 // A GEMM that fits in SRAM moves nothing to or from HBM: F / (peak x tile efficiency) + overhead.
 TEST(ComputeModelStep, GemmInSramRunsAtTheTileEfficiency) {
