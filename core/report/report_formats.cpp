@@ -154,6 +154,8 @@ nlohmann::json reportToJson(const SimulationReport& report) {
     if (report.step) {
         const StepMetrics& step = *report.step;
         result["step"] = {{"step_s", step.stepS},
+                          {"window_s", step.windowS},
+                          {"window_layers", step.windowLayers},
                           {"layer_s", step.layerS},
                           {"head_s", step.headS},
                           {"sync_s", step.syncS},
@@ -305,9 +307,10 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
         const StepMetrics& step = *report.step;
         char line[200];
         out << "strategy:  " << step.strategy << " (" << step.diesUsed << " dies)\n";
-        out << "step:      " << formatSeconds(step.stepS) << " (layer "
+        out << "step:      " << formatSeconds(step.stepS) << " (window of " << step.windowLayers
+            << " layers " << formatSeconds(step.windowS) << ", steady layer "
             << formatSeconds(step.layerS) << ", head " << formatSeconds(step.headS)
-            << ", gradient sync " << formatSeconds(step.syncS) << ", optimizer "
+            << ", exposed gradient sync " << formatSeconds(step.syncS) << ", optimizer "
             << formatSeconds(step.optimizerS) << ")\n";
         out << "breakdown: compute " << formatSeconds(step.computeS) << ", HBM stalls "
             << formatSeconds(step.hbmStallS) << ", task overhead " << formatSeconds(step.overheadS)

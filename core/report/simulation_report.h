@@ -79,8 +79,13 @@ struct DieReport {
 
 // The figures of a training step (docs/training-model.md `workload` + `strategy`).
 struct StepMetrics {
-    double stepS = 0.0;  // scaled to the whole step (see step/training_step.h)
-    double layerS = 0.0; // simulated: one layer's forward + backward, one micro-batch
+    double stepS = 0.0; // scaled to the whole step (see step/training_step.h)
+    // Simulated, for one micro-batch: the window of windowLayers layers (forward, then backward,
+    // with its overlapped gradient reductions), its steady layer's forward + backward, the LM
+    // head, and the gradient synchronisation still running after the window's last backward.
+    double windowS = 0.0;
+    int windowLayers = 1;
+    double layerS = 0.0;
     double headS = 0.0;
     double syncS = 0.0;
     double optimizerS = 0.0; // the optimizer update, once per step

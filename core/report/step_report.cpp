@@ -75,22 +75,8 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     const SimProblem& problem = graph.problem();
     const StepTiming timing = stepTiming(step, result);
 
-    // How often each task's work happens in a whole step: tasks are created phase by phase,
-    // so the phase of a task follows from its id.
-    const bool transformer = step.workload.kind == WorkloadKind::Transformer;
-    const double layers = transformer ? step.workload.model.layers : 1.0;
-    const double microBatches = transformer ? step.strategy.microBatches : 1.0;
-    auto repetitions = [&](TaskId task) {
-        if (!transformer)
-            return 1.0;
-        if (task <= step.layerDone)
-            return layers * microBatches;
-        if (task <= step.headDone)
-            return microBatches;
-        if (task <= step.syncDone)
-            return layers;
-        return 1.0; // explicit traffic on top of the step
-    };
+    // How often each task's work happens in a whole step (TrainingStep::repetitions).
+    auto repetitions = [&](TaskId task) { return step.repetitionsOf(task); };
 
     SimulationReport report;
     report.scenarioName = scenario.name;
@@ -219,6 +205,8 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
         }
     }
     metrics.stepS = timing.stepS;
+    metrics.windowS = timing.window.endS;
+    metrics.windowLayers = step.plan.windowLayers;
     metrics.layerS = timing.layerS;
     metrics.headS = timing.headS;
     metrics.syncS = timing.syncS;

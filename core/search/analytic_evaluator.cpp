@@ -87,7 +87,15 @@ public:
             return gemm(*g);
         if (const auto* work = std::get_if<PlannedElementwise>(&task.work))
             return m_compute.seconds(work->work());
-        return collective(std::get<PlannedCollective>(task.work));
+        const auto& c = std::get<PlannedCollective>(task.work);
+        // A window repeats its collectives layer after layer: cost each kind once.
+        for (const auto& [known, knownS] : m_collectiveSeconds)
+            if (known.group == c.group && known.op == c.op && known.algorithm == c.algorithm &&
+                known.bytes == c.bytes)
+                return knownS;
+        const double costS = collective(c);
+        m_collectiveSeconds.emplace_back(c, costS);
+        return costS;
     }
 
     // Ring all-gather / reduce-scatter (steps = P - 1) or all-reduce (2 (P - 1)) of `bytes` (the
@@ -191,7 +199,8 @@ private:
     const Placement& m_p;
     const ComputeModel& m_compute;
     LinkCounter m_counter;
-    std::vector<std::vector<DieId>> m_groups[4];
+    std::vector<std::vector<DieId>> m_groups[5]; // by GroupKind
+    std::vector<std::pair<PlannedCollective, double>> m_collectiveSeconds;
     double m_roundLoad = -1.0;
     int m_roundHops = 0;
 };
@@ -233,6 +242,47 @@ int AnalyticEvaluator::routeOnTheFly(DieId src, DieId dst, std::vector<LinkId>& 
     return route->hops;
 }
 
+namespace {
+
+// Walks a section as a die runs it (StepPlan): a clock for the die's chain, asynchronous
+// collectives beside it from their issue to their end, a task waiting for the collective its
+// waitsFor names. Adds the steady layer's synchronous tasks to `steady` by segment (the time
+// they wait for a gather to fsdpS), so its three terms add up to the steady layer's time.
+WindowTiming walkSection(const StepSection& section, const StepPlan& plan, Estimator& e,
+                         LayerSegments* steady) {
+    WindowTiming timing;
+    std::vector<double> asyncEndS(section.tasks.size(), 0.0);
+    double clockS = 0.0;
+    double endS = 0.0;
+    for (std::size_t i = 0; i < section.tasks.size(); ++i) {
+        const PlannedTask& task = section.tasks[i];
+        if (std::holds_alternative<PlannedBarrier>(task.work)) {
+            timing.barrierEndS.push_back(clockS);
+            continue;
+        }
+        double readyS = clockS;
+        if (task.waitsFor >= 0)
+            readyS = std::max(readyS, asyncEndS[static_cast<std::size_t>(task.waitsFor)]);
+        const double seconds = e.seconds(task);
+        const auto* collective = std::get_if<PlannedCollective>(&task.work);
+        if (collective && collective->async) {
+            asyncEndS[i] = readyS + seconds;
+            endS = std::max(endS, asyncEndS[i]);
+            continue;
+        }
+        if (steady != nullptr && task.layer == plan.steadyLayer()) {
+            steady->fsdpS += readyS - clockS;
+            (task.segment == LayerSegment::Attention ? steady->attentionS : steady->mlpS) +=
+                seconds;
+        }
+        clockS = readyS + seconds;
+    }
+    timing.endS = std::max(endS, clockS);
+    return timing;
+}
+
+} // namespace
+
 AnalyticEstimate AnalyticEvaluator::evaluate(const StrategySpec& strategy) const {
     AnalyticEstimate estimate;
     Placement placement;
@@ -246,27 +296,17 @@ AnalyticEstimate AnalyticEvaluator::evaluate(const StrategySpec& strategy) const
     estimate.feasible = true;
     const StepPlan plan = buildStepPlan(m_workload, strategy, m_die);
     Estimator e(*this, strategy, placement, m_compute);
-    LayerSegments& seg = estimate.segments;
-    for (const PlannedTask& task : plan.layer.tasks) {
-        const double seconds = e.seconds(task);
-        const auto* collective = std::get_if<PlannedCollective>(&task.work);
-        // The weight gathers are prefetches: issued together at the start of the layer, they
-        // share the DP groups' links and are exposed before the first GEMM.
-        if (collective && collective->prefetch)
-            seg.fsdpS += seconds;
-        else
-            (task.segment == LayerSegment::Attention ? seg.attentionS : seg.mlpS) += seconds;
-    }
-    estimate.layerS = seg.attentionS + seg.mlpS + seg.fsdpS;
-    for (const PlannedTask& task : plan.head.tasks)
-        estimate.headS += e.seconds(task);
-    for (const PlannedTask& task : plan.sync.tasks)
-        estimate.syncS += e.seconds(task);
+    const WindowTiming window = walkSection(plan.window, plan, e, &estimate.segments);
+    const WindowTiming finalWindow = walkSection(plan.finalWindow, plan, e, nullptr);
+    estimate.windowS = window.endS;
+    estimate.layerS = window.steadyLayerS(plan);
+    estimate.syncS =
+        plan.finalWindow.tasks.empty() ? window.exposedSyncS() : finalWindow.exposedSyncS();
+    estimate.headS = walkSection(plan.head, plan, e, nullptr).endS;
     estimate.optimizerS = sectionSeconds(plan.optimizer, m_compute);
     estimate.memory = plan.memory;
-    // A gemm workload's plan has one layer, one micro-batch and no head or sync: step = layer.
-    estimate.stepS =
-        plan.stepSeconds(estimate.layerS, estimate.headS, estimate.syncS, estimate.optimizerS);
+    // A gemm workload's plan has one layer, one micro-batch and no head: step = window.
+    estimate.stepS = stepSeconds(plan, window, finalWindow, estimate.headS, estimate.optimizerS);
     estimate.tokensPerSecond = m_workload.tokensPerStep() / estimate.stepS;
     return estimate;
 }

@@ -12,12 +12,13 @@
 
 namespace ws {
 
-// Seconds of one layer's forward + backward for one micro-batch, split by the segments the
-// residual connections cut it into (level 1 of the search), plus what belongs to no segment.
+// Seconds of the steady layer's forward + backward for one micro-batch (StepPlan::steadyLayer),
+// split by the segments the residual connections cut it into (level 1 of the search), plus what
+// belongs to no segment. The three add up to AnalyticEstimate::layerS.
 struct LayerSegments {
     double attentionS = 0.0; // qkv, attention, output projection, SP K/V gathers, TP all-reduce
     double mlpS = 0.0;       // MLP (or MoE: router, experts, all-to-alls) and its TP all-reduce
-    double fsdpS = 0.0;      // the exposed FSDP weight gathers
+    double fsdpS = 0.0;      // waiting for FSDP weight gathers not hidden by prefetch
 };
 
 // What the fast analytical model predicts for one strategy (the simulator's step formula,
@@ -25,6 +26,7 @@ struct LayerSegments {
 struct AnalyticEstimate {
     bool feasible = false; // the strategy is valid for the workload and places on the wafer
     std::string whyNot;    // when not feasible: "strategy.tp: 5 does not divide ..."
+    double windowS = 0.0;  // StepTiming's fields (step/training_step.h), in closed form
     double layerS = 0.0;
     double headS = 0.0;
     double syncS = 0.0;
@@ -49,9 +51,11 @@ struct AnalyticEstimate {
 // a hop latency (without double buffering: c0 + (n - 1) (c + t_round)); a ring
 // collective = steps * (L * chunk / B + a) where L is the most ring edges of all groups at once
 // that the routing puts on one link; multicast all-gathers count the trees crossing a link;
-// all-to-all sums every pair's route. The plan's prefetches (FSDP's forward and backward weight
-// gathers) start together, share the links and are exposed: their times add. Memory is the
-// plan's. Routes are the routing mode's, without load (faults detour as the router does).
+// all-to-all sums every pair's route. Each section is walked as a die runs it: asynchronous
+// collectives (FSDP's prefetched gathers, the overlapped gradient reductions) run beside the
+// die's chain without sharing its links (the simulator charges that contention; this model
+// does not), and a task waits for the gather it needs. Memory is the plan's. Routes are the routing
+// mode's, without load (faults detour as the router does).
 //
 // Thread-safe: evaluate() is const and keeps no state between calls.
 class AnalyticEvaluator {

@@ -108,7 +108,9 @@ std::vector<SegmentPlan> planSegments(const AnalyticEvaluator& evaluator, const 
             const double micro = job.genome.microBatches;
             StyleCost cost{job.style, {}};
             if (transformer) {
-                const double shared = micro * e.segments.fsdpS + e.syncS;
+                // What no segment owns: the gathers' exposed waits, and the gradient reduction
+                // still running after the last backward, spread over the layers.
+                const double shared = micro * e.segments.fsdpS + e.syncS / layers;
                 cost.segmentS[0] = micro * e.segments.attentionS + shared * attentionShare;
                 cost.segmentS[1] = micro * e.segments.mlpS + shared * (1.0 - attentionShare);
             } else {

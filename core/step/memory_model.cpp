@@ -50,8 +50,10 @@ MemoryBreakdown estimateMemory(const Workload& workload, const StrategySpec& str
     memory.weights = parameters * dtype / shards;
     memory.gradients = parameters * dtype / shards;
     memory.optimizer = parameters * workload.optimizerBytesPerParameter / shards;
-    if (strategy.fsdp && strategy.dp > 1) // one layer's gathered weights while it runs
-        memory.weights += model.parametersPerLayer() / modelParallel * dtype;
+    // FSDP holds the gathered weights of the layer running and of the next one, prefetched
+    // while it runs (SPEC section 5).
+    if (strategy.fsdp && strategy.dp > 1)
+        memory.weights += 2.0 * model.parametersPerLayer() / modelParallel * dtype;
 
     const double sequences = static_cast<double>(workload.globalBatch) /
                              (static_cast<double>(strategy.dp) * strategy.microBatches);

@@ -73,12 +73,12 @@ public:
         const GemmShape& shape = m_workload.gemm;
         const LayerGemm linear{
             toString(GemmRole::Linear), shape, 1.0, true, false, GemmRole::Linear};
-        StepSection& layer = m_plan.layer;
-        layer.barrierLabel = "forward done";
+        StepSection& window = m_plan.window;
+        window.barrierLabel = "forward done";
         if (fsdpActive())
-            gatherWeights(layer, StepPhase::Forward, "fsdp weights",
-                          shape.k * shape.n / tpTatp() * m_dtype);
-        addGemm(layer, StepPhase::Forward, linear, "fwd",
+            m_nextWaitsFor = gatherWeights(window, StepPhase::Forward, "fsdp weights", -1,
+                                           shape.k * shape.n / tpTatp() * m_dtype);
+        addGemm(window, StepPhase::Forward, linear, GemmPass::Forward, "fwd",
                 shape.m / (m_strategy.dp * m_strategy.sp));
         m_plan.replicaGemms = {linear};
         m_plan.modelFlopsPerStep = linear.flops();
@@ -95,21 +95,15 @@ public:
         m_plan.replicaSequences = sequences;
         m_plan.layers = model.layers;
         m_plan.microBatches = m_strategy.microBatches;
-        const double layerWeightBytes = model.parametersPerLayer() / tpTatp() * m_dtype;
+        m_plan.windowLayers = std::min(model.layers, kMaxWindowLayers);
+        m_layerWeightBytes = model.parametersPerLayer() / tpTatp() * m_dtype;
 
-        StepSection& layer = m_plan.layer;
-        layer.barrierLabel = "layer done";
-        // Per GEMM: forward, recomputed, two backward, and at most four collectives around them.
-        layer.tasks.reserve(8 * m_gemms.size() + 2);
-        if (fsdpActive())
-            gatherWeights(layer, StepPhase::Forward, "fsdp fwd weights", layerWeightBytes);
-        forwardPass(StepPhase::Forward, "fwd");
-        // Backward pass: recompute first with checkpointing, then two GEMMs per forward GEMM.
-        if (m_strategy.activationCheckpointing)
-            forwardPass(StepPhase::Recompute, "recompute");
-        if (fsdpActive())
-            gatherWeights(layer, StepPhase::Backward, "fsdp bwd weights", layerWeightBytes);
-        backwardPass();
+        // Without FSDP only the last micro-batch reduces the gradients it accumulated.
+        const bool replicated = static_cast<long long>(m_strategy.dp) * m_strategy.sp > 1;
+        const bool everyWindowReduces = fsdpActive() || m_strategy.microBatches == 1;
+        planWindow(m_plan.window, everyWindowReduces);
+        if (replicated && !everyWindowReduces)
+            planWindow(m_plan.finalWindow, true);
 
         // LM head (tied embedding): forward and two backward GEMMs, column-parallel.
         const LayerGemm head{
@@ -120,18 +114,13 @@ public:
             false,
             GemmRole::LmHead};
         m_plan.head.barrierLabel = "head done";
-        for (const char* pass : {"head fwd", "head bwd dI", "head bwd dW"})
-            addGemm(m_plan.head, StepPhase::Head, head, pass, m_replicaTokens / m_strategy.sp);
-
-        // Gradient synchronisation of one layer's weights over each DP group.
-        m_plan.sync.barrierLabel = "sync done";
-        if (m_strategy.dp > 1)
-            addCollective(m_plan.sync, StepPhase::GradientSync, LayerSegment::None,
-                          {CollectiveRole::GradientSync,
-                           m_strategy.fsdp ? "dp grad reduce-scatter" : "dp grad all-reduce",
-                           GroupKind::DP,
-                           m_strategy.fsdp ? OpKind::ReduceScatter : OpKind::AllReduce,
-                           Algorithm::Ring, layerWeightBytes, false});
+        m_layer = -1;
+        addGemm(m_plan.head, StepPhase::Head, head, GemmPass::Forward, "head fwd",
+                m_replicaTokens / m_strategy.sp);
+        addGemm(m_plan.head, StepPhase::Head, head, GemmPass::InputGradient, "head bwd dI",
+                m_replicaTokens / m_strategy.sp);
+        addGemm(m_plan.head, StepPhase::Head, head, GemmPass::WeightGradient, "head bwd dW",
+                m_replicaTokens / m_strategy.sp);
 
         planOptimizer();
 
@@ -143,6 +132,94 @@ public:
     }
 
 private:
+    // Three layers put the middle one in the steady state (StepPlan): more would only repeat it.
+    static constexpr int kMaxWindowLayers = 3;
+
+    // Which product of a GEMM C = A B a task computes: the forward (or its recomputation), the
+    // input gradient dA = dC B^T or the weight gradient dB = A^T dC.
+    enum class GemmPass { Forward, InputGradient, WeightGradient };
+
+    // One micro-batch's window (StepPlan): the forward of layers 0 .. W-1, then their backward in
+    // reverse, with FSDP's gathers prefetched one layer ahead and, when `reduceGradients`, each
+    // layer's gradient reduction issued after its backward and overlapped with the next one.
+    void planWindow(StepSection& window, bool reduceGradients) {
+        window.barrierLabel = "window done";
+        const int layers = m_plan.windowLayers;
+        // Per GEMM: forward, recomputed, two backward, and at most four collectives around them.
+        window.tasks.reserve(static_cast<std::size_t>(layers) * (8 * m_gemms.size() + 8));
+        const bool fsdp = fsdpActive();
+        std::vector<int> gather(static_cast<std::size_t>(layers), -1);
+        auto gatherOf = [&](int layer) -> int& { return gather[static_cast<std::size_t>(layer)]; };
+        for (int layer = 0; layer < layers; ++layer) {
+            m_layer = layer;
+            if (fsdp) {
+                // Layer l + 1's gather is issued when layer l's forward starts: once l's is done.
+                if (layer == 0)
+                    gatherOf(0) = gatherWeights(window, StepPhase::Forward, "fsdp fwd weights", -1);
+                if (layer + 1 < layers) {
+                    m_layer = layer + 1;
+                    gatherOf(layer + 1) = gatherWeights(window, StepPhase::Forward,
+                                                        "fsdp fwd weights", gatherOf(layer));
+                    m_layer = layer;
+                }
+                m_nextWaitsFor = gatherOf(layer);
+            }
+            forwardPass(window, StepPhase::Forward);
+            addBarrier(window, StepPhase::Forward, "fwd layer " + std::to_string(layer) + " done");
+        }
+        std::fill(gather.begin(), gather.end(), -1);
+        for (int layer = layers - 1; layer >= 0; --layer) {
+            m_layer = layer;
+            if (fsdp) {
+                // Reverse order: the first when backward starts, each next when the layer before
+                // it starts.
+                if (layer == layers - 1)
+                    gatherOf(layer) =
+                        gatherWeights(window, StepPhase::Backward, "fsdp bwd weights", -1);
+                if (layer > 0) {
+                    m_layer = layer - 1;
+                    gatherOf(layer - 1) = gatherWeights(window, StepPhase::Backward,
+                                                        "fsdp bwd weights", gatherOf(layer));
+                    m_layer = layer;
+                }
+                m_nextWaitsFor = gatherOf(layer);
+            }
+            // Checkpointing recomputes the layer's forward, communication included, first.
+            if (m_strategy.activationCheckpointing)
+                forwardPass(window, StepPhase::Recompute);
+            backwardPass(window);
+            if (reduceGradients)
+                reduceLayerGradients(window);
+            addBarrier(window, StepPhase::Backward, "bwd layer " + std::to_string(layer) + " done");
+        }
+        m_layer = -1;
+    }
+
+    // The layer's gradients, reduced over every rank that holds a replica of its weights (SPEC
+    // section 5): under FSDP a reduce-scatter over DP, then an all-reduce of the die's shard over
+    // SP; without FSDP one all-reduce over the dp x sp replicas. Both run asynchronously.
+    void reduceLayerGradients(StepSection& window) {
+        if (fsdpActive()) {
+            const int scatter = addCollective(
+                window, StepPhase::GradientSync, LayerSegment::None,
+                {CollectiveRole::GradientSync, "dp grad reduce-scatter", GroupKind::DP,
+                 OpKind::ReduceScatter, Algorithm::Ring, m_layerWeightBytes, true},
+                -1);
+            if (m_strategy.sp > 1)
+                addCollective(window, StepPhase::GradientSync, LayerSegment::None,
+                              {CollectiveRole::GradientSync, "sp grad all-reduce", GroupKind::SP,
+                               OpKind::AllReduce, Algorithm::Ring,
+                               m_layerWeightBytes / m_strategy.dp, true},
+                              scatter);
+            return;
+        }
+        if (static_cast<long long>(m_strategy.dp) * m_strategy.sp > 1)
+            addCollective(window, StepPhase::GradientSync, LayerSegment::None,
+                          {CollectiveRole::GradientSync, "grad all-reduce", GroupKind::Replica,
+                           OpKind::AllReduce, Algorithm::Ring, m_layerWeightBytes, true},
+                          -1);
+    }
+
     // The optimizer update of every parameter shard a die holds: it reads the weights,
     // gradients and optimizer state and writes the weights and the state back (SPEC section 4).
     void planOptimizer() {
@@ -163,22 +240,47 @@ private:
     double tpTatp() const { return static_cast<double>(m_strategy.tp) * m_strategy.tatp; }
     bool fsdpActive() const { return m_strategy.fsdp && m_strategy.dp > 1; }
 
-    void gatherWeights(StepSection& section, StepPhase phase, const char* label, double bytes) {
-        addCollective(section, phase, LayerSegment::None,
-                      {CollectiveRole::FsdpWeightGather, label, GroupKind::DP, OpKind::AllGather,
-                       m_strategy.fsdpAllGatherMulticast ? Algorithm::Multicast : Algorithm::Ring,
-                       bytes, true});
+    // An FSDP all-gather of one layer's weights (the current m_layer's), issued asynchronously
+    // once the collective at index `after` is done; returns its index. A transformer's layer
+    // weights unless `bytes` says otherwise.
+    int gatherWeights(StepSection& section, StepPhase phase, const char* label, int after,
+                      double bytes = -1.0) {
+        return addCollective(
+            section, phase, LayerSegment::None,
+            {CollectiveRole::FsdpWeightGather, label, GroupKind::DP, OpKind::AllGather,
+             m_strategy.fsdpAllGatherMulticast ? Algorithm::Multicast : Algorithm::Ring,
+             bytes < 0.0 ? m_layerWeightBytes : bytes, true},
+            after);
     }
 
-    static void addCollective(StepSection& section, StepPhase phase, LayerSegment segment,
-                              PlannedCollective collective) {
-        section.tasks.push_back({phase, segment, std::move(collective)});
+    // Appends a task of the current window layer; a synchronous task takes the pending wait
+    // (m_nextWaitsFor). Returns its index in the section.
+    int push(StepSection& section, PlannedTask task) {
+        task.layer = m_layer;
+        const bool async = std::holds_alternative<PlannedCollective>(task.work) &&
+                           std::get<PlannedCollective>(task.work).async;
+        if (!async && task.waitsFor < 0 && !std::holds_alternative<PlannedBarrier>(task.work)) {
+            task.waitsFor = m_nextWaitsFor;
+            m_nextWaitsFor = -1;
+        }
+        section.tasks.push_back(std::move(task));
+        return static_cast<int>(section.tasks.size()) - 1;
+    }
+
+    // `after`: an asynchronous collective's own wait (the collective it is issued after).
+    int addCollective(StepSection& section, StepPhase phase, LayerSegment segment,
+                      PlannedCollective collective, int after = -1) {
+        return push(section, {phase, segment, std::move(collective), -1, after});
+    }
+
+    void addBarrier(StepSection& section, StepPhase phase, std::string label) {
+        push(section, {phase, LayerSegment::None, PlannedBarrier{std::move(label)}});
     }
 
     // `mPerSpRank` is a weight GEMM's M (tokens) on one SP rank of a DP replica; attention
     // GEMMs take theirs from the shape.
-    void addGemm(StepSection& section, StepPhase phase, const LayerGemm& gemm, const char* pass,
-                 double mPerSpRank) {
+    void addGemm(StepSection& section, StepPhase phase, const LayerGemm& gemm, GemmPass kind,
+                 const char* pass, double mPerSpRank) {
         PlannedGemm planned;
         planned.role = gemm.role;
         planned.pass = pass;
@@ -202,40 +304,82 @@ private:
         planned.dieFlops =
             2.0 * planned.mLocal * planned.kLocal * planned.nLocal * planned.countLocal / tatp;
         planned.blockFlops = planned.dieFlops / tatp;
+        // The three passes' block products have the same three extents, in other roles.
         planned.tileEfficiency = gemmTileEfficiency(planned.mLocal / tatp, planned.kLocal,
                                                     planned.nLocal / tatp, m_die.gemmTile);
-        setHbmBytes(planned);
+        const Operands bytes = operandBytes(planned);
+        setHbmBytes(planned, kind, bytes);
         if (m_strategy.tatp > 1) {
-            // Each round passes the smaller operand block on: the weight's K x N/n or the
-            // input's M/n x K.
-            const double weightBlock = planned.kLocal * planned.nLocal / tatp;
-            const double inputBlock = planned.mLocal / tatp * planned.kLocal;
-            planned.streamedBlockBytes =
-                std::min(weightBlock, inputBlock) * planned.countLocal * m_dtype;
+            // Each round passes on the smaller of what the product can stream (per instance, A
+            // = m x k, B = k x n, C = m x n, n dies): forward, B's K x N/n block or A's M/n x K
+            // block; the input gradient dA = dC B^T, B's block or dC's M/n x N block; the
+            // weight gradient dB = A^T dC, which contracts over the dies' tokens, a K x N/n
+            // block of partial sums of dB or A's block with the M/n x N/n block of dC the
+            // receiving die's columns need.
+            double block = 0.0;
+            switch (kind) {
+            case GemmPass::Forward:
+                block = std::min(bytes.b, bytes.a);
+                break;
+            case GemmPass::InputGradient:
+                block = std::min(bytes.b, bytes.c);
+                break;
+            case GemmPass::WeightGradient:
+                block = std::min(bytes.b, bytes.a + bytes.c / tatp);
+                break;
+            }
+            planned.streamedBlockBytes = block / tatp;
             m_plan.largestStreamedBlockBytes =
                 std::max(m_plan.largestStreamedBlockBytes, planned.streamedBlockBytes);
         }
-        section.tasks.push_back({phase, layerSegmentOf(gemm.role), std::move(planned)});
+        push(section, {phase, layerSegmentOf(gemm.role), std::move(planned)});
+    }
+
+    // A GEMM's operands in bytes, all instances of the die: A = m x k, B = k x n, C = m x n.
+    struct Operands {
+        double a = 0.0;
+        double b = 0.0;
+        double c = 0.0;
+    };
+    Operands operandBytes(const PlannedGemm& planned) const {
+        const double scale = planned.countLocal * m_dtype;
+        return {planned.mLocal * planned.kLocal * scale, planned.kLocal * planned.nLocal * scale,
+                planned.mLocal * planned.nLocal * scale};
     }
 
     // The GEMM's compulsory HBM bytes when the step does not fit in SRAM (docs/compute-model.md,
-    // "Residency"): a die reads its own blocks of both operands once, in its first block product
-    // (the streamed blocks of later rounds arrive over a link), and writes every output block it
-    // produces. Flash attention keeps the scores in SRAM: the scores GEMM writes nothing and the
-    // values GEMM reads no probabilities. The operands are A = m x k, B = k x n, C = m x n (per
-    // instance); a backward GEMM moves the same three sizes in other roles.
-    void setHbmBytes(PlannedGemm& planned) const {
-        const bool flash = m_workload.attention == AttentionKind::Flash;
-        const bool readsA = !(flash && planned.role == GemmRole::AttentionValues);
-        const bool writesC = !(flash && planned.role == GemmRole::AttentionScores);
+    // "Residency"): a die reads its own blocks of the pass's two inputs once, in its first block
+    // product (the streamed blocks of later rounds arrive over a link), and writes every block of
+    // the pass's output it produces. Forward reads A and B and writes C; the input gradient reads
+    // dC and B and writes dA; the weight gradient reads A and dC and writes dB. Flash attention
+    // keeps the s x s scores and probabilities (the scores' C, the values' A, and their
+    // gradients) in SRAM, in every pass.
+    void setHbmBytes(PlannedGemm& planned, GemmPass kind, Operands bytes) const {
+        if (m_workload.attention == AttentionKind::Flash) {
+            if (planned.role == GemmRole::AttentionScores)
+                bytes.c = 0.0;
+            if (planned.role == GemmRole::AttentionValues)
+                bytes.a = 0.0;
+        }
+        double inputs = 0.0;
+        double output = 0.0;
+        switch (kind) {
+        case GemmPass::Forward:
+            inputs = bytes.a + bytes.b;
+            output = bytes.c;
+            break;
+        case GemmPass::InputGradient:
+            inputs = bytes.c + bytes.b;
+            output = bytes.a;
+            break;
+        case GemmPass::WeightGradient:
+            inputs = bytes.a + bytes.c;
+            output = bytes.b;
+            break;
+        }
         const double n = m_strategy.tatp;
-        const double scale = planned.countLocal * m_dtype;
-        const double a = planned.mLocal * planned.kLocal * scale;
-        const double b = planned.kLocal * planned.nLocal * scale;
-        const double c = planned.mLocal * planned.nLocal * scale;
-        const double outputBlock = writesC ? c / (n * n) : 0.0;
-        planned.firstHbmBytes = ((readsA ? a : 0.0) + b) / n + outputBlock;
-        planned.roundHbmBytes = outputBlock;
+        planned.firstHbmBytes = inputs / n + output / (n * n);
+        planned.roundHbmBytes = output / (n * n);
     }
 
     // Memory-bound work around a layer's GEMMs (docs/compute-model.md, "Non-GEMM work"), per die:
@@ -283,10 +427,10 @@ private:
         }
         return {};
     }
-    static void addElementwise(StepSection& section, StepPhase phase, const char* pass,
-                               const Elementwise& work, double factor) {
-        section.tasks.push_back(
-            {phase, work.segment, PlannedElementwise{pass, work.name, factor * work.bytes}});
+    void addElementwise(StepSection& section, StepPhase phase, const char* pass,
+                        const Elementwise& work, double factor) {
+        push(section,
+             {phase, work.segment, PlannedElementwise{pass, work.name, factor * work.bytes}});
     }
 
     double rowsOf(const LayerGemm& gemm) const {
@@ -315,42 +459,49 @@ private:
         return found;
     }
 
-    // The forward pass, or its recomputation (no communication: what it needs is on the die).
-    void forwardPass(StepPhase phase, const char* pass) {
-        StepSection& layer = m_plan.layer;
-        const bool communicate = phase != StepPhase::Recompute;
+    // The forward pass, or its recomputation, which repeats the forward's communication too
+    // (SPEC section 5: Megatron's TP all-reduces, SP's K/V gathers, MoE's all-to-alls).
+    void forwardPass(StepSection& section, StepPhase phase) {
+        const bool recompute = phase == StepPhase::Recompute;
+        const char* pass = recompute ? "recompute" : "fwd";
         // MoE experts are spread over the DP group: tokens travel only when it has two dies.
         const bool expertsAcrossDp = m_strategy.dp > 1;
         for (std::size_t i = 0; i < m_gemms.size(); ++i) {
             const LayerGemm& gemm = m_gemms[i];
             const LayerSegment segment = layerSegmentOf(gemm.role);
-            if (communicate && m_strategy.sp > 1 && isFirstAttention(i))
-                addCollective(layer, phase, segment,
-                              {CollectiveRole::SpKeyValueGather, "fwd sp kv all-gather",
+            if (m_strategy.sp > 1 && isFirstAttention(i))
+                addCollective(section, phase, segment,
+                              {CollectiveRole::SpKeyValueGather,
+                               recompute ? "recompute sp kv all-gather" : "fwd sp kv all-gather",
                                GroupKind::SP, OpKind::AllGather, Algorithm::Ring, kvBytes(),
                                false});
-            if (communicate && expertsAcrossDp && isFirstExpert(i))
-                addCollective(layer, phase, segment,
-                              {CollectiveRole::MoeDispatch, "fwd moe dispatch", GroupKind::DP,
-                               OpKind::AllToAll, Algorithm::Direct, moeBytes(), false});
+            if (expertsAcrossDp && isFirstExpert(i))
+                addCollective(section, phase, segment,
+                              {CollectiveRole::MoeDispatch,
+                               recompute ? "recompute moe dispatch" : "fwd moe dispatch",
+                               GroupKind::DP, OpKind::AllToAll, Algorithm::Direct, moeBytes(),
+                               false});
             for (const Elementwise& work : elementwiseBefore(gemm.role))
-                addElementwise(layer, phase, pass, work, 1.0);
-            addGemm(layer, phase, gemm, pass, rowsOf(gemm));
-            if (communicate && tpSplitOf(gemm.role) == TpSplit::Rows && m_strategy.tp > 1)
-                addCollective(layer, phase, segment,
-                              {CollectiveRole::TpAllReduce, "fwd tp all-reduce", GroupKind::TP,
-                               OpKind::AllReduce, Algorithm::Ring, tokenBytes(), false});
-            if (communicate && expertsAcrossDp && isLastExpert(i))
-                addCollective(layer, phase, segment,
-                              {CollectiveRole::MoeCombine, "fwd moe combine", GroupKind::DP,
-                               OpKind::AllToAll, Algorithm::Direct, moeBytes(), false});
+                addElementwise(section, phase, pass, work, 1.0);
+            addGemm(section, phase, gemm, GemmPass::Forward, pass, rowsOf(gemm));
+            if (tpSplitOf(gemm.role) == TpSplit::Rows && m_strategy.tp > 1)
+                addCollective(section, phase, segment,
+                              {CollectiveRole::TpAllReduce,
+                               recompute ? "recompute tp all-reduce" : "fwd tp all-reduce",
+                               GroupKind::TP, OpKind::AllReduce, Algorithm::Ring, tokenBytes(),
+                               false});
+            if (expertsAcrossDp && isLastExpert(i))
+                addCollective(section, phase, segment,
+                              {CollectiveRole::MoeCombine,
+                               recompute ? "recompute moe combine" : "fwd moe combine",
+                               GroupKind::DP, OpKind::AllToAll, Algorithm::Direct, moeBytes(),
+                               false});
             for (const Elementwise& work : elementwiseAfter(gemm.role))
-                addElementwise(layer, phase, pass, work, 1.0);
+                addElementwise(section, phase, pass, work, 1.0);
         }
     }
 
-    void backwardPass() {
-        StepSection& layer = m_plan.layer;
+    void backwardPass(StepSection& section) {
         const StepPhase phase = StepPhase::Backward;
         // MoE experts are spread over the DP group: tokens travel only when it has two dies.
         const bool expertsAcrossDp = m_strategy.dp > 1;
@@ -358,29 +509,29 @@ private:
             const LayerGemm& gemm = m_gemms[i];
             const LayerSegment segment = layerSegmentOf(gemm.role);
             if (expertsAcrossDp && isLastExpert(i))
-                addCollective(layer, phase, segment,
+                addCollective(section, phase, segment,
                               {CollectiveRole::MoeCombine, "bwd moe combine", GroupKind::DP,
                                OpKind::AllToAll, Algorithm::Direct, moeBytes(), false});
             const auto after = elementwiseAfter(gemm.role);
             for (auto work = after.rbegin(); work != after.rend(); ++work)
-                addElementwise(layer, phase, "bwd", *work, 2.0);
-            addGemm(layer, phase, gemm, "bwd dI", rowsOf(gemm));
-            addGemm(layer, phase, gemm, "bwd dW", rowsOf(gemm));
+                addElementwise(section, phase, "bwd", *work, 2.0);
+            addGemm(section, phase, gemm, GemmPass::InputGradient, "bwd dI", rowsOf(gemm));
+            addGemm(section, phase, gemm, GemmPass::WeightGradient, "bwd dW", rowsOf(gemm));
             if (tpSplitOf(gemm.role) == TpSplit::Columns && gemm.hasWeight && m_strategy.tp > 1)
-                addCollective(layer, phase, segment,
+                addCollective(section, phase, segment,
                               {CollectiveRole::TpAllReduce, "bwd tp all-reduce", GroupKind::TP,
                                OpKind::AllReduce, Algorithm::Ring, tokenBytes(), false});
             if (expertsAcrossDp && isFirstExpert(i))
-                addCollective(layer, phase, segment,
+                addCollective(section, phase, segment,
                               {CollectiveRole::MoeDispatch, "bwd moe dispatch", GroupKind::DP,
                                OpKind::AllToAll, Algorithm::Direct, moeBytes(), false});
             if (m_strategy.sp > 1 && isFirstAttention(i))
-                addCollective(layer, phase, segment,
+                addCollective(section, phase, segment,
                               {CollectiveRole::SpKeyValueScatter, "bwd sp kv reduce-scatter",
                                GroupKind::SP, OpKind::ReduceScatter, Algorithm::Ring, kvBytes(),
                                false});
             for (const Elementwise& work : elementwiseBefore(gemm.role))
-                addElementwise(layer, phase, "bwd", work, 2.0);
+                addElementwise(section, phase, "bwd", work, 2.0);
         }
     }
 
@@ -392,6 +543,9 @@ private:
     const std::vector<LayerGemm>& m_gemms; // the plan's replicaGemms
     double m_replicaTokens = 0.0;
     double m_tokensPerDie = 0.0;
+    double m_layerWeightBytes = 0.0; // one layer's weights on a die before FSDP sharding
+    int m_layer = -1;                // the window layer the tasks being planned belong to
+    int m_nextWaitsFor = -1;         // the gather the next synchronous task waits for
 };
 
 } // namespace
@@ -408,6 +562,26 @@ double sectionSeconds(const StepSection& section, const ComputeModel& compute) {
     return seconds;
 }
 
+double WindowTiming::steadyLayerS(const StepPlan& plan) const {
+    const auto layers = static_cast<std::size_t>(plan.windowLayers);
+    if (barrierEndS.size() != 2 * layers)
+        return endS;
+    // Barriers: forward of layers 0 .. W-1, then backward of layers W-1 .. 0.
+    const auto layer = static_cast<std::size_t>(plan.steadyLayer());
+    const double forwardS = barrierEndS[layer] - (layer > 0 ? barrierEndS[layer - 1] : 0.0);
+    const std::size_t backwardEnd = 2 * layers - 1 - layer;
+    const double backwardS = barrierEndS[backwardEnd] - barrierEndS[backwardEnd - 1];
+    return forwardS + backwardS;
+}
+
+double stepSeconds(const StepPlan& plan, const WindowTiming& window,
+                   const WindowTiming& finalWindow, double headS, double optimizerS) {
+    double seconds = plan.windowRuns() * (window.allLayersS(plan) + headS) + optimizerS;
+    if (!plan.finalWindow.tasks.empty())
+        seconds += finalWindow.allLayersS(plan) + headS;
+    return seconds;
+}
+
 StepPlan buildStepPlan(const Workload& workload, const StrategySpec& strategy, const DieSpec& die) {
     StepPlan plan;
     plan.kind = workload.kind;
@@ -420,7 +594,7 @@ StepPlan buildStepPlan(const Workload& workload, const StrategySpec& strategy, c
     // Residency (docs/compute-model.md): when everything fits in usable SRAM no task touches HBM.
     plan.sramResident = plan.memory.fitsInSram();
     if (plan.sramResident)
-        for (StepSection* section : {&plan.layer, &plan.head, &plan.sync, &plan.optimizer})
+        for (StepSection* section : {&plan.window, &plan.finalWindow, &plan.head, &plan.optimizer})
             for (PlannedTask& task : section->tasks) {
                 if (auto* gemm = std::get_if<PlannedGemm>(&task.work))
                     gemm->firstHbmBytes = gemm->roundHbmBytes = 0.0;

@@ -10,6 +10,7 @@
 #include "strategy/workload_divisibility.h"
 #include "workload/layer_gemm.h"
 
+#include <algorithm>
 #include <string>
 #include <variant>
 #include <vector>
@@ -77,11 +78,12 @@ struct PlannedCollective {
     OpKind op = OpKind::AllReduce;
     Algorithm algorithm = Algorithm::Ring;
     double bytes = 0.0; // the whole buffer, as a traffic op's `bytes` (docs/network-model.md)
-    // A prefetch starts with its section, not after the die's previous task; the die's next
-    // task waits for it (FSDP's weight gathers).
-    bool prefetch = false;
+    // An asynchronous collective is issued after the die's previous task (and the task its
+    // PlannedTask::waitsFor names) but the die's next task does not wait for it: only the tasks
+    // that name it in waitsFor do, and the end of its section (FSDP's prefetched weight gathers,
+    // the gradient reductions overlapped with backward: docs/training-model.md, "Schedule").
+    bool async = false;
 };
-
 // Memory-bound work every die runs on its own data (docs/compute-model.md): a norm, softmax,
 // activation function, residual add or the optimizer update. No FLOPs are counted; its time is
 // its HBM bytes (read plus written) over the HBM bandwidth, plus the task overhead.
@@ -94,16 +96,30 @@ struct PlannedElementwise {
     ComputeWork work() const { return {0.0, hbmBytes, 1.0}; }
 };
 
+// All the dies the strategy uses meet: a layer's boundary inside the simulated window. It
+// does not wait for asynchronous collectives still running.
+struct PlannedBarrier {
+    std::string label; // "fwd layer 1 done", "bwd layer 0 done"
+};
+
 // A task of the step, in the order each die runs them (groups run side by side).
 struct PlannedTask {
     StepPhase phase = StepPhase::Forward;
     LayerSegment segment = LayerSegment::None;
-    std::variant<PlannedGemm, PlannedCollective, PlannedElementwise> work;
+    std::variant<PlannedGemm, PlannedCollective, PlannedElementwise, PlannedBarrier> work;
+    // The layer of the simulated window whose work this is (0 .. windowLayers - 1), or -1 (the
+    // LM head, the optimizer, a gemm workload). A prefetched gather belongs to the layer that
+    // uses its weights, wherever it is issued.
+    int layer = -1;
+    // The index, in the same section, of an asynchronous collective this task waits for before
+    // it starts (an FSDP gather before the layer that uses it), or -1.
+    int waitsFor = -1;
 };
 
-// A run of tasks that ends with every die the strategy uses meeting at a barrier.
+// A run of tasks that ends with every die the strategy uses meeting at a barrier, after every
+// asynchronous collective of the section has finished.
 struct StepSection {
-    std::string barrierLabel; // "layer done", "head done", "sync done", "forward done"
+    std::string barrierLabel; // "window done", "head done", "forward done"
     std::vector<PlannedTask> tasks;
 };
 
@@ -113,32 +129,42 @@ struct StepSection {
 // estimator (search/analytic_evaluator.h) both interpret it, so a rule of the step model exists
 // once.
 //
-// A transformer step runs one layer's forward and backward pass for one micro-batch (`layer`),
-// the LM head's forward and backward (`head`), the layer's gradient synchronisation (`sync`)
-// and the optimizer update of every parameter a die holds (`optimizer`), scaled by
-// stepSeconds. A `gemm` workload is `layer` alone: one linear layer's
-// forward pass, simulated whole.
+// A transformer step is simulated as a window of `windowLayers` consecutive layers (at least
+// two, so the cross-layer overlap of SPEC section 5 is simulated, not assumed; three when the
+// model has them, so the middle layer is in the steady state: a gather prefetched before it, the
+// next one running beside it), forward then backward, for one micro-batch (`window`), then the LM
+// head's forward and backward (`head`); the optimizer update of every parameter a die holds
+// (`optimizer`) is costed in closed form. stepSeconds scales the window to the model's layers
+// and micro-batches. A `gemm` workload is `window` alone: one linear layer's forward pass,
+// simulated whole.
 //
 // Per layer and micro-batch, per die (dies of one DP replica share a micro-batch of
-// global_batch / (dp * micro_batches) sequences): FSDP all-gathers the layer's weights over the
-// DP group; GEMMs run in order (qkv, attention, output projection, MoE router, MLP up, MLP
-// down), each split by SP (tokens), TP (tpSplitOf) and streamed over the TATP group; SP
-// all-gathers K and V before attention; TP all-reduces after each row-parallel GEMM; MoE tokens
-// go to their experts and back by all-to-all over the DP group. The backward pass mirrors it with
-// two GEMMs (input and weight gradients) per forward GEMM, after a recomputed forward pass (no
-// communication) when activation checkpointing is on. DP then all-reduces (FSDP:
-// reduce-scatters) the layer's gradients; gradient synchronisation is not overlapped with the
-// backward pass (a conservative choice). Around the GEMMs run the layer's memory-bound tasks
-// (norms, softmax under standard attention, the activation function, residual adds: see
+// global_batch / (dp * micro_batches) sequences): GEMMs run in order (qkv, attention, output
+// projection, MoE router, MLP up, MLP down), each split by SP (tokens), TP (tpSplitOf) and
+// streamed over the TATP group; SP all-gathers K and V before attention; TP all-reduces after
+// each row-parallel GEMM; MoE tokens go to their experts and back by all-to-all over the DP
+// group. The backward pass mirrors it with two GEMMs (input and weight gradients) per forward
+// GEMM, after a recomputed forward pass, which repeats the forward's communication, when
+// activation checkpointing is on. Around the GEMMs run the layer's memory-bound tasks (norms,
+// softmax under standard attention, the activation function, residual adds: see
 // docs/compute-model.md), repeated by recomputation and mirrored in backward.
+//
+// The schedule (SPEC section 5, docs/training-model.md "Schedule"): FSDP all-gathers layer
+// l + 1's weights over the DP group when layer l's forward starts; in backward the gathers run
+// in reverse layer order, the first issued when backward starts, each next one when the layer
+// before it starts. Gradients are reduced over every replica of the weights (the dp x sp ranks
+// of a Replica group), asynchronously, overlapped with the backward of the next layer: under
+// FSDP a reduce-scatter over DP per micro-batch (then an all-reduce of the shard over SP), without
+// FSDP an all-reduce after the last micro-batch's backward of the layer, which is why that
+// micro-batch has a window of its own (`finalWindow`).
 struct StepPlan {
     WorkloadKind kind = WorkloadKind::Transformer;
-    StepSection layer;
-    StepSection head; // transformer only
-    StepSection sync; // transformer only
+    StepSection window;      // one micro-batch's window (every micro-batch's under FSDP)
+    StepSection finalWindow; // the last micro-batch's, when only it reduces gradients; or empty
+    StepSection head;        // transformer only
     // Transformer only: the optimizer update, once per step. It has no communication and
     // costs the same on every die, so both interpreters cost it in closed form
-    // (sectionSeconds) and the simulated window stays the layer's.
+    // (sectionSeconds).
     StepSection optimizer;
 
     // The forward GEMMs of one layer on one DP replica for one micro-batch, undivided
@@ -148,6 +174,7 @@ struct StepPlan {
 
     double layers = 1.0; // the step formula's multiplicities (1 for a gemm workload)
     double microBatches = 1.0;
+    int windowLayers = 1;                   // layers simulated in a window: min(layers, 3)
     double largestStreamedBlockBytes = 0.0; // the largest block a die receives (0 without TATP)
     MemoryBreakdown memory;                 // every die the strategy uses holds the same
     // Whether every tensor of the step lives in usable SRAM (memory.fitsInSram()); if not, the
@@ -155,11 +182,37 @@ struct StepPlan {
     bool sramResident = true;
     double modelFlopsPerStep = 0.0; // 3 x forward FLOPs (6 N T-style), without recomputation
 
-    // step = micro_batches * (layers * layer + head) + layers * sync + optimizer.
-    double stepSeconds(double layerS, double headS, double syncS, double optimizerS) const {
-        return microBatches * (layers * layerS + headS) + layers * syncS + optimizerS;
+    // The window layer that stands for the layers - windowLayers + 1 middle layers of the model.
+    int steadyLayer() const { return std::min(1, windowLayers - 1); }
+    // How often the work of a window layer happens per run of its window.
+    double layerRepetitions(int layer) const {
+        return layer == steadyLayer() ? layers - windowLayers + 1.0 : 1.0;
+    }
+    // How many micro-batches run `window` (the rest run `finalWindow`).
+    double windowRuns() const { return microBatches - (finalWindow.tasks.empty() ? 0.0 : 1.0); }
+};
+
+// What an interpreter measured of one window: when each of its barriers ended and when the
+// window ended (after its asynchronous collectives), in seconds from the window's start.
+struct WindowTiming {
+    std::vector<double> barrierEndS; // in the order of the window's PlannedBarrier tasks
+    double endS = 0.0;
+
+    // The steady layer's forward plus backward (StepPlan::steadyLayer): the whole window when
+    // it has no barriers (a gemm workload).
+    double steadyLayerS(const StepPlan& plan) const;
+    // The window's gradient synchronisation still running after its last layer's backward.
+    double exposedSyncS() const { return barrierEndS.empty() ? 0.0 : endS - barrierEndS.back(); }
+    // All the model's layers for this micro-batch: the window with the steady layer repeated.
+    double allLayersS(const StepPlan& plan) const {
+        return endS + (plan.layers - plan.windowLayers) * steadyLayerS(plan);
     }
 };
+
+// step = runs * (window's layers + head) + [final window's layers + head] + optimizer, where
+// runs = StepPlan::windowRuns() and a window's layers are WindowTiming::allLayersS.
+double stepSeconds(const StepPlan& plan, const WindowTiming& window,
+                   const WindowTiming& finalWindow, double headS, double optimizerS);
 
 // The time of a section of memory-bound tasks only (the optimizer update) on one die: the sum of
 // their costs. Throws std::logic_error if the section holds a GEMM or a collective.

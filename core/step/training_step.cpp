@@ -7,7 +7,9 @@
 #include "step/tatp_stream.h"
 #include "strategy/workload_divisibility.h"
 
+#include <algorithm>
 #include <array>
+#include <map>
 #include <string>
 #include <variant>
 
@@ -24,34 +26,81 @@ public:
           m_plan(plan), m_cancel(cancel) {
         const int dies = m_graph.topology().dieCount();
         m_lastOnDie.assign(static_cast<std::size_t>(dies), {});
-        for (GroupKind kind : {GroupKind::DP, GroupKind::SP, GroupKind::TP, GroupKind::TATP})
+        for (GroupKind kind :
+             {GroupKind::DP, GroupKind::SP, GroupKind::TP, GroupKind::TATP, GroupKind::Replica})
             groupsRef(kind) = m_placement.groups(kind);
     }
 
     void build() {
         reserveGraph();
-        m_step.layerDone = buildSection(m_plan.layer);
-        if (m_plan.kind == WorkloadKind::Gemm) {
-            m_step.headDone = m_step.layerDone;
-            m_step.syncDone = m_step.layerDone;
-            return;
+        m_step.window = buildWindow(m_plan.window, m_plan.windowRuns(), -1);
+        m_step.headDone = m_step.window.done;
+        if (m_plan.kind == WorkloadKind::Transformer) {
+            if (!m_plan.finalWindow.tasks.empty())
+                m_step.finalWindow = buildWindow(m_plan.finalWindow, 1.0, m_step.window.done);
+            m_step.headDone = buildSection(m_plan.head, m_plan.microBatches, nullptr);
         }
-        m_step.headDone = buildSection(m_plan.head);
-        m_step.syncDone = buildSection(m_plan.sync);
+        // Whatever follows (a scenario's explicit traffic) runs once.
+        m_step.repetitions.push_back({static_cast<TaskId>(m_graph.problem().tasks.size()), 1.0});
     }
 
 private:
-    TaskId buildSection(const StepSection& section) {
-        for (const PlannedTask& task : section.tasks) {
+    WindowTasks buildWindow(const StepSection& section, double runs, TaskId start) {
+        WindowTasks tasks;
+        tasks.start = start;
+        tasks.done = buildSection(section, runs, &tasks.barriers);
+        return tasks;
+    }
+
+    // Builds a section's tasks; `runs` is how often the section runs per step (the window's
+    // steady layer repeats within it: StepPlan::layerRepetitions). Layer barriers go to
+    // `barriers`. Returns the section's end: all dies, and every asynchronous collective.
+    TaskId buildSection(const StepSection& section, double runs, std::vector<TaskId>* barriers) {
+        // The asynchronous collectives of the section: per plan task index, each die's done
+        // task (its group's collective).
+        std::map<int, std::vector<TaskId>> asyncDone;
+        for (std::size_t i = 0; i < section.tasks.size(); ++i) {
+            const PlannedTask& task = section.tasks[i];
+            m_step.repetitions.push_back({static_cast<TaskId>(m_graph.problem().tasks.size()),
+                                          runs * m_plan.layerRepetitions(task.layer)});
             const std::string phase = toString(task.phase);
-            if (const auto* gemm = std::get_if<PlannedGemm>(&task.work))
+            const std::vector<TaskId>* waits = nullptr;
+            if (task.waitsFor >= 0)
+                waits = &asyncDone.at(task.waitsFor);
+            if (const auto* gemm = std::get_if<PlannedGemm>(&task.work)) {
+                addWaits(waits);
                 runGemm(*gemm, phase);
-            else if (const auto* work = std::get_if<PlannedElementwise>(&task.work))
+            } else if (const auto* work = std::get_if<PlannedElementwise>(&task.work)) {
+                addWaits(waits);
                 runElementwise(*work, phase);
-            else
-                runCollective(std::get<PlannedCollective>(task.work), phase);
+            } else if (const auto* barrier = std::get_if<PlannedBarrier>(&task.work)) {
+                const TaskId id = allDiesBarrier(barrier->label);
+                if (barriers != nullptr)
+                    barriers->push_back(id);
+            } else {
+                const auto& collective = std::get<PlannedCollective>(task.work);
+                if (collective.async)
+                    asyncDone[static_cast<int>(i)] = runAsyncCollective(collective, phase, waits);
+                else {
+                    addWaits(waits);
+                    runCollective(collective, phase);
+                }
+            }
         }
+        for (const auto& [index, done] : asyncDone)
+            for (DieId die : usedDies())
+                if (done[static_cast<std::size_t>(die)] >= 0)
+                    addDep(die, done[static_cast<std::size_t>(die)]);
         return allDiesBarrier(section.barrierLabel);
+    }
+
+    // The die's next task also waits for an asynchronous collective (indexed by die).
+    void addWaits(const std::vector<TaskId>* waits) {
+        if (waits == nullptr)
+            return;
+        for (DieId die : usedDies())
+            if ((*waits)[static_cast<std::size_t>(die)] >= 0)
+                addDep(die, (*waits)[static_cast<std::size_t>(die)]);
     }
 
     // Sizes the graph (StepGraph::reserve): exact for the TATP streams (n^2 computes and
@@ -62,8 +111,12 @@ private:
         const std::size_t tatpGroups = groupsOf(GroupKind::TATP).size();
         std::size_t tasks = 8;
         std::size_t flows = 0;
-        for (const StepSection* section : {&m_plan.layer, &m_plan.head, &m_plan.sync})
+        for (const StepSection* section : {&m_plan.window, &m_plan.finalWindow, &m_plan.head})
             for (const PlannedTask& task : section->tasks) {
+                if (std::holds_alternative<PlannedBarrier>(task.work)) {
+                    ++tasks;
+                    continue;
+                }
                 if (std::holds_alternative<PlannedElementwise>(task.work)) {
                     tasks += usedDies().size();
                     continue;
@@ -114,31 +167,53 @@ private:
         return barrier;
     }
 
-    // One collective per group; each member's next task waits for its group's collective. A
-    // prefetch does not wait for the die's previous work, but the die's next task waits for it.
+    // One collective per group; each member's next task waits for its group's collective.
     void runCollective(const PlannedCollective& collective, const std::string& phase) {
         const auto& groups = groupsOf(collective.group);
         for (std::size_t g = 0; g < groups.size(); ++g) {
-            throwIfCancelled(m_cancel);
-            const auto& group = groups[g];
             std::vector<TaskId> deps;
-            if (!collective.prefetch)
-                for (DieId die : group)
-                    for (TaskId task : depsOf(die))
-                        deps.push_back(task);
-            const std::string id = std::string(collective.label) + " g" + std::to_string(g) + " #" +
-                                   std::to_string(m_collectiveCount++);
-            StepTaskInfo info{StepTaskInfo::Kind::Collective, id, phase, -1, 0.0};
-            info.role = collective.role;
-            const TaskId done = m_graph.addCollective(id, collective.op, collective.algorithm,
-                                                      group, collective.bytes, deps, info);
-            for (DieId die : group) {
-                if (collective.prefetch)
-                    addDep(die, done);
-                else
-                    setLast(die, done);
-            }
+            for (DieId die : groups[g])
+                for (TaskId task : depsOf(die))
+                    deps.push_back(task);
+            const TaskId done = addGroupCollective(collective, phase, g, std::move(deps));
+            for (DieId die : groups[g])
+                setLast(die, done);
         }
+    }
+
+    // One asynchronous collective per group: issued after each member's previous task and
+    // `waits` (by die, or null), not waited for by the members' next tasks. Returns each die's
+    // group's collective, by die id (-1 for dies outside every group).
+    std::vector<TaskId> runAsyncCollective(const PlannedCollective& collective,
+                                           const std::string& phase,
+                                           const std::vector<TaskId>* waits) {
+        std::vector<TaskId> doneOnDie(m_lastOnDie.size(), -1);
+        const auto& groups = groupsOf(collective.group);
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            std::vector<TaskId> deps;
+            for (DieId die : groups[g]) {
+                for (TaskId task : depsOf(die))
+                    deps.push_back(task);
+                if (waits != nullptr && (*waits)[static_cast<std::size_t>(die)] >= 0)
+                    deps.push_back((*waits)[static_cast<std::size_t>(die)]);
+            }
+            const TaskId done = addGroupCollective(collective, phase, g, std::move(deps));
+            for (DieId die : groups[g])
+                doneOnDie[static_cast<std::size_t>(die)] = done;
+        }
+        return doneOnDie;
+    }
+
+    TaskId addGroupCollective(const PlannedCollective& collective, const std::string& phase,
+                              std::size_t g, std::vector<TaskId> deps) {
+        throwIfCancelled(m_cancel);
+        const std::string id = std::string(collective.label) + " g" + std::to_string(g) + " #" +
+                               std::to_string(m_collectiveCount++);
+        StepTaskInfo info{StepTaskInfo::Kind::Collective, id, phase, -1, 0.0};
+        info.role = collective.role;
+        return m_graph.addCollective(id, collective.op, collective.algorithm,
+                                     groupsOf(collective.group)[g], collective.bytes,
+                                     std::move(deps), info);
     }
 
     // One GEMM on every model-parallel group: a compute task per die, or a TATP stream.
@@ -191,7 +266,7 @@ private:
     const StepPlan& m_plan;
     const std::function<bool()>& m_cancel;
     std::vector<std::vector<TaskId>> m_lastOnDie;
-    std::array<std::vector<std::vector<DieId>>, 4> m_groups; // by GroupKind
+    std::array<std::vector<std::vector<DieId>>, 5> m_groups; // by GroupKind
     int m_collectiveCount = 0;
 };
 
@@ -233,10 +308,11 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
                       std::move(strategy),
                       std::move(placement),
                       StepGraph(topology, scenario.wafer, scenario.routingMode()),
-                      -1,
-                      -1,
+                      {},
+                      {},
                       -1,
                       std::move(plan),
+                      {},
                       {},
                       {}};
     step.graph.setTaskLabels(labels == TaskLabels::Kept);
@@ -248,11 +324,17 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
         step.notes.push_back("gemm workload: the forward pass of one linear layer, simulated "
                              "whole");
     } else {
-        step.notes.push_back(
-            "simulated one of " + std::to_string(step.workload.model.layers) +
-            " identical layers for one of " + std::to_string(step.strategy.microBatches) +
-            " micro-batches; step time = micro_batches * (layers * layer + head) + layers * "
-            "gradient sync + optimizer update");
+        std::string note = "simulated a window of " + std::to_string(step.plan.windowLayers) +
+                           " of " + std::to_string(step.workload.model.layers) +
+                           " identical layers (forward, then backward) for one of " +
+                           std::to_string(step.strategy.microBatches) + " micro-batches";
+        if (!step.plan.finalWindow.tasks.empty())
+            note += ", and the last micro-batch's window, which reduces the gradients";
+        note += "; step time = per micro-batch (window + (layers - " +
+                std::to_string(step.plan.windowLayers) + ") x layer " +
+                std::to_string(step.plan.steadyLayer()) +
+                "'s forward and backward + head) + optimizer";
+        step.notes.push_back(std::move(note));
     }
     // Pins that name no flow of the step are left to the explicit traffic's planner, which
     // reports those that name no flow at all.
@@ -271,19 +353,47 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
     return step;
 }
 
-StepTiming stepTiming(const TrainingStep& step, const SimResult& result) {
+double TrainingStep::repetitionsOf(TaskId task) const {
+    const auto after =
+        std::upper_bound(repetitions.begin(), repetitions.end(), task,
+                         [](TaskId id, const Repetitions& block) { return id < block.first; });
+    return after == repetitions.begin() ? 1.0 : std::prev(after)->times;
+}
+
+namespace {
+
+WindowTiming windowTiming(const WindowTasks& tasks, const SimResult& result) {
     auto endOf = [&](TaskId task) { return result.tasks[static_cast<std::size_t>(task)].endS; };
+    WindowTiming timing;
+    const double startS = tasks.start >= 0 ? endOf(tasks.start) : 0.0;
+    for (TaskId barrier : tasks.barriers)
+        timing.barrierEndS.push_back(endOf(barrier) - startS);
+    timing.endS = endOf(tasks.done) - startS;
+    return timing;
+}
+
+} // namespace
+
+StepTiming stepTiming(const TrainingStep& step, const SimResult& result) {
     StepTiming timing;
-    timing.layerS = endOf(step.layerDone);
-    timing.headS = endOf(step.headDone) - timing.layerS;
-    timing.syncS = endOf(step.syncDone) - endOf(step.headDone);
+    timing.window = windowTiming(step.window, result);
     timing.optimizerS = sectionSeconds(step.plan.optimizer, step.graph.computeModel());
+    timing.layerS = timing.window.steadyLayerS(step.plan);
+    timing.syncS = timing.window.exposedSyncS();
     if (step.workload.kind == WorkloadKind::Gemm) {
         timing.stepS = result.makespanS;
         return timing;
     }
+    TaskId lastWindow = step.window.done;
+    if (step.finalWindow.done >= 0) {
+        timing.finalWindow = windowTiming(step.finalWindow, result);
+        timing.syncS = timing.finalWindow.exposedSyncS();
+        lastWindow = step.finalWindow.done;
+    }
+    timing.headS = result.tasks[static_cast<std::size_t>(step.headDone)].endS -
+                   result.tasks[static_cast<std::size_t>(lastWindow)].endS;
     timing.stepS =
-        step.plan.stepSeconds(timing.layerS, timing.headS, timing.syncS, timing.optimizerS);
+        stepSeconds(step.plan, timing.window, timing.finalWindow, timing.headS, timing.optimizerS);
     return timing;
 }
 

@@ -16,30 +16,48 @@
 
 namespace ws {
 
+// The graph tasks of one simulated window (StepPlan::window or finalWindow).
+struct WindowTasks {
+    TaskId start = -1;            // the task the window starts after (-1: it starts at t = 0)
+    std::vector<TaskId> barriers; // its layer barriers, in the plan's order
+    TaskId done = -1;             // its end, after its asynchronous collectives
+};
+
 // One training step of a scenario's workload under its strategy, as a task graph for the fluid
 // simulator (docs/concepts.md sections 2 and 5): the step plan (step/step_plan.h) interpreted
-// task by task, each die's tasks in order, groups side by side, the plan's sections ending at
-// barriers. The step time is scaled from the sections' simulated times (StepPlan::stepSeconds),
-// plus the optimizer update in closed form (sectionSeconds);
-// a `gemm` workload is simulated whole.
+// task by task, each die's tasks in order, groups side by side, asynchronous collectives beside
+// them, the plan's sections ending at barriers. The step time is scaled from the windows' and
+// the head's simulated times (step/step_plan.h, stepSeconds), plus the optimizer update in
+// closed form (sectionSeconds); a `gemm` workload is simulated whole.
 struct TrainingStep {
     Workload workload;
     StrategySpec strategy;
     Placement placement;
     StepGraph graph;
-    TaskId layerDone = -1; // forward + backward of one layer (gemm: the whole forward)
-    TaskId headDone = -1;  // + the LM head (transformer only)
-    TaskId syncDone = -1;  // + gradient synchronisation (transformer only)
-    StepPlan plan;         // what the graph was built from: memory, model FLOPs
+    WindowTasks window;                    // gemm: the whole forward
+    WindowTasks finalWindow;               // empty unless the plan has one
+    TaskId headDone = -1;                  // the LM head, after the windows (gemm: window.done)
+    StepPlan plan;                         // what the graph was built from: memory, model FLOPs
     std::vector<GemmPartition> partitions; // the unified representation, per GEMM
     std::vector<std::string> notes;        // what was scaled or assumed, for the report
+    // How often a task's work happens in a whole step: blocks of consecutive task ids, each
+    // starting at `first`, in increasing order (the graph is built plan task by plan task).
+    struct Repetitions {
+        TaskId first = 0;
+        double times = 1.0;
+    };
+    std::vector<Repetitions> repetitions;
+
+    double repetitionsOf(TaskId task) const;
 };
 
 // Phase times read off a simulation of the step's graph, and the scaled step time.
 struct StepTiming {
-    double layerS = 0.0;
+    WindowTiming window;      // from the window's start
+    WindowTiming finalWindow; // from its start, when the plan has one
+    double layerS = 0.0;      // the steady layer's forward + backward (WindowTiming)
     double headS = 0.0;
-    double syncS = 0.0;
+    double syncS = 0.0; // gradient synchronisation exposed after a window's last backward
     double optimizerS = 0.0;
     double stepS = 0.0;
 };

@@ -111,6 +111,16 @@ std::vector<std::vector<DieId>> Placement::groups(GroupKind kind) const {
                 for (int a = 0; a < m_tatp; ++a)
                     out.push_back(spGroup(d, t, a));
         break;
+    case GroupKind::Replica:
+        for (int t = 0; t < m_tp; ++t)
+            for (int a = 0; a < m_tatp; ++a) {
+                std::vector<DieId> group;
+                for (int d = 0; d < m_dp; ++d)
+                    for (int s = 0; s < m_sp; ++s)
+                        group.push_back(die(d, s, t, a));
+                out.push_back(std::move(group));
+            }
+        break;
     }
     return out;
 }
@@ -125,6 +135,8 @@ const char* toString(GroupKind kind) {
         return "tp";
     case GroupKind::TATP:
         return "tatp";
+    case GroupKind::Replica:
+        return "replica";
     }
     return "dp";
 }

@@ -20,8 +20,10 @@ struct Rank {
 };
 
 // The kinds of communication group. A DP group joins the ranks that differ only in d, and so
-// on; a TATP group is ordered along its stream path.
-enum class GroupKind { DP, SP, TP, TATP };
+// on; a TATP group is ordered along its stream path. A Replica group joins the ranks that hold
+// the same weights, those that differ only in d and s (ordered by d, then s): gradients are
+// reduced over it (SPEC section 5).
+enum class GroupKind { DP, SP, TP, TATP, Replica };
 
 // Where every rank of a strategy runs: an immutable value, built by a mapping policy
 // (placeStrategy). Ranks are indexed ((d*sp + s)*tp + t)*tatp + a, each on a distinct die.
@@ -58,8 +60,9 @@ public:
     std::vector<DieId> spGroup(int d, int t, int a) const;
 
     // Every group of a kind, in the lexicographic order of the fixed indices: TATP groups by
-    // (d, s, t), DP groups by (s, t, a), TP groups by (d, s, a), SP groups by (d, t, a). There
-    // are rankCount() / degree groups of `degree` dies each (degree 1 gives singletons).
+    // (d, s, t), DP groups by (s, t, a), TP groups by (d, s, a), SP groups by (d, t, a), Replica
+    // groups by (t, a). There are rankCount() / degree groups of `degree` dies each (degree 1
+    // gives singletons; a Replica group's degree is dp * sp).
     std::vector<std::vector<DieId>> groups(GroupKind kind) const;
 
     // The dies in use, in rank order (usedDies()[rankIndex] is that rank's die).
@@ -77,7 +80,7 @@ private:
     std::vector<std::string> m_notes;
 };
 
-const char* toString(GroupKind kind); // "dp", "sp", "tp", "tatp"
+const char* toString(GroupKind kind); // "dp", "sp", "tp", "tatp", "replica"
 
 // Places a strategy on a wafer with the mapping policy its `mapping` names (see
 // strategy/mapping_policy.h). Throws ScenarioError when it cannot: a degree below 1

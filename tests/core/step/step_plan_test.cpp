@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <variant>
 
@@ -52,20 +53,30 @@ const PlannedElementwise* elementwiseOf(const PlannedTask& task) {
     return std::get_if<PlannedElementwise>(&task.work);
 }
 
-std::vector<const PlannedGemm*> gemmsIn(const StepSection& section, StepPhase phase) {
+// The GEMMs of a phase that do the work of one window layer (-1: the head's).
+std::vector<const PlannedGemm*> gemmsIn(const StepSection& section, StepPhase phase,
+                                        int layer = 0) {
     std::vector<const PlannedGemm*> gemms;
     for (const PlannedTask& task : section.tasks)
-        if (task.phase == phase && gemmOf(task))
+        if (task.phase == phase && task.layer == layer && gemmOf(task))
             gemms.push_back(gemmOf(task));
     return gemms;
 }
 
-std::vector<CollectiveRole> collectiveRolesIn(const StepSection& section, StepPhase phase) {
+std::vector<CollectiveRole> collectiveRolesIn(const StepSection& section, StepPhase phase,
+                                              int layer = 0) {
     std::vector<CollectiveRole> roles;
     for (const PlannedTask& task : section.tasks)
-        if (task.phase == phase && collectiveOf(task))
+        if (task.phase == phase && task.layer == layer && collectiveOf(task))
             roles.push_back(collectiveOf(task)->role);
     return roles;
+}
+
+// Like tinyTransformer, with four layers: the window holds three, the middle one steady.
+Workload fourLayerTransformer() {
+    Workload workload = tinyTransformer();
+    workload.model.layers = 4;
+    return workload;
 }
 
 TEST(StepPlan, TensorParallelismSplitsByRoleAsMegatronDoes) {
@@ -92,7 +103,7 @@ TEST(StepPlan, ResidualSegmentsFollowTheRoles) {
 // dp 2, tp 2, tatp 2, one micro-batch: a replica runs 8 / 2 = 4 sequences, 1024 tokens.
 TEST(StepPlan, DieLocalShapesByHand) {
     const StepPlan plan = buildStepPlan(tinyTransformer(), strategyOf(2, 1, 2, 2), DieSpec{});
-    const auto forward = gemmsIn(plan.layer, StepPhase::Forward);
+    const auto forward = gemmsIn(plan.window, StepPhase::Forward);
     ASSERT_EQ(forward.size(), 6u);
 
     const PlannedGemm& qkv = *forward[0]; // column-parallel: N = 3h / tp
@@ -119,19 +130,21 @@ TEST(StepPlan, DieLocalShapesByHand) {
     EXPECT_EQ(projection.nLocal, 512);
 
     // The LM head: three column-parallel GEMMs over the replica's tokens.
-    const auto head = gemmsIn(plan.head, StepPhase::Head);
+    const auto head = gemmsIn(plan.head, StepPhase::Head, -1);
     ASSERT_EQ(head.size(), 3u);
     EXPECT_EQ(head[0]->label(), "head fwd lm_head");
     EXPECT_EQ(head[0]->nLocal, 2048);
     EXPECT_EQ(head[2]->label(), "head bwd dW lm_head");
 
-    EXPECT_EQ(plan.largestStreamedBlockBytes, 1024.0 / 2 * 512 * 2); // lm_head's input block
+    // The LM head's weight gradient: a K x N/n block of partial sums, 512 x 2048 / 2, beats the
+    // input's block plus the part of dC the receiver needs.
+    EXPECT_EQ(plan.largestStreamedBlockBytes, 512.0 * 2048 / 2 * 2);
 }
 
 TEST(StepPlan, BackwardRunsTwoGemmsPerForwardGemmInReverse) {
     const StepPlan plan = buildStepPlan(tinyTransformer(), strategyOf(1, 1, 1, 1), DieSpec{});
-    const auto forward = gemmsIn(plan.layer, StepPhase::Forward);
-    const auto backward = gemmsIn(plan.layer, StepPhase::Backward);
+    const auto forward = gemmsIn(plan.window, StepPhase::Forward);
+    const auto backward = gemmsIn(plan.window, StepPhase::Backward);
     ASSERT_EQ(backward.size(), 2 * forward.size());
     for (std::size_t i = 0; i < forward.size(); ++i) {
         const PlannedGemm& original = *forward[forward.size() - 1 - i];
@@ -139,18 +152,48 @@ TEST(StepPlan, BackwardRunsTwoGemmsPerForwardGemmInReverse) {
         EXPECT_EQ(backward[2 * i + 1]->role, original.role);
         EXPECT_EQ(backward[2 * i]->dieFlops, original.dieFlops);
     }
-    EXPECT_TRUE(gemmsIn(plan.layer, StepPhase::Recompute).empty());
-    EXPECT_TRUE(plan.sync.tasks.empty()); // one die: nothing to synchronise
+    EXPECT_TRUE(gemmsIn(plan.window, StepPhase::Recompute).empty());
+    // One die: nothing to synchronise.
+    EXPECT_TRUE(collectiveRolesIn(plan.window, StepPhase::GradientSync).empty());
+    EXPECT_TRUE(plan.finalWindow.tasks.empty());
 }
 
-TEST(StepPlan, CheckpointingRecomputesTheForwardPassWithoutCommunicating) {
+// The weight gradient dB = A^T dC contracts over the dies' tokens: a TATP round streams the
+// smaller of a block of partial sums of dB (K x N/n) and A's block with the part of dC the
+// receiving die needs (M/n x K + M/n x N/n); the input gradient dA = dC B^T streams B's block
+// or dC's M/n x N block.
+TEST(StepPlan, BackwardPassesStreamTheOperandsTheyNeed) {
+    Workload workload = tinyTransformer();
+    workload.globalBatch = 4; // fewer tokens than qkv has columns: forward streams inputs
+    const StepPlan plan = buildStepPlan(workload, strategyOf(1, 1, 1, 4), DieSpec{});
+    const auto forward = gemmsIn(plan.window, StepPhase::Forward);
+    const auto backward = gemmsIn(plan.window, StepPhase::Backward);
+    // qkv: M = 1024 tokens, K = 512, N = 1536, n = 4 dies, 2 bytes.
+    const PlannedGemm& qkv = *forward[0];
+    ASSERT_EQ(qkv.role, GemmRole::Qkv);
+    const double m = 1024, k = 512, n = 1536, dies = 4, bytes = 2;
+    EXPECT_EQ(qkv.streamedBlockBytes, std::min(k * n, m * k) / dies * bytes);
+    const PlannedGemm& dI = *backward[backward.size() - 2];
+    const PlannedGemm& dW = *backward[backward.size() - 1];
+    ASSERT_EQ(dI.role, GemmRole::Qkv);
+    ASSERT_EQ(dW.label(), "bwd dW qkv");
+    EXPECT_EQ(dI.streamedBlockBytes, std::min(k * n, m * n) / dies * bytes);
+    EXPECT_EQ(dW.streamedBlockBytes, std::min(k * n, m * k + m * n / dies) / dies * bytes);
+    EXPECT_GT(dW.streamedBlockBytes, qkv.streamedBlockBytes); // A's block alone was too few
+}
+
+// SPEC section 5: recomputation repeats the forward's communication (Megatron's TP all-reduces).
+TEST(StepPlan, CheckpointingRecomputesTheForwardPassWithItsCommunication) {
     StrategySpec strategy = strategyOf(1, 2, 2, 1);
     strategy.activationCheckpointing = true;
     const StepPlan plan = buildStepPlan(tinyTransformer(), strategy, DieSpec{});
-    EXPECT_EQ(gemmsIn(plan.layer, StepPhase::Recompute).size(),
-              gemmsIn(plan.layer, StepPhase::Forward).size());
-    EXPECT_TRUE(collectiveRolesIn(plan.layer, StepPhase::Recompute).empty());
-    EXPECT_FALSE(collectiveRolesIn(plan.layer, StepPhase::Forward).empty());
+    EXPECT_EQ(gemmsIn(plan.window, StepPhase::Recompute).size(),
+              gemmsIn(plan.window, StepPhase::Forward).size());
+    using R = CollectiveRole;
+    EXPECT_EQ(collectiveRolesIn(plan.window, StepPhase::Recompute),
+              (std::vector<R>{R::SpKeyValueGather, R::TpAllReduce, R::TpAllReduce}));
+    EXPECT_EQ(collectiveRolesIn(plan.window, StepPhase::Recompute),
+              collectiveRolesIn(plan.window, StepPhase::Forward));
 }
 
 TEST(StepPlan, CollectivesInOrderWithTheirBytes) {
@@ -158,32 +201,42 @@ TEST(StepPlan, CollectivesInOrderWithTheirBytes) {
     const StepPlan plan = buildStepPlan(workload, strategyOf(2, 2, 2, 1, true), DieSpec{});
     using R = CollectiveRole;
     EXPECT_EQ(
-        collectiveRolesIn(plan.layer, StepPhase::Forward),
+        collectiveRolesIn(plan.window, StepPhase::Forward),
         (std::vector<R>{R::FsdpWeightGather, R::SpKeyValueGather, R::TpAllReduce, R::TpAllReduce}));
     // Backward, in reverse: mlp_up and qkv (column-parallel with a weight) all-reduce their
     // input gradients; the K/V gradients are reduce-scattered after the first attention GEMM.
-    EXPECT_EQ(collectiveRolesIn(plan.layer, StepPhase::Backward),
+    EXPECT_EQ(collectiveRolesIn(plan.window, StepPhase::Backward),
               (std::vector<R>{R::FsdpWeightGather, R::TpAllReduce, R::SpKeyValueScatter,
                               R::TpAllReduce}));
-    ASSERT_EQ(plan.sync.tasks.size(), 1u);
+    // FSDP: every micro-batch reduce-scatters over DP, then all-reduces the shard over SP.
+    EXPECT_EQ(collectiveRolesIn(plan.window, StepPhase::GradientSync),
+              (std::vector<R>{R::GradientSync, R::GradientSync}));
+    EXPECT_TRUE(plan.finalWindow.tasks.empty());
 
     // Bytes: a replica's 1024 tokens; a die of an SP x TP group holds 1024 / 2 of them.
     const double layerWeights = workload.model.parametersPerLayer() / 2 * 2; // / (tp tatp) x 2 B
-    const PlannedCollective& gather = *collectiveOf(plan.layer.tasks.front());
-    EXPECT_TRUE(gather.prefetch);
+    const PlannedCollective& gather = *collectiveOf(plan.window.tasks.front());
+    EXPECT_TRUE(gather.async);
     EXPECT_EQ(gather.group, GroupKind::DP);
     EXPECT_EQ(gather.op, OpKind::AllGather);
     EXPECT_EQ(gather.algorithm, Algorithm::Ring);
     EXPECT_EQ(gather.bytes, layerWeights);
-    const PlannedCollective& sync = *collectiveOf(plan.sync.tasks.front());
-    EXPECT_EQ(sync.op, OpKind::ReduceScatter); // FSDP
-    EXPECT_EQ(sync.bytes, layerWeights);
-    EXPECT_FALSE(sync.prefetch);
-    for (const PlannedTask& task : plan.layer.tasks) {
+    std::vector<const PlannedCollective*> sync;
+    for (const PlannedTask& task : plan.window.tasks)
+        if (task.layer == 0 && task.phase == StepPhase::GradientSync)
+            sync.push_back(collectiveOf(task));
+    ASSERT_EQ(sync.size(), 2u);
+    EXPECT_EQ(sync[0]->op, OpKind::ReduceScatter);
+    EXPECT_EQ(sync[0]->group, GroupKind::DP);
+    EXPECT_EQ(sync[0]->bytes, layerWeights);
+    EXPECT_EQ(sync[1]->op, OpKind::AllReduce);
+    EXPECT_EQ(sync[1]->group, GroupKind::SP);
+    EXPECT_EQ(sync[1]->bytes, layerWeights / 2); // the die's DP shard
+    for (const PlannedTask& task : plan.window.tasks) {
         const PlannedCollective* c = collectiveOf(task);
-        if (!c || c->role == R::FsdpWeightGather)
+        if (!c || c->role == R::FsdpWeightGather || c->role == R::GradientSync)
             continue;
-        EXPECT_FALSE(c->prefetch);
+        EXPECT_FALSE(c->async);
         if (c->role == R::TpAllReduce) {
             EXPECT_EQ(c->group, GroupKind::TP);
             EXPECT_EQ(c->bytes, 512.0 * 512 * 2); // tokens per die x h x 2 B
@@ -194,22 +247,80 @@ TEST(StepPlan, CollectivesInOrderWithTheirBytes) {
     }
 }
 
-TEST(StepPlan, MulticastGathersAndReplicatedGradientsAllReduce) {
-    StrategySpec strategy = strategyOf(4, 1, 1, 1, true);
-    strategy.fsdpAllGatherMulticast = true;
-    const StepPlan sharded = buildStepPlan(tinyTransformer(), strategy, DieSpec{});
-    EXPECT_EQ(collectiveOf(sharded.layer.tasks.front())->algorithm, Algorithm::Multicast);
-    strategy.fsdp = false;
-    const StepPlan replicated = buildStepPlan(tinyTransformer(), strategy, DieSpec{});
-    EXPECT_TRUE(collectiveRolesIn(replicated.layer, StepPhase::Forward).empty());
-    EXPECT_EQ(collectiveOf(replicated.sync.tasks.front())->op, OpKind::AllReduce);
+// SPEC section 5: layer l + 1's gather is issued when layer l's forward starts (after l's
+// gather), the backward gathers run in reverse, and each layer's first task waits for its own.
+TEST(StepPlan, FsdpPrefetchesOneLayerAheadBothWays) {
+    const StepPlan plan =
+        buildStepPlan(fourLayerTransformer(), strategyOf(2, 1, 1, 1, true), DieSpec{});
+    ASSERT_EQ(plan.windowLayers, 3);
+    EXPECT_EQ(plan.steadyLayer(), 1);
+    struct Gather {
+        int index;
+        int layer;
+        int after;
+        StepPhase phase;
+    };
+    std::vector<Gather> gathers;
+    for (std::size_t i = 0; i < plan.window.tasks.size(); ++i) {
+        const PlannedTask& task = plan.window.tasks[i];
+        if (const PlannedCollective* c = collectiveOf(task);
+            c && c->role == CollectiveRole::FsdpWeightGather) {
+            EXPECT_TRUE(c->async);
+            gathers.push_back({static_cast<int>(i), task.layer, task.waitsFor, task.phase});
+        }
+    }
+    ASSERT_EQ(gathers.size(), 6u);
+    const int forwardLayers[] = {0, 1, 2};
+    const int backwardLayers[] = {2, 1, 0};
+    for (int g = 0; g < 3; ++g) {
+        EXPECT_EQ(gathers[g].layer, forwardLayers[g]);
+        EXPECT_EQ(gathers[g].phase, StepPhase::Forward);
+        EXPECT_EQ(gathers[3 + g].layer, backwardLayers[g]);
+        EXPECT_EQ(gathers[3 + g].phase, StepPhase::Backward);
+        // Each after the one before it (the first of each pass after the die's previous task).
+        EXPECT_EQ(gathers[g].after, g == 0 ? -1 : gathers[g - 1].index);
+        EXPECT_EQ(gathers[3 + g].after, g == 0 ? -1 : gathers[3 + g - 1].index);
+    }
+    // Every synchronous task that waits waits for its own layer's gather, in the same pass.
+    int waiting = 0;
+    for (const PlannedTask& task : plan.window.tasks) {
+        if (task.waitsFor < 0 || (collectiveOf(task) && collectiveOf(task)->async))
+            continue;
+        ++waiting;
+        const PlannedTask& gather = plan.window.tasks[static_cast<std::size_t>(task.waitsFor)];
+        EXPECT_EQ(gather.layer, task.layer);
+    }
+    EXPECT_EQ(waiting, 6);
+    // The gradient reduce-scatters: one per layer, per micro-batch (every window).
+    EXPECT_EQ(collectiveRolesIn(plan.window, StepPhase::GradientSync, 1),
+              (std::vector<CollectiveRole>{CollectiveRole::GradientSync}));
+}
+
+// SPEC section 5: gradients of replicated weights are reduced over DP x SP; without FSDP only
+// the last micro-batch does it, in a window of its own.
+TEST(StepPlan, ReplicatedGradientsAllReduceOverEveryReplicaInTheLastMicroBatch) {
+    StrategySpec strategy = strategyOf(1, 4, 1, 1);
+    strategy.microBatches = 2;
+    const StepPlan plan = buildStepPlan(tinyTransformer(), strategy, DieSpec{});
+    EXPECT_TRUE(collectiveRolesIn(plan.window, StepPhase::GradientSync).empty());
+    ASSERT_EQ(collectiveRolesIn(plan.finalWindow, StepPhase::GradientSync).size(), 1u);
+    EXPECT_EQ(plan.windowRuns(), 1.0);
+    for (const PlannedTask& task : plan.finalWindow.tasks)
+        if (task.phase == StepPhase::GradientSync) {
+            const PlannedCollective& sync = *collectiveOf(task);
+            EXPECT_EQ(sync.group, GroupKind::Replica);
+            EXPECT_EQ(sync.op, OpKind::AllReduce);
+            EXPECT_TRUE(sync.async);
+            EXPECT_EQ(sync.bytes, tinyTransformer().model.parametersPerLayer() * 2);
+        }
 }
 
 TEST(StepPlan, ExpertsDispatchBeforeTheFirstExpertAndCombineAfterTheLast) {
     const StepPlan plan = buildStepPlan(tinyMixtureOfExperts(), strategyOf(2, 1, 1, 1), DieSpec{});
     std::vector<std::string> forward;
-    for (const PlannedTask& task : plan.layer.tasks) {
-        if (task.phase != StepPhase::Forward)
+    for (const PlannedTask& task : plan.window.tasks) {
+        if (task.phase != StepPhase::Forward || task.layer != 0 ||
+            std::holds_alternative<PlannedBarrier>(task.work))
             continue;
         if (const PlannedGemm* gemm = gemmOf(task))
             forward.push_back(gemm->label());
@@ -225,24 +336,36 @@ TEST(StepPlan, ExpertsDispatchBeforeTheFirstExpertAndCombineAfterTheLast) {
                            "fwd moe dispatch", "fwd mlp_up", "fwd activation", "fwd mlp_down",
                            "fwd moe combine", "fwd residual"}));
     // Each of a die's 1024 / 1 tokens visits 2 experts: 1024 x 2 x h x 2 B each way.
-    for (const PlannedTask& task : plan.layer.tasks)
+    for (const PlannedTask& task : plan.window.tasks)
         if (const PlannedCollective* c = collectiveOf(task);
             c && c->role != CollectiveRole::GradientSync) {
             EXPECT_EQ(c->op, OpKind::AllToAll);
             EXPECT_EQ(c->bytes, 1024.0 * 2 * 512 * 2);
         }
     // The experts see twice the tokens: mlp_up's M is 2048.
-    EXPECT_EQ(gemmsIn(plan.layer, StepPhase::Forward)[5]->mLocal, 2048);
+    EXPECT_EQ(gemmsIn(plan.window, StepPhase::Forward)[5]->mLocal, 2048);
 }
 
-TEST(StepPlan, StepSecondsScalesLayersAndMicroBatches) {
+// The window of three layers: barriers end at 1, 3, 6 (forward of layers 0, 1, 2) and 10, 15,
+// 21 (backward of layers 2, 1, 0), the window at 22. The steady layer 1 takes (3 - 1) +
+// (15 - 10) = 7; four layers take 22 + (4 - 3) x 7 = 29 per micro-batch.
+TEST(StepPlan, StepSecondsScalesTheWindowToLayersAndMicroBatches) {
     StrategySpec strategy = strategyOf(1, 1, 1, 1);
     strategy.microBatches = 4;
-    const StepPlan plan = buildStepPlan(tinyTransformer(), strategy, DieSpec{});
-    EXPECT_EQ(plan.layers, 2);
+    const StepPlan plan = buildStepPlan(fourLayerTransformer(), strategy, DieSpec{});
+    EXPECT_EQ(plan.layers, 4);
     EXPECT_EQ(plan.microBatches, 4);
-    // 4 x (2 x 1 + 2) + 2 x 3 + 5: the optimizer update runs once per step
-    EXPECT_EQ(plan.stepSeconds(1.0, 2.0, 3.0, 5.0), 27.0);
+    EXPECT_EQ(plan.windowLayers, 3);
+    const WindowTiming window{{1.0, 3.0, 6.0, 10.0, 15.0, 21.0}, 22.0};
+    EXPECT_EQ(window.steadyLayerS(plan), 7.0);
+    EXPECT_EQ(window.exposedSyncS(), 1.0);
+    EXPECT_EQ(window.allLayersS(plan), 29.0);
+    // 4 x (29 + 2) + 5: the optimizer update runs once per step.
+    EXPECT_EQ(stepSeconds(plan, window, {}, 2.0, 5.0), 129.0);
+    // The steady layer's work happens (4 - 3 + 1) times per window, the others once.
+    EXPECT_EQ(plan.layerRepetitions(1), 2.0);
+    EXPECT_EQ(plan.layerRepetitions(0), 1.0);
+    EXPECT_EQ(plan.layerRepetitions(-1), 1.0);
 }
 
 TEST(StepPlan, GemmWorkloadIsOneForwardGemm) {
@@ -250,9 +373,10 @@ TEST(StepPlan, GemmWorkloadIsOneForwardGemm) {
     workload.kind = WorkloadKind::Gemm;
     workload.gemm = {4096, 1024, 2048};
     const StepPlan plan = buildStepPlan(workload, strategyOf(2, 1, 2, 1, true), DieSpec{});
-    ASSERT_EQ(plan.layer.tasks.size(), 2u);
-    EXPECT_EQ(collectiveOf(plan.layer.tasks[0])->bytes, 1024.0 * 2048 / 2 * 2);
-    const PlannedGemm& linear = *gemmOf(plan.layer.tasks[1]);
+    ASSERT_EQ(plan.window.tasks.size(), 2u);
+    EXPECT_EQ(collectiveOf(plan.window.tasks[0])->bytes, 1024.0 * 2048 / 2 * 2);
+    EXPECT_EQ(plan.window.tasks[1].waitsFor, 0); // the GEMM waits for its weights
+    const PlannedGemm& linear = *gemmOf(plan.window.tasks[1]);
     EXPECT_EQ(linear.mLocal, 2048);
     EXPECT_EQ(linear.nLocal, 1024);
     EXPECT_EQ(linear.dieFlops, 2.0 * 2048 * 1024 * 1024);
@@ -291,8 +415,11 @@ TEST(StepPlan, TheSimulatorsGraphRunsExactlyThePlan) {
         double plannedFlops = 0.0;
         double plannedHbmBytes = 0.0;
         std::map<CollectiveRole, int> plannedCollectives;
-        for (const StepSection* section : {&step.plan.layer, &step.plan.head, &step.plan.sync})
+        for (const StepSection* section :
+             {&step.plan.window, &step.plan.finalWindow, &step.plan.head})
             for (const PlannedTask& task : section->tasks) {
+                if (std::holds_alternative<PlannedBarrier>(task.work))
+                    continue;
                 if (const PlannedGemm* gemm = gemmOf(task)) {
                     plannedFlops += gemm->dieFlops * dies;
                     plannedHbmBytes +=
