@@ -12,6 +12,7 @@
 #include "io/scenario_limits.h"
 #include "io/strategy_reader.h"
 #include "io/workload_reader.h"
+#include "scenario/wafer_presets.h"
 
 #include <algorithm>
 #include <charconv>
@@ -161,9 +162,10 @@ private:
     const WaferTopology& m_topology;
 };
 
-DieSpec readDie(const json& value, const std::string& path) {
+// `die` holds the values in force before this object is read (the defaults, or a wafer
+// preset's): each key written overrides one of them, the others stay.
+DieSpec readDie(const json& value, const std::string& path, DieSpec die) {
     expectObject(value, path);
-    DieSpec die;
     die.extensions = checkKeys(value, path,
                                {"peak_flops", "sram", "hbm", "hbm_bandwidth", "efficiency",
                                 "task_overhead", "gemm_tile", "sram_reserve"});
@@ -207,9 +209,9 @@ DieSpec readDie(const json& value, const std::string& path) {
     return die;
 }
 
-EnergySpec readEnergy(const json& value, const std::string& path) {
+// As readDie: `energy` is overridden key by key.
+EnergySpec readEnergy(const json& value, const std::string& path, EnergySpec energy) {
     expectObject(value, path);
-    EnergySpec energy;
     energy.extensions =
         checkKeys(value, path, {"d2d_pj_per_bit", "hbm_pj_per_bit", "flops_per_joule"});
     const auto nonNegative = [&](const char* key, double& field) {
@@ -321,16 +323,31 @@ void readFaults(const json& value, const std::string& path, WaferSpec& wafer) {
     }
 }
 
+// A `wafer.preset` name (scenario/wafer_presets.h), refused as an unknown enum spelling is:
+// naming the bad name, the known ones and the closest of them.
+WaferSpec readWaferPreset(const json& value, const std::string& path) {
+    return readEnum<WaferSpec>(value, path, "wafer preset", waferPreset, waferPresetNames());
+}
+
+// A preset is the wafer's starting point and every other key overrides it, as SPEC section 9
+// has `cluster.preset` do: the preset is read first and each key below assigns over its value,
+// `die` and `energy` one key at a time (so "die": {"sram": "40 MB"} beside a preset changes
+// only the SRAM). Without a preset, rows and cols are required.
 WaferSpec readWafer(const json& value, const std::string& path) {
     expectObject(value, path);
-    WaferSpec wafer;
-    wafer.extensions = checkKeys(
-        value, path,
-        {"rows", "cols", "topology", "link_bandwidth", "link_latency", "die", "energy", "faults"});
-    wafer.rows = readIntRange(requireMember(value, path, "rows"), memberPath(path, "rows"), 1,
-                              kMaxWaferSide);
-    wafer.cols = readIntRange(requireMember(value, path, "cols"), memberPath(path, "cols"), 1,
-                              kMaxWaferSide);
+    const json extensions = checkKeys(value, path,
+                                      {"preset", "rows", "cols", "topology", "link_bandwidth",
+                                       "link_latency", "die", "energy", "faults"});
+    const json* preset = findMember(value, "preset");
+    WaferSpec wafer = preset ? readWaferPreset(*preset, memberPath(path, "preset")) : WaferSpec{};
+    wafer.extensions = extensions;
+    const auto readSide = [&](const char* key, int& side) {
+        const json* v = preset ? findMember(value, key) : &requireMember(value, path, key);
+        if (v)
+            side = readIntRange(*v, memberPath(path, key), 1, kMaxWaferSide);
+    };
+    readSide("rows", wafer.rows);
+    readSide("cols", wafer.cols);
     if (const json* v = findMember(value, "topology"))
         wafer.topology = readEnum<TopologyKind>(*v, memberPath(path, "topology"), "topology",
                                                 topologyKindFromString, kTopologyNames);
@@ -346,9 +363,9 @@ WaferSpec readWafer(const json& value, const std::string& path) {
         checkAtMost(wafer.linkLatency, at, kMaxLinkLatency, "1 s per hop");
     }
     if (const json* v = findMember(value, "die"))
-        wafer.die = readDie(*v, memberPath(path, "die"));
+        wafer.die = readDie(*v, memberPath(path, "die"), wafer.die);
     if (const json* v = findMember(value, "energy"))
-        wafer.energy = readEnergy(*v, memberPath(path, "energy"));
+        wafer.energy = readEnergy(*v, memberPath(path, "energy"), wafer.energy);
     if (const json* v = findMember(value, "faults"))
         readFaults(*v, memberPath(path, "faults"), wafer);
     return wafer;
@@ -674,7 +691,7 @@ TcmeSpec readTcme(const json& value, const std::string& path) {
 } // namespace
 
 DieSpec parseDie(const nlohmann::json& die) {
-    return readDie(die, "wafer.die");
+    return readDie(die, "wafer.die", DieSpec{});
 }
 
 Scenario parseScenario(const nlohmann::json& document, const std::filesystem::path& directory) {

@@ -3,6 +3,7 @@
 #include "io/scenario_io.h"
 #include "io/strategy_reader.h"
 #include "io/workload_reader.h"
+#include "scenario/wafer_presets.h"
 
 #include <cmath>
 #include <cstdio>
@@ -32,7 +33,8 @@ ordered_json energyJson(const EnergySpec& energy) {
     return out;
 }
 
-ordered_json waferJson(const WaferSpec& wafer) {
+// Every key of `wafer` but the preset's name, in the documented order.
+ordered_json waferKeysJson(const WaferSpec& wafer) {
     ordered_json out = ordered_json::object();
     out["rows"] = wafer.rows;
     out["cols"] = wafer.cols;
@@ -47,6 +49,44 @@ ordered_json waferJson(const WaferSpec& wafer) {
                         std::to_string(link.to));
     out["faults"] = {{"dies", wafer.deadDies}, {"links", links}};
     addExtensions(out, wafer.extensions);
+    return out;
+}
+
+// The keys of `keys` whose value is not the one `base` has; an object ("die", "energy",
+// "faults") is compared key by key, so that it keeps only the keys that differ, and is dropped
+// when none does. Reading the result over `base` gives `keys` again.
+ordered_json keysThatDiffer(const ordered_json& keys, const ordered_json& base) {
+    ordered_json out = ordered_json::object();
+    for (auto it = keys.begin(); it != keys.end(); ++it) {
+        const auto inBase = base.find(it.key());
+        if (inBase == base.end()) {
+            out[it.key()] = it.value();
+        } else if (it.value().is_object() && inBase->is_object()) {
+            ordered_json changed = keysThatDiffer(it.value(), *inBase);
+            if (!changed.empty())
+                out[it.key()] = std::move(changed);
+        } else if (it.value() != *inBase) {
+            out[it.key()] = it.value();
+        }
+    }
+    return out;
+}
+
+// A wafer made from a preset is written as the user writes one: the preset's name, then only
+// the keys that override it (rows and cols too: a preset applied to a resized wafer keeps the
+// size). A name that is no preset (a scenario built in code) is written with every key, so
+// nothing is lost; reading it back refuses the name.
+ordered_json waferJson(const WaferSpec& wafer) {
+    ordered_json keys = waferKeysJson(wafer);
+    if (!wafer.preset)
+        return keys;
+    ordered_json out = ordered_json::object();
+    out["preset"] = *wafer.preset;
+    const std::optional<WaferSpec> preset = waferPreset(*wafer.preset);
+    if (preset)
+        keys = keysThatDiffer(keys, waferKeysJson(*preset));
+    for (auto it = keys.begin(); it != keys.end(); ++it)
+        out[it.key()] = it.value();
     return out;
 }
 

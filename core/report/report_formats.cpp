@@ -3,6 +3,7 @@
 #include "units/quantity.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <numeric>
 #include <sstream>
@@ -140,7 +141,12 @@ nlohmann::json reportToJson(const SimulationReport& report) {
         dies.push_back(std::move(entry));
     }
 
+    nlohmann::json hardware = {{"flops_per_link_byte", report.hardware.flopsPerLinkByte},
+                               {"flops_per_hbm_byte", report.hardware.flopsPerHbmByte}};
+    if (report.hardware.preset)
+        hardware["preset"] = *report.hardware.preset;
     nlohmann::json result = {{"name", report.scenarioName},
+                             {"hardware", std::move(hardware)},
                              {"makespan_s", report.makespanS},
                              {"links", std::move(links)},
                              {"flows", std::move(flows)},
@@ -301,6 +307,11 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
     if (deadDies || deadLinks)
         out << " (" << deadDies << " dead dies, " << deadLinks << " dead directed links)";
     out << '\n';
+    out << "hardware:  ";
+    if (report.hardware.preset)
+        out << "preset " << *report.hardware.preset << "; ";
+    out << std::llround(report.hardware.flopsPerLinkByte) << " FLOP per byte of link, "
+        << std::llround(report.hardware.flopsPerHbmByte) << " FLOP per byte of HBM\n";
     out << "traffic:   " << report.flows.size() << " flows, "
         << formatBytes(report.totalLinkBytes()) << " carried over links\n";
     if (report.step) {

@@ -67,11 +67,16 @@ std::vector<LinkReport> linkReports(const WaferTopology& topology, const SimResu
     return links;
 }
 
+HardwareSummary hardwareSummaryOf(const WaferSpec& wafer) {
+    return {wafer.preset, wafer.flopsPerLinkByte(), wafer.flopsPerHbmByte()};
+}
+
 SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopology& topology,
                                        const TrafficPlan& plan, const SimResult& result,
                                        std::vector<std::string> warnings) {
     SimulationReport report;
     report.scenarioName = scenario.name;
+    report.hardware = hardwareSummaryOf(scenario.wafer);
     report.makespanS = result.makespanS;
     report.warnings = std::move(warnings);
 

@@ -120,8 +120,19 @@ struct RoundLoad {
     double maxUtilization = 0.0;
 };
 
+// The hardware a report was simulated on: the wafer preset it names, if any, and its regime
+// ratios (WaferSpec::flopsPerLinkByte, flopsPerHbmByte).
+struct HardwareSummary {
+    std::optional<std::string> preset;
+    double flopsPerLinkByte = 0.0;
+    double flopsPerHbmByte = 0.0;
+};
+
+HardwareSummary hardwareSummaryOf(const WaferSpec& wafer);
+
 struct SimulationReport {
     std::string scenarioName;
+    HardwareSummary hardware;
     double makespanS = 0.0;
     std::vector<LinkReport> links; // every link of the wafer, by LinkId
     std::vector<FlowReport> flows; // in expansion order

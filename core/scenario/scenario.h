@@ -50,6 +50,11 @@ struct LinkRef {
 };
 
 struct WaferSpec {
+    // The `wafer.preset` this wafer started from (scenario/wafer_presets.h), kept so that a
+    // saved file names it again. The fields below always hold the values in force: the preset's,
+    // overridden by every other key the file wrote. Unset: the defaults below, which are the
+    // `paper-wsc-per-link` preset's values.
+    std::optional<std::string> preset;
     int rows = 6;
     int cols = 8;
     TopologyKind topology = TopologyKind::Mesh;
@@ -64,6 +69,12 @@ struct WaferSpec {
 
     // The topology this wafer describes ("a-b" faults expanded to both directions).
     TopologySpec topologySpec() const;
+
+    // The two ratios that decide a strategy's regime (docs/hardware.md): the FLOP a die
+    // computes at peak in the time one byte crosses a link, or arrives from HBM. A task that
+    // needs fewer FLOP per byte than one of them waits for that link or for HBM.
+    double flopsPerLinkByte() const { return die.peakFlops.value / linkBandwidth.value; }
+    double flopsPerHbmByte() const { return die.peakFlops.value / die.hbmBandwidth.value; }
 };
 
 enum class OpKind { P2P, AllGather, ReduceScatter, AllReduce, Broadcast, AllToAll };

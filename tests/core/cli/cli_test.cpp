@@ -62,6 +62,28 @@ TEST(Cli, SimulateJsonMatchesTheRingOnALineClosedForm) {
     for (const char* key : {"id", "compute_s", "utilization", "peak_memory_bytes", "events"})
         EXPECT_TRUE(die.contains(key)) << key;
     EXPECT_EQ(die.at("events").at(0).at("kind"), "send");
+    // The regime ratios of the default die: 1000 TFLOP/s over 4 TB/s of link and 1 TB/s of HBM.
+    EXPECT_EQ(report.at("hardware").at("flops_per_link_byte"), 250.0);
+    EXPECT_EQ(report.at("hardware").at("flops_per_hbm_byte"), 1000.0);
+    EXPECT_FALSE(report.at("hardware").contains("preset"));
+}
+
+// The paper's wafer read as 4 TB/s per die: the report names the preset and the link regime
+// is four times the per-link reading's.
+TEST(Cli, SimulateNamesTheHardwarePresetAndItsRegime) {
+    const fs::path file = scratchDir() / "per_die.json";
+    std::ofstream(file) << R"({"name": "per die", "wafer": {"preset": "paper-wsc-per-die"},
+        "traffic": [{"id": "p", "op": "p2p", "src": 0, "dst": 1, "bytes": "1 MB"}]})";
+    const CliRun run = runCli("simulate --json " + quote(file.string()));
+    ASSERT_EQ(run.status, 0) << run.err;
+    const auto hardware = nlohmann::json::parse(run.out).at("hardware");
+    EXPECT_EQ(hardware.at("preset"), "paper-wsc-per-die");
+    EXPECT_EQ(hardware.at("flops_per_link_byte"), 1000.0);
+    const CliRun human = runCli("simulate " + quote(file.string()));
+    EXPECT_NE(human.out.find("hardware:  preset paper-wsc-per-die; 1000 FLOP per byte of link, "
+                             "1000 FLOP per byte of HBM"),
+              std::string::npos)
+        << human.out;
 }
 
 TEST(Cli, SimulateWritesCsvAndTrace) {

@@ -1,0 +1,104 @@
+// waferPreset / waferPresetNames: hardware by name. Every value and its source, and what is
+// assumed where nothing is published, is in docs/hardware.md; the comments here say only where
+// each number comes from.
+
+#include "scenario/wafer_presets.h"
+
+#include "units/quantity.h"
+
+#include <utility>
+
+namespace ws {
+namespace {
+
+// A quantity as a file would write it: the value is what reading `text` gives, so a preset
+// saved and read back is equal to the preset.
+Quantity written(const std::string& text, Dimension dimension) {
+    return Quantity{parseQuantity(text, dimension), text};
+}
+
+// The TEMP paper's wafer (Wang et al., arXiv 2512.14256, Table I, as DOMAIN.md reads it):
+// 6 x 8 dies, 200 ns and 5 pJ/bit per D2D hop; per die 80 MB SRAM, 72 GB HBM at 1 TB/s and
+// 6 pJ/bit; 2 TFLOP/s per watt. The paper's per-die peak is unclear (1800 TFLOP/s is reported,
+// 312 matches its A100 comparison): 1000 TFLOP/s is the project's stated default.
+WaferSpec paperWafer(std::string name, const std::string& linkBandwidth) {
+    WaferSpec wafer;
+    wafer.preset = std::move(name);
+    wafer.rows = 6;
+    wafer.cols = 8;
+    wafer.topology = TopologyKind::Mesh;
+    wafer.linkBandwidth = written(linkBandwidth, Dimension::BytesPerSecond);
+    wafer.linkLatency = written("200 ns", Dimension::Seconds);
+    wafer.die.peakFlops = written("1000 TFLOP/s", Dimension::FlopsPerSecond);
+    wafer.die.sram = written("80 MB", Dimension::Bytes);
+    wafer.die.hbm = written("72 GB", Dimension::Bytes);
+    wafer.die.hbmBandwidth = written("1 TB/s", Dimension::BytesPerSecond);
+    wafer.die.efficiency = 1.0;
+    // Not in the paper: the compute model's defaults and their reasons (docs/compute-model.md
+    // section 2).
+    wafer.die.taskOverhead = written("1 us", Dimension::Seconds);
+    wafer.die.gemmTile = 128;
+    wafer.die.sramReserve = 0.10;
+    wafer.energy.d2dPicojoulesPerBit = 5.0;
+    wafer.energy.hbmPicojoulesPerBit = 6.0;
+    wafer.energy.flopsPerJoule = 2e12;
+    return wafer;
+}
+
+// Tesla Dojo's training tile: 25 D1 dies, 5 x 5 on one InFO-SoW wafer (Hot Chips 34, 2022).
+WaferSpec dojoTrainingTile() {
+    WaferSpec wafer;
+    wafer.preset = "tesla-dojo-tile";
+    wafer.rows = 5;
+    wafer.cols = 5;
+    wafer.topology = TopologyKind::Mesh;
+    // "4 TB/s per edge" (AI Day 2021) counted over both directions: 144 of the D1's 576
+    // 112 Gb/s SerDes lanes per edge carry 2 TB/s each way, and 5 links across the tile's
+    // middle at 2 TB/s give its published 10 TB/s bisection.
+    wafer.linkBandwidth = written("2 TB/s", Dimension::BytesPerSecond);
+    // Not published: the paper's per-hop latency.
+    wafer.linkLatency = written("200 ns", Dimension::Seconds);
+    // BF16/CFP8; 354 nodes of 1.25 MB SRAM each.
+    wafer.die.peakFlops = written("362 TFLOP/s", Dimension::FlopsPerSecond);
+    wafer.die.sram = written("440 MB", Dimension::Bytes);
+    // No DRAM on the tile: five Dojo Interface Processors (32 GB of HBM at 800 GB/s each) at
+    // its edge, shared evenly by the 25 dies (160 GB / 25, 4 TB/s / 25).
+    wafer.die.hbm = written("6.4 GB", Dimension::Bytes);
+    wafer.die.hbmBandwidth = written("160 GB/s", Dimension::BytesPerSecond);
+    wafer.die.efficiency = 1.0;
+    wafer.die.taskOverhead = written("1 us", Dimension::Seconds); // not published: the default
+    wafer.die.gemmTile = 8;       // each node's matrix unit multiplies 8 x 8 blocks
+    wafer.die.sramReserve = 0.10; // the design note's 10%, as on the paper's wafer
+    // Not published: the paper's 5 and 6 pJ/bit. 362 TFLOP/s at the D1's 400 W TDP.
+    wafer.energy.d2dPicojoulesPerBit = 5.0;
+    wafer.energy.hbmPicojoulesPerBit = 6.0;
+    wafer.energy.flopsPerJoule = 362e12 / 400.0;
+    return wafer;
+}
+
+std::vector<WaferSpec> presets() {
+    return {
+        paperWafer("paper-wsc-per-link", "4 TB/s"),
+        // 4 TB/s per die over its four edges: 1 TB/s per direction per link.
+        paperWafer("paper-wsc-per-die", "1 TB/s"),
+        dojoTrainingTile(),
+    };
+}
+
+} // namespace
+
+std::optional<WaferSpec> waferPreset(std::string_view name) {
+    for (WaferSpec& wafer : presets())
+        if (wafer.preset == name)
+            return std::move(wafer);
+    return std::nullopt;
+}
+
+std::vector<std::string> waferPresetNames() {
+    std::vector<std::string> names;
+    for (const WaferSpec& wafer : presets())
+        names.push_back(*wafer.preset);
+    return names;
+}
+
+} // namespace ws

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "scenario/scenario.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ws {
+
+// Hardware by name, for `wafer.preset` (docs/file-format.md). docs/hardware.md gives every
+// value's source and what is assumed where nothing is published:
+// - paper-wsc-per-link: the TEMP paper's 6x8 wafer read as 4 TB/s per direction on every link
+//   (the project's defaults, WaferSpec{});
+// - paper-wsc-per-die: the same wafer read as 4 TB/s per die shared by its four edges, so
+//   1 TB/s per direction per link;
+// - tesla-dojo-tile: Tesla Dojo's training tile, 5x5 D1 dies on one InFO-SoW wafer, its DRAM
+//   (the Dojo Interface Processors' HBM at the tile's edge) shared evenly by the 25 dies.
+// Each preset sets rows, cols, topology, link_bandwidth, link_latency, every `die` key and
+// `energy`; it has no faults and no "x-..." keys, and its `preset` names it. Quantities carry
+// the text a file would write ("2 TB/s"), so a saved preset reads back exactly.
+// nullopt for any other name (names are exact, lower case).
+std::optional<WaferSpec> waferPreset(std::string_view name);
+std::vector<std::string> waferPresetNames(); // in the order listed above
+
+} // namespace ws
