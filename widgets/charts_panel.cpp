@@ -1,5 +1,6 @@
 #include "charts_panel.h"
 
+#include "gantt_plottable.h"
 #include "units/quantity.h"
 
 #include <QFileInfo>
@@ -33,6 +34,20 @@ ByteUnit byteUnitFor(double largest) {
         if (largest >= unit.bytes)
             return unit;
     return {1.0, "B"};
+}
+
+// A time unit for an axis whose values reach `largest` seconds.
+struct TimeUnit {
+    double seconds;
+    const char* name;
+};
+
+TimeUnit timeUnitFor(double largest) {
+    constexpr std::array<TimeUnit, 3> units{{{1.0, "s"}, {1e-3, "ms"}, {1e-6, "us"}}};
+    for (const TimeUnit& unit : units)
+        if (largest >= unit.seconds)
+            return unit;
+    return {1e-9, "ns"};
 }
 
 // The smallest of 1, 2, 2.5 and 5 x 10^k not below `raw`.
@@ -185,15 +200,18 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     m_memory = makePlot(m_tabs);
     m_utilization = makePlot(m_tabs);
     m_hbmTraffic = makePlot(m_tabs);
+    m_stepBreakdown = makePlot(m_tabs);
     m_tabs->addTab(m_linkLoads, tr("Link loads"));
     m_tabs->addTab(m_memory, tr("Memory per die"));
     m_tabs->addTab(m_utilization, tr("Utilisation per die"));
     m_tabs->addTab(m_hbmTraffic, tr("HBM traffic per die"));
+    m_tabs->addTab(m_stepBreakdown, tr("Step breakdown"));
     layout->addWidget(m_tabs);
     rebuildLinkLoads();
     rebuildMemory();
     rebuildUtilization();
     rebuildHbmTraffic();
+    rebuildStepBreakdown();
 }
 
 ChartsPanel::~ChartsPanel() = default;
@@ -204,6 +222,7 @@ void ChartsPanel::setAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis) 
     rebuildMemory();
     rebuildUtilization();
     rebuildHbmTraffic();
+    rebuildStepBreakdown();
 }
 
 int ChartsPanel::chartCount() const {
@@ -519,6 +538,72 @@ void ChartsPanel::rebuildHbmTraffic() {
     const double left = keys.isEmpty() ? 0 : keys.front() - 0.8;
     const double right = keys.isEmpty() ? 1 : keys.back() + 0.8;
     plot->xAxis->setRange(left, right);
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartsPanel::rebuildStepBreakdown() {
+    QCustomPlot* plot = m_stepBreakdown;
+    clearPlot(plot);
+    // One horizontal bar: the step, cut into the five terms of StepMetrics that add up to it.
+    plot->yAxis->setTickLabels(false);
+    plot->yAxis->grid()->setVisible(false);
+    plot->xAxis->grid()->setVisible(true);
+    const bool step = m_analysis && m_analysis->report.step.has_value();
+    if (!step) {
+        setTitle(plot, tr("Step breakdown"));
+        plot->xAxis->setLabel(tr("time per step"));
+        plot->xAxis->setRange(0, 1);
+        plot->xAxis->setTickLabels(false);
+        plot->yAxis->setRange(0, 1);
+        addCentredNote(plot, m_analysis ? tr("no training step: no step to break down")
+                                        : tr("no scenario simulated"));
+        plot->legend->setVisible(false);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    plot->xAxis->setTickLabels(true);
+    plot->legend->setVisible(true);
+    const StepMetrics& metrics = *m_analysis->report.step;
+    // The timeline's colours for the same things (gantt_plottable.h): compute, HBM-bound and
+    // overhead-bound tasks, and communication (sending).
+    struct Term {
+        QString name;
+        double seconds;
+        QColor color;
+    };
+    const std::array<Term, 5> terms{{
+        {tr("compute at the array's rate"), metrics.computeS, ganttColor(GanttColor::Compute)},
+        {tr("HBM stalls"), metrics.hbmStallS, ganttColor(GanttColor::MemoryBound)},
+        {tr("task overhead"), metrics.overheadS, ganttColor(GanttColor::OverheadBound)},
+        {tr("optimizer update"), metrics.optimizerS, kTeal},
+        {tr("exposed communication and waiting"), metrics.exposedS, ganttColor(GanttColor::Send)},
+    }};
+    const double stepS = metrics.stepS;
+    const TimeUnit unit = timeUnitFor(stepS);
+    QCPBars* below = nullptr;
+    for (const Term& term : terms) {
+        auto* bars = new QCPBars(plot->yAxis, plot->xAxis); // keys up the side, time along
+        bars->setName(tr("%1: %2 (%3%)")
+                          .arg(term.name)
+                          .arg(qs(formatSeconds(term.seconds)))
+                          .arg(stepS > 0 ? term.seconds / stepS * 100 : 0.0, 0, 'f', 1));
+        bars->setWidth(0.6);
+        bars->setPen(QPen(term.color.darker(130), 0));
+        bars->setBrush(term.color);
+        bars->setStackingGap(0);
+        bars->setData({0.0}, {term.seconds / unit.seconds}, true);
+        if (below)
+            bars->moveAbove(below);
+        below = bars;
+    }
+    plot->xAxis->setLabel(
+        tr("time per step on the average die used (%1)").arg(QLatin1String(unit.name)));
+    plot->xAxis->setRange(0, stepS / unit.seconds * 1.02);
+    plot->yAxis->setRange(-0.6, 0.6);
+    setTitle(plot, tr("Step breakdown: %1 per step, MFU %2%, over %3 dies")
+                       .arg(qs(formatSeconds(stepS)))
+                       .arg(metrics.mfu * 100, 0, 'f', 1)
+                       .arg(metrics.diesUsed));
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

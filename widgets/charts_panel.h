@@ -26,7 +26,7 @@ struct LinkLoadHistogram {
 // At most `maxBins` bins (about sqrt(busy links), at least 1 when a link is busy).
 LinkLoadHistogram linkLoadHistogram(const SimulationReport& report, int maxBins = 24);
 
-// Three charts of one analysis, one tab each (the item 2):
+// Five charts of one analysis, one tab each:
 //   0 "Link loads": a histogram of the bytes each live link carried, idle links as their own
 //     grey bar;
 //   1 "Memory per die": the memory model's terms stacked per die, with lines at the SRAM and
@@ -34,7 +34,10 @@ LinkLoadHistogram linkLoadHistogram(const SimulationReport& report, int maxBins 
 //   2 "Utilisation per die": each live die's DieReport::utilization in % (compute time over
 //     the makespan; for a training step, over the step time);
 //   3 "HBM traffic per die": the bytes each die the strategy uses moves between HBM and SRAM
-//     over the whole step (DieReport::hbmBytes, docs/compute-model.md).
+//     over the whole step (DieReport::hbmBytes, docs/compute-model.md);
+//   4 "Step breakdown": the step's time on the average die used, as one bar cut into compute,
+//     HBM stalls, task overhead, the optimizer update and exposed communication (StepMetrics:
+//     the five add up to the step time).
 // Each chart carries a title, unit-bearing axis labels and a legend for every colour, and
 // exports to PNG, SVG or PDF by file extension.
 class ChartsPanel : public QWidget {
@@ -64,6 +67,7 @@ private:
     void rebuildMemory();
     void rebuildUtilization();
     void rebuildHbmTraffic();
+    void rebuildStepBreakdown();
 
     std::shared_ptr<const ScenarioAnalysis> m_analysis;
     QTabWidget* m_tabs;
@@ -71,6 +75,7 @@ private:
     QCustomPlot* m_memory;
     QCustomPlot* m_utilization;
     QCustomPlot* m_hbmTraffic;
+    QCustomPlot* m_stepBreakdown;
     double m_memoryUnitBytes = 1e9;
 };
 

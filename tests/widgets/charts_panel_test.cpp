@@ -58,16 +58,39 @@ int liveLinks(const SimulationReport& report) {
     return live;
 }
 
-TEST(ChartsPanel, HasFourNamedCharts) {
+TEST(ChartsPanel, HasFiveNamedCharts) {
     ChartsPanel panel;
-    ASSERT_EQ(panel.chartCount(), 4);
+    ASSERT_EQ(panel.chartCount(), 5);
     EXPECT_EQ(panel.chartName(0), "Link loads");
     EXPECT_EQ(panel.chartName(1), "Memory per die");
     EXPECT_EQ(panel.chartName(2), "Utilisation per die");
     EXPECT_EQ(panel.chartName(3), "HBM traffic per die");
-    for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(panel.chartName(4), "Step breakdown");
+    for (int i = 0; i < 5; ++i)
         EXPECT_NE(panel.chart(i), nullptr);
-    EXPECT_EQ(panel.chart(4), nullptr);
+    EXPECT_EQ(panel.chart(5), nullptr);
+}
+
+// The step breakdown is one stacked bar of the report's five terms, in the step's unit, and
+// they add up to the step time; each term has a legend entry naming its share.
+TEST(ChartsPanel, StepBreakdownAddsUpToTheStepTime) {
+    const auto analysis = gpt3Analysis();
+    ChartsPanel panel;
+    panel.setAnalysis(analysis);
+    QCustomPlot* plot = panel.chart(4);
+    ASSERT_NE(plot, nullptr);
+    ASSERT_EQ(plot->plottableCount(), 5);
+    const StepMetrics& step = *analysis->report.step;
+    double total = 0.0;
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        auto* bars = qobject_cast<QCPBars*>(plot->plottable(i));
+        ASSERT_NE(bars, nullptr);
+        ASSERT_EQ(bars->data()->size(), 1);
+        total += bars->data()->begin()->value;
+        EXPECT_TRUE(bars->name().contains(QLatin1Char('%'))) << bars->name().toStdString();
+    }
+    EXPECT_NEAR(total, step.stepS, step.stepS * 1e-9); // a multi-second step, in seconds
+    EXPECT_TRUE(plot->xAxis->label().endsWith(QStringLiteral("(s)")));
 }
 
 // The GPT-3 step spills SRAM: every die it uses moves HBM bytes, and the chart says how many.
