@@ -138,10 +138,22 @@ QString flagName(StrategyFlag flag) {
         return ScenarioDocument::tr("FSDP");
     case StrategyFlag::DoubleBuffering:
         return ScenarioDocument::tr("double buffering");
-    case StrategyFlag::ActivationCheckpointing:
-        return ScenarioDocument::tr("activation checkpointing");
+    case StrategyFlag::SequenceParallel:
+        return ScenarioDocument::tr("sequence parallelism");
     }
     return {};
+}
+
+QString checkpointingName(Checkpointing checkpointing) {
+    switch (checkpointing) {
+    case Checkpointing::None:
+        return ScenarioDocument::tr("no activation checkpointing");
+    case Checkpointing::Selective:
+        return ScenarioDocument::tr("selective recomputation");
+    case Checkpointing::Full:
+        break;
+    }
+    return ScenarioDocument::tr("full activation checkpointing");
 }
 
 } // namespace
@@ -169,6 +181,13 @@ bool ScenarioDocument::setStrategyDegree(StrategyDegree degree, int value, QStri
 bool ScenarioDocument::setStrategyFlag(StrategyFlag flag, bool on, QString* reason) {
     return editBy((on ? tr("Turn on %1") : tr("Turn off %1")).arg(flagName(flag)),
                   [&](const Scenario& s) { return ws::setStrategyFlag(s, flag, on); }, reason);
+}
+
+bool ScenarioDocument::setActivationCheckpointing(Checkpointing checkpointing, QString* reason) {
+    return editBy(
+        tr("Use %1").arg(checkpointingName(checkpointing)),
+        [&](const Scenario& s) { return ws::setActivationCheckpointing(s, checkpointing); },
+        reason);
 }
 
 bool ScenarioDocument::setStrategyMapping(StrategySpec::MappingKind mapping, QString* reason) {
@@ -208,6 +227,12 @@ bool ScenarioDocument::setDieKey(const QString& key, const nlohmann::json& value
     return editBy(
         tr("Set wafer.die.%1 to %2").arg(key, shown),
         [&](const Scenario& s) { return ws::setDieKey(s, name, value); }, reason, mergeId);
+}
+
+bool ScenarioDocument::setWaferPreset(const QString& preset, QString* reason) {
+    return editBy(
+        tr("Use the %1 hardware preset").arg(preset),
+        [&](const Scenario& s) { return ws::setWaferPreset(s, preset.toStdString()); }, reason);
 }
 
 bool ScenarioDocument::resizeWafer(int rows, int cols, QString* reason) {

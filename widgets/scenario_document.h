@@ -53,12 +53,15 @@ public:
     // command (a spin box's steps).
     bool setStrategyDegree(StrategyDegree degree, int value, QString* reason);
     bool setStrategyFlag(StrategyFlag flag, bool on, QString* reason);
+    bool setActivationCheckpointing(Checkpointing checkpointing, QString* reason);
     bool setStrategyMapping(StrategySpec::MappingKind mapping, QString* reason);
     bool setModelPreset(const QString& preset, QString* reason);
     bool setWorkloadSize(WorkloadSize size, long long value, QString* reason);
     bool resizeWafer(int rows, int cols, QString* reason);
     // One key of wafer.die (ws::setDieKey): a number, or a quantity's text.
     bool setDieKey(const QString& key, const nlohmann::json& value, QString* reason);
+    // A hardware preset applied to the wafer, keeping its size (ws::setWaferPreset).
+    bool setWaferPreset(const QString& preset, QString* reason);
     // Drops die a onto die b for each pair in turn (core: swapDies), as one undo command.
     bool swapDies(const std::vector<std::pair<DieId, DieId>>& swaps, const QString& text,
                   QString* reason);

@@ -5,6 +5,7 @@
 #include "io/scenario_limits.h"
 #include "scenario/strategy_spec.h"
 #include "scenario/transformer_config.h"
+#include "scenario/wafer_presets.h"
 #include "workload/transformer_presets.h"
 
 #include <QCheckBox>
@@ -85,6 +86,13 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     // the file's (io/scenario_reader.cpp), so a value the box accepts the file accepts.
     auto* die = new QGroupBox(tr("Die"));
     auto* dieForm = new QFormLayout(die);
+    m_hardwarePreset = new QComboBox;
+    m_hardwarePreset->setObjectName(QStringLiteral("hardwarePreset"));
+    for (const std::string& name : waferPresetNames())
+        m_hardwarePreset->addItem(QString::fromStdString(name));
+    m_hardwarePreset->setToolTip(
+        tr("Published hardware (wafer.preset, sources in docs/hardware.md): sets the links, "
+           "every die key and the energy, keeping the wafer's rows and columns (undoable)"));
     m_peakFlops = quantityBox(0.001, 1e6, 1, tr(" TFLOP/s"), "peakFlops");
     m_peakFlops->setToolTip(tr("Peak compute of one die (wafer.die.peak_flops)"));
     m_hbmBandwidth = quantityBox(0.001, 1000, 3, tr(" TB/s"), "hbmBandwidth");
@@ -108,6 +116,7 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     m_regime->setToolTip(tr("FLOP the die computes in the time one byte crosses a link, or "
                             "arrives from HBM: a task needing fewer FLOP per byte than this "
                             "waits for the link or HBM"));
+    dieForm->addRow(tr("Hardware preset"), m_hardwarePreset);
     dieForm->addRow(tr("Peak compute"), m_peakFlops);
     dieForm->addRow(tr("HBM bandwidth"), m_hbmBandwidth);
     dieForm->addRow(tr("SRAM"), m_sram);
@@ -126,7 +135,18 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     m_microBatches = positiveBox(4096);
     m_fsdp = new QCheckBox(tr("FSDP (shard weights, gradients, optimizer)"));
     m_doubleBuffering = new QCheckBox(tr("Double buffering"));
-    m_checkpointing = new QCheckBox(tr("Activation checkpointing"));
+    m_checkpointing = new QComboBox;
+    m_checkpointing->setObjectName(QStringLiteral("activationCheckpointing"));
+    m_checkpointing->addItem(tr("none"), QStringLiteral("none"));
+    m_checkpointing->addItem(tr("selective"), QStringLiteral("selective"));
+    m_checkpointing->addItem(tr("full"), QStringLiteral("full"));
+    m_checkpointing->setToolTip(
+        tr("What a layer keeps for its backward pass (strategy.activation_checkpointing): "
+           "everything; all but attention's s x s products, recomputing the score and value "
+           "GEMMs without communication (selective); or only its input, recomputing the whole "
+           "forward pass with its communication (full)"));
+    m_sequenceParallel = new QCheckBox(tr("Sequence parallelism (Megatron, inside TP)"));
+    m_sequenceParallel->setObjectName(QStringLiteral("sequenceParallel"));
     m_mapping = new QComboBox;
     m_mapping->addItem(tr("sequential"), QStringLiteral("sequential"));
     m_mapping->addItem(tr("snake"), QStringLiteral("snake"));
@@ -138,8 +158,9 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     form->addRow(m_fsdp);
     form->addRow(tr("Mapping"), m_mapping);
     form->addRow(tr("Micro-batches"), m_microBatches);
+    form->addRow(m_sequenceParallel);
     form->addRow(m_doubleBuffering);
-    form->addRow(m_checkpointing);
+    form->addRow(tr("Checkpointing"), m_checkpointing);
     layout->addWidget(m_parallelism);
     layout->addStretch(1);
 
@@ -174,7 +195,15 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     };
     flag(m_fsdp, StrategyFlag::Fsdp);
     flag(m_doubleBuffering, StrategyFlag::DoubleBuffering);
-    flag(m_checkpointing, StrategyFlag::ActivationCheckpointing);
+    flag(m_sequenceParallel, StrategyFlag::SequenceParallel);
+    connect(m_checkpointing, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index < 0)
+            return;
+        const auto checkpointing = static_cast<Checkpointing>(index);
+        applyEdit([=, this](QString* reason) {
+            return m_document->setActivationCheckpointing(checkpointing, reason);
+        });
+    });
     connect(m_mapping, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index < 0)
             return; // no mapping chosen (the box was cleared)
@@ -186,6 +215,12 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
         if (model.isEmpty())
             return;
         applyEdit([=, this](QString* reason) { return m_document->setModelPreset(model, reason); });
+    });
+    connect(m_hardwarePreset, &QComboBox::currentTextChanged, this, [this](const QString& preset) {
+        if (preset.isEmpty())
+            return; // no preset selected (the wafer names none)
+        applyEdit(
+            [=, this](QString* reason) { return m_document->setWaferPreset(preset, reason); });
     });
     // `unit`: the quantity's unit text; empty for a fraction shown in % (written as value / 100).
     auto dieKey = [this](QDoubleSpinBox* box, const char* key, const QString& unit) {
@@ -227,6 +262,10 @@ void StrategyPanel::refresh() {
     const Scenario& scenario = m_document->scenario();
     m_rows->setValue(scenario.wafer.rows);
     m_cols->setValue(scenario.wafer.cols);
+    m_hardwarePreset->setCurrentIndex(
+        scenario.wafer.preset
+            ? m_hardwarePreset->findText(QString::fromStdString(*scenario.wafer.preset))
+            : -1);
     const DieSpec& die = scenario.wafer.die;
     m_peakFlops->setValue(die.peakFlops.value / 1e12);
     m_hbmBandwidth->setValue(die.hbmBandwidth.value / 1e12);
@@ -235,8 +274,8 @@ void StrategyPanel::refresh() {
     m_gemmTile->setValue(die.gemmTile);
     m_sramReserve->setValue(die.sramReserve * 100);
     m_regime->setText(tr("%1 FLOP per byte of link, %2 per byte of HBM")
-                          .arg(die.peakFlops.value / scenario.wafer.linkBandwidth.value, 0, 'f', 0)
-                          .arg(die.peakFlops.value / die.hbmBandwidth.value, 0, 'f', 0));
+                          .arg(scenario.wafer.flopsPerLinkByte(), 0, 'f', 0)
+                          .arg(scenario.wafer.flopsPerHbmByte(), 0, 'f', 0));
     const std::optional<Workload>& workload = scenario.workload;
     const bool preset = workload && workload->kind == WorkloadKind::Transformer &&
                         workload->modelSource == ModelSource::Preset;
@@ -270,7 +309,18 @@ void StrategyPanel::refresh() {
     m_microBatches->setValue(spec.microBatches);
     m_fsdp->setChecked(spec.fsdp);
     m_doubleBuffering->setChecked(spec.doubleBuffering);
-    m_checkpointing->setChecked(spec.activationCheckpointing);
+    m_checkpointing->setCurrentIndex(static_cast<int>(spec.activationCheckpointing));
+    m_sequenceParallel->setChecked(spec.sequenceParallel);
+    const bool gemm = workload && workload->kind == WorkloadKind::Gemm;
+    m_sequenceParallel->setEnabled(spec.tp > 1 && !gemm);
+    m_sequenceParallel->setToolTip(
+        gemm ? tr("A gemm workload has no norms or dropouts to split")
+        : spec.tp > 1
+            ? tr("Split the norm, dropout and residual activations of each TP group by tp; "
+                 "each TP all-reduce becomes a reduce-scatter plus an all-gather "
+                 "(strategy.sequence_parallel)")
+            : tr("Needs TP > 1: it splits the activations a TP group would replicate "
+                 "(strategy.sequence_parallel)"));
     m_mapping->setCurrentIndex(static_cast<int>(spec.mapping));
     m_refreshing = false;
 }

@@ -44,6 +44,9 @@ private:
     QSpinBox* m_globalBatch;
     QSpinBox* m_rows;
     QSpinBox* m_cols;
+    // wafer.preset (docs/hardware.md): applying one sets the links, every die key and the
+    // energy, keeping the wafer's size; none selected when the wafer names no preset.
+    QComboBox* m_hardwarePreset;
     // wafer.die, in the units shown: TFLOP/s, TB/s, MB, ns, elements, %.
     QDoubleSpinBox* m_peakFlops;
     QDoubleSpinBox* m_hbmBandwidth;
@@ -60,7 +63,10 @@ private:
     QSpinBox* m_microBatches;
     QCheckBox* m_fsdp;
     QCheckBox* m_doubleBuffering;
-    QCheckBox* m_checkpointing;
+    // strategy.activation_checkpointing: none, selective, full (items in Checkpointing's order).
+    QComboBox* m_checkpointing;
+    // strategy.sequence_parallel: disabled, with a tooltip saying why, while tp is 1.
+    QCheckBox* m_sequenceParallel;
     QComboBox* m_mapping;
 };
 

@@ -1,10 +1,12 @@
 #include "edit/scenario_edits.h"
 
+#include "io/json_text.h"
 #include "io/scenario_io.h"
 #include "io/scenario_writer.h"
 #include "io/workload_reader.h"
 #include "scenario/scenario_error.h"
 #include "scenario/transformer_config.h"
+#include "scenario/wafer_presets.h"
 #include "scenario/workload.h"
 #include "search/strategy_scoring.h"
 #include "strategy/die_role_swap.h"
@@ -13,6 +15,7 @@
 #include "workload/transformer_presets.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace ws {
 
@@ -23,6 +26,11 @@ namespace {
 void checkSimulates(const Scenario& scenario) {
     try {
         const WaferTopology topology(scenario.wafer.topologySpec());
+        // The file's own rule, with or without a workload: a saved scenario must read back.
+        if (scenario.strategy)
+            if (const std::string problem = sequenceParallelProblem(*scenario.strategy);
+                !problem.empty())
+                throw ScenarioError("strategy.sequence_parallel", problem);
         if (!scenario.strategy || !scenario.workload)
             return;
         checkStrategyAgainstWorkload(*scenario.strategy, *scenario.workload);
@@ -72,10 +80,10 @@ bool StrategySpec::*flagField(StrategyFlag flag) {
         return &StrategySpec::fsdp;
     case StrategyFlag::DoubleBuffering:
         return &StrategySpec::doubleBuffering;
-    case StrategyFlag::ActivationCheckpointing:
+    case StrategyFlag::SequenceParallel:
         break;
     }
-    return &StrategySpec::activationCheckpointing;
+    return &StrategySpec::sequenceParallel;
 }
 
 } // namespace
@@ -90,12 +98,20 @@ Scenario setStrategyDegree(const Scenario& scenario, StrategyDegree degree, int 
         spec.tatpGroups.clear();
     }
     spec.*degreeField(degree) = value;
+    if (degree == StrategyDegree::Tp && value == 1)
+        spec.sequenceParallel = false; // it splits the activations of a TP group: none is left
     return withSpec(scenario, spec);
 }
 
 Scenario setStrategyFlag(const Scenario& scenario, StrategyFlag flag, bool on) {
     StrategySpec spec = strategyOf(scenario);
     spec.*flagField(flag) = on;
+    return withSpec(scenario, spec);
+}
+
+Scenario setActivationCheckpointing(const Scenario& scenario, Checkpointing checkpointing) {
+    StrategySpec spec = strategyOf(scenario);
+    spec.activationCheckpointing = checkpointing;
     return withSpec(scenario, spec);
 }
 
@@ -184,6 +200,25 @@ Scenario resizeWafer(const Scenario& scenario, int rows, int cols) {
     std::erase_if(after.wafer.deadLinks,
                   [&](const LinkRef& link) { return !onWafer(link.from) || !onWafer(link.to); });
     checkSimulates(after);
+    return after;
+}
+
+Scenario setWaferPreset(const Scenario& scenario, const std::string& preset) {
+    std::optional<WaferSpec> wafer = waferPreset(preset);
+    if (!wafer) {
+        const std::string problem = "no preset is named '" + preset + "'; the presets are " +
+                                    joinedNames(waferPresetNames());
+        throw EditRefused(EditRefused::Reason::Infeasible, "wafer.preset: " + problem);
+    }
+    const WaferSpec& before = scenario.wafer;
+    wafer->rows = before.rows;
+    wafer->cols = before.cols;
+    wafer->deadDies = before.deadDies;
+    wafer->deadLinks = before.deadLinks;
+    wafer->extensions = before.extensions;
+    Scenario after = scenario;
+    after.wafer = std::move(*wafer);
+    checkSimulates(after); // a dead wrap-around link on a torus that becomes a mesh, say
     return after;
 }
 

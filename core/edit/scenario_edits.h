@@ -23,12 +23,16 @@ namespace ws {
 // the workload into whole blocks and can be placed on the wafer's live dies.
 
 enum class StrategyDegree { Dp, Sp, Tp, Tatp, MicroBatches };
-enum class StrategyFlag { Fsdp, DoubleBuffering, ActivationCheckpointing };
+enum class StrategyFlag { Fsdp, DoubleBuffering, SequenceParallel };
 
 // Sets one degree. Changing dp, sp, tp or tatp drops dragged (explicit) groups, which no
-// longer fit, and falls back to the sequential mapping; micro-batches keep them.
+// longer fit, and falls back to the sequential mapping; micro-batches keep them. Setting tp to
+// 1 turns sequence_parallel off, which needs tp > 1.
 Scenario setStrategyDegree(const Scenario& scenario, StrategyDegree degree, int value);
+// Turning sequence_parallel on with tp = 1 is refused (Infeasible) with the file's own message.
 Scenario setStrategyFlag(const Scenario& scenario, StrategyFlag flag, bool on);
+// strategy.activation_checkpointing: none, selective or full recomputation.
+Scenario setActivationCheckpointing(const Scenario& scenario, Checkpointing checkpointing);
 // Sequential or snake (an explicit mapping comes from dragging dies: moveDies).
 Scenario setStrategyMapping(const Scenario& scenario, StrategySpec::MappingKind mapping);
 // A transformer preset by name (workload/transformer_presets.h). A scenario of explicit traffic
@@ -46,6 +50,13 @@ Scenario setWorkloadSize(const Scenario& scenario, WorkloadSize size, long long 
 Scenario setDieKey(const Scenario& scenario, const std::string& key, const nlohmann::json& value);
 // Refused when an op of the explicit traffic or a strategy would not fit the new wafer.
 Scenario resizeWafer(const Scenario& scenario, int rows, int cols);
+// A hardware preset by name (scenario/wafer_presets.h, the file's `wafer.preset`) applied to the
+// wafer as it is: rows and cols, dead dies and links and the wafer's "x-..." keys stay; the
+// preset replaces the topology, the links' bandwidth and latency, every die key and the energy
+// (with their "x-..." keys), and the wafer names the preset. A file saved afterwards writes
+// the preset and the rows and cols that differ from it. Refused for an unknown name (naming
+// wafer.preset and the presets), or when the faults or the strategy no longer fit.
+Scenario setWaferPreset(const Scenario& scenario, const std::string& preset);
 
 // A selection of dies dragged so that die `anchor` lands on die `target`: each selected die
 // trades places with the die at the same offset (swapDieRoles), in an order that makes the

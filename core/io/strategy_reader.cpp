@@ -6,7 +6,9 @@
 #include "io/scenario_writer.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace ws {
 namespace {
@@ -28,7 +30,23 @@ const std::vector<std::string> kKnownKeys = {"dp",
                                              "mapping",
                                              "micro_batches",
                                              "activation_checkpointing",
+                                             "sequence_parallel",
                                              "groups"};
+
+// `true` / `false` (as before "selective" existed) or a name: "none", "selective", "full".
+Checkpointing readCheckpointing(const json& value, const std::string& path) {
+    if (value.is_boolean())
+        return value.get<bool>() ? Checkpointing::Full : Checkpointing::None;
+    if (!value.is_string())
+        failAt(path, "expected true, false, \"none\", \"selective\" or \"full\", got " +
+                         jsonTypeName(value));
+    const std::string text = value.get<std::string>();
+    if (const std::optional<Checkpointing> parsed = checkpointingFromString(text))
+        return *parsed;
+    const std::vector<std::string> names = {"none", "selective", "full"};
+    failAt(path, "unknown checkpointing '" + text + "'; expected one of " + joinedNames(names) +
+                     " (or true for full, false for none)" + didYouMean(text, names));
+}
 
 int readPositive(const json& value, const std::string& path) {
     const std::int64_t number = readInteger(value, path);
@@ -114,7 +132,12 @@ StrategySpec parseStrategy(const json& strategy) {
     if (const json* v = at("double_buffering"))
         spec.doubleBuffering = readBoolean(*v, path("double_buffering"));
     if (const json* v = at("activation_checkpointing"))
-        spec.activationCheckpointing = readBoolean(*v, path("activation_checkpointing"));
+        spec.activationCheckpointing = readCheckpointing(*v, path("activation_checkpointing"));
+    if (const json* v = at("sequence_parallel")) {
+        spec.sequenceParallel = readBoolean(*v, path("sequence_parallel"));
+        if (const std::string problem = sequenceParallelProblem(spec); !problem.empty())
+            failAt(path("sequence_parallel"), problem);
+    }
     if (const json* v = at("micro_batches"))
         spec.microBatches = readPositive(*v, path("micro_batches"));
 
@@ -184,7 +207,21 @@ ordered_json toOrderedJson(const StrategySpec& spec) {
         out["mapping"] = toString(spec.mapping);
     }
     out["micro_batches"] = spec.microBatches;
-    out["activation_checkpointing"] = spec.activationCheckpointing;
+    // false / true as files wrote them before "selective" existed, so old files round-trip.
+    switch (spec.activationCheckpointing) {
+    case Checkpointing::None:
+        out["activation_checkpointing"] = false;
+        break;
+    case Checkpointing::Full:
+        out["activation_checkpointing"] = true;
+        break;
+    case Checkpointing::Selective:
+        out["activation_checkpointing"] = toString(spec.activationCheckpointing);
+        break;
+    }
+    // Only when on: a file that never had the key is written as it was.
+    if (spec.sequenceParallel)
+        out["sequence_parallel"] = true;
     addExtensions(out, spec.extensions);
     return out;
 }

@@ -26,9 +26,9 @@ std::vector<std::string> megatronArguments(const LaunchSettings& settings,
     if (settings.contextParallel > 1)
         args.push_back(flag("--context-parallel-size", settings.contextParallel));
     // Megatron's sequence parallelism splits the layer-norm and dropout activations along the
-    // tokens within the tensor group: what a TATP die does with its own rows. Plain tp
-    // replicates them in the memory model, so it stays off without TATP.
-    if (strategy.tatp > 1 && settings.tensorParallel > 1)
+    // tokens within the tensor group: the strategy's sequence_parallel, and what a TATP die does
+    // with its own rows. Plain tp replicates them in the memory model, so it stays off then.
+    if ((strategy.sequenceParallel || strategy.tatp > 1) && settings.tensorParallel > 1)
         args.push_back("--sequence-parallel");
     const long long micro = microBatchSize(strategy, workload);
     if (workload && workload->kind == WorkloadKind::Transformer) {
@@ -55,10 +55,18 @@ std::vector<std::string> megatronArguments(const LaunchSettings& settings,
         if (workload->dtypeBytes == 2)
             args.push_back("--bf16");
     }
-    if (strategy.activationCheckpointing) {
+    switch (strategy.activationCheckpointing) {
+    case Checkpointing::None:
+        break;
+    case Checkpointing::Selective:
+        // Megatron's selective recomputation of the core attention (Korthikanti et al.).
+        args.push_back("--recompute-activations");
+        break;
+    case Checkpointing::Full:
         args.push_back("--recompute-granularity full");
         args.push_back("--recompute-method uniform");
         args.push_back(flag("--recompute-num-layers", 1));
+        break;
     }
     if (strategy.fsdp)
         args.push_back("--use-distributed-optimizer");
@@ -79,7 +87,8 @@ nlohmann::json deepspeedConfig(const StrategySpec& strategy, const Workload* wor
     if (strategy.fsdp)
         zero["overlap_comm"] = true;
     config["zero_optimization"] = zero;
-    if (strategy.activationCheckpointing)
+    // DeepSpeed's activation checkpointing recomputes whole checkpointed blocks: full only.
+    if (strategy.activationCheckpointing == Checkpointing::Full)
         config["activation_checkpointing"] = {{"partition_activations", false},
                                               {"contiguous_memory_optimization", false},
                                               {"cpu_checkpointing", false}};
@@ -101,9 +110,12 @@ std::string fsdpSketch(const LaunchSettings& settings, const StrategySpec& strat
             << settings.tensorParallel << " first\n";
     out << "model = FSDP(model, device_mesh=mesh[\"dp\"], sharding_strategy=ShardingStrategy."
         << (strategy.fsdp ? "FULL_SHARD" : "NO_SHARD") << ", use_orig_params=True)\n";
-    if (strategy.activationCheckpointing)
+    if (strategy.activationCheckpointing == Checkpointing::Full)
         out << "# apply_activation_checkpointing(model, check_fn=lambda m: isinstance(m, "
                "TransformerBlock))\n";
+    else if (strategy.activationCheckpointing == Checkpointing::Selective)
+        out << "# apply_activation_checkpointing(model, check_fn=lambda m: isinstance(m, "
+               "CoreAttention))  # selective: the attention core only\n";
     if (strategy.microBatches > 1)
         out << "# accumulate gradients over " << strategy.microBatches
             << " micro-batches (model.no_sync() on all but the last)\n";
@@ -130,6 +142,11 @@ std::vector<std::string> notes(const Scenario& scenario, const StrategySpec& str
         result.push_back("sp " + std::to_string(strategy.sp) +
                          " is mapped to Megatron context parallelism (ring attention); "
                          "DeepSpeed's nearest analogue is Ulysses sequence parallelism.");
+    if (strategy.activationCheckpointing == Checkpointing::Selective)
+        result.push_back("selective recomputation (attention's softmax, dropout and score "
+                         "products) is Megatron-LM's --recompute-activations; DeepSpeed's "
+                         "activation_checkpointing recomputes whole blocks, so its config leaves "
+                         "it out, and the PyTorch sketch checkpoints the attention core only.");
     if (strategy.fsdp)
         result.push_back(
             "fsdp shards weights, gradients and optimizer state (ZeRO-3): DeepSpeed stage 3 "

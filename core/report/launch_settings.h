@@ -24,13 +24,18 @@ namespace ws {
 //            parallelism of the same degree, the nearest analogue: tensor size = tp * tatp, with
 //            --sequence-parallel because a TATP die keeps only its own token rows.
 //   sp    -> --context-parallel-size (the strategy's sp splits the tokens of every layer).
+//   sequence_parallel -> --sequence-parallel (also written for tatp > 1, above).
 //   fsdp  -> DeepSpeed ZeRO stage 3 / PyTorch FULL_SHARD; Megatron --use-distributed-optimizer
 //            (which shards only the optimizer state: noted).
 //   micro_batches -> gradient accumulation steps; --micro-batch-size is
 //            global_batch / (dp * micro_batches) sequences.
-//   activation_checkpointing -> full recomputation of every layer (the memory model keeps each
-//            layer's input only): --recompute-granularity full --recompute-method uniform
-//            --recompute-num-layers 1.
+//   activation_checkpointing "full" (true) -> full recomputation of every layer (the memory
+//            model keeps each layer's input only): --recompute-granularity full
+//            --recompute-method uniform --recompute-num-layers 1; DeepSpeed's
+//            activation_checkpointing section; PyTorch's apply_activation_checkpointing.
+//            "selective" -> --recompute-activations (Megatron's selective recomputation of the
+//            core attention); no DeepSpeed section; the PyTorch sketch checkpoints the attention
+//            core; a note says so.
 // Worked example (gpt3_175b_6x8_fsdp_tatp.json: dp 6, tatp 8, fsdp, 4 micro-batches of the
 // global batch 96): 48 GPUs, --tensor-model-parallel-size 8 --sequence-parallel
 // --micro-batch-size 4 --global-batch-size 96, DeepSpeed ZeRO stage 3, gradient accumulation 4.

@@ -34,10 +34,14 @@ std::string strategyText(const StrategySpec& strategy) {
         text +=
             std::string(", ") + toString(strategy.tatpSchedule) +
             (strategy.doubleBuffering ? " streams, double-buffered" : " streams, single buffer");
+    if (strategy.sequenceParallel)
+        text += ", sequence parallel";
     if (strategy.microBatches > 1)
         text += ", " + std::to_string(strategy.microBatches) + " micro-batches";
-    if (strategy.activationCheckpointing)
+    if (strategy.activationCheckpointing == Checkpointing::Full)
         text += ", checkpointing";
+    else if (strategy.activationCheckpointing == Checkpointing::Selective)
+        text += ", selective recomputation";
     return text;
 }
 
@@ -80,6 +84,7 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
 
     SimulationReport report;
     report.scenarioName = scenario.name;
+    report.hardware = hardwareSummaryOf(scenario.wafer);
     report.makespanS = result.makespanS;
     report.warnings = std::move(warnings);
 

@@ -1,10 +1,13 @@
 #pragma once
 
+#include "scenario/checkpointing.h"
 #include "scenario/tatp_schedule.h"
 #include "topology/wafer_topology.h"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace ws {
@@ -37,7 +40,12 @@ struct StrategySpec {
     bool doubleBuffering = true;
     MappingKind mapping = Sequential;
     int microBatches = 1; // gradient accumulation steps per global batch
-    bool activationCheckpointing = false;
+    Checkpointing activationCheckpointing = Checkpointing::None;
+    // Megatron's sequence parallelism (Korthikanti et al., MLSys 2023) inside each TP group: the
+    // norms, dropouts and residual adds run on tokens / tp, and each TP all-reduce becomes a
+    // reduce-scatter plus an all-gather (step/step_plan.h). Needs tp > 1
+    // (sequenceParallelProblem). Unlike `sp`, it splits no GEMM's tokens.
+    bool sequenceParallel = false;
     // Explicit mapping only (sp = tp = 1): dpGroups[j] are the dp dies of one DP group,
     // tatpGroups[d] the tatp dies of replica d's TATP group in path order. Either may be empty
     // when its degree is 1 (it then follows from the other).
@@ -52,8 +60,19 @@ struct StrategySpec {
     friend bool operator==(const StrategySpec&, const StrategySpec&) = default;
 };
 
-// Names as written in files: "sequential", "snake", "explicit"; "bidirectional", "ring".
+// Names as written in files: "sequential", "snake", "explicit"; "bidirectional", "ring";
+// "none", "selective", "full" (the file also reads `false` and `true` for none and full, and
+// writes them so: io/strategy_reader.h).
 const char* toString(StrategySpec::MappingKind mapping);
 const char* toString(TatpSchedule schedule);
+const char* toString(Checkpointing checkpointing);
+std::optional<Checkpointing> checkpointingFromString(const std::string& text);
+
+// Why the strategy's sequence_parallel cannot be, or "" when it can: it needs tp > 1, since it
+// splits the activations a TP group would otherwise replicate. The file reader and
+// checkStrategyAgainstWorkload (strategy/workload_divisibility.h) both refuse with this problem
+// at `strategy.sequence_parallel`, so a strategy built in code (an edit, the search) obeys the
+// file's rule.
+std::string sequenceParallelProblem(const StrategySpec& strategy);
 
 } // namespace ws

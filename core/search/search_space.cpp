@@ -34,6 +34,21 @@ bool coin(std::mt19937_64& rng) {
     return (rng() >> 63) != 0;
 }
 
+Checkpointing randomCheckpointing(std::mt19937_64& rng) {
+    return static_cast<Checkpointing>(rng() % 3);
+}
+
+// The memory lever of a neighbour: full checkpointing from none, none from full or selective.
+Checkpointing toggled(Checkpointing checkpointing) {
+    return checkpointing == Checkpointing::None ? Checkpointing::Full : Checkpointing::None;
+}
+
+// One of the two other kinds of checkpointing, at random.
+Checkpointing otherCheckpointing(Checkpointing current, std::mt19937_64& rng) {
+    const auto step = 1 + rng() % 2;
+    return static_cast<Checkpointing>((static_cast<std::uint64_t>(current) + step) % 3);
+}
+
 // The largest value of `values` (ascending, starting at 1) that is at most `limit`.
 int largestAtMost(const std::vector<int>& values, long long limit) {
     int best = 1;
@@ -52,6 +67,8 @@ void Genome::normalize() {
         fsdpMulticast = false;
     if (tatp == 1)
         doubleBuffering = true;
+    if (tp == 1)
+        sequenceParallel = false;
 }
 
 std::uint64_t Genome::key() const {
@@ -59,8 +76,9 @@ std::uint64_t Genome::key() const {
     std::uint64_t k = static_cast<std::uint64_t>(dieCount());
     for (int value : {dp, sp, tp, tatp, microBatches})
         k = k * 65537u + static_cast<std::uint64_t>(value);
-    for (bool flag : {fsdp, fsdpMulticast, !doubleBuffering, checkpointing})
+    for (bool flag : {fsdp, fsdpMulticast, !doubleBuffering, sequenceParallel})
         k = k * 2u + (flag ? 1u : 0u);
+    k = k * 3u + static_cast<std::uint64_t>(checkpointing); // none, selective, full
     return k * 3u + static_cast<std::uint64_t>(placement);
 }
 
@@ -126,7 +144,8 @@ Genome SearchSpace::random(std::mt19937_64& rng) const {
     g.fsdp = coin(rng);
     g.fsdpMulticast = coin(rng);
     g.doubleBuffering = coin(rng);
-    g.checkpointing = m_transformer && coin(rng);
+    g.checkpointing = m_transformer ? randomCheckpointing(rng) : Checkpointing::None;
+    g.sequenceParallel = m_transformer && coin(rng);
     g.microBatches = pick(microBatchValues(g.dp), rng);
     g.placement = static_cast<PlacementGene>(std::uniform_int_distribution<int>(0, 2)(rng));
     return repair(g);
@@ -175,12 +194,15 @@ Genome SearchSpace::mutate(const Genome& parent, std::mt19937_64& rng) const {
             g.fsdp = !g.fsdp;
             break;
         default:
-            switch (rng() % 3) {
+            switch (rng() % 4) {
             case 0:
-                g.checkpointing = m_transformer && !g.checkpointing;
+                g.checkpointing = otherCheckpointing(g.checkpointing, rng);
                 break;
             case 1:
                 g.doubleBuffering = !g.doubleBuffering;
+                break;
+            case 2:
+                g.sequenceParallel = !g.sequenceParallel;
                 break;
             default:
                 g.fsdpMulticast = !g.fsdpMulticast;
@@ -202,6 +224,7 @@ Genome SearchSpace::crossover(const Genome& a, const Genome& b, std::mt19937_64&
     g.fsdpMulticast = coin(rng) ? a.fsdpMulticast : b.fsdpMulticast;
     g.doubleBuffering = coin(rng) ? a.doubleBuffering : b.doubleBuffering;
     g.checkpointing = coin(rng) ? a.checkpointing : b.checkpointing;
+    g.sequenceParallel = coin(rng) ? a.sequenceParallel : b.sequenceParallel;
     g.microBatches = coin(rng) ? a.microBatches : b.microBatches;
     g.placement = coin(rng) ? a.placement : b.placement;
     return repair(g);
@@ -221,8 +244,10 @@ Genome SearchSpace::repair(Genome g) const {
     const std::vector<int> micro = microBatchValues(g.dp);
     if (std::find(micro.begin(), micro.end(), g.microBatches) == micro.end())
         g.microBatches = largestAtMost(micro, g.microBatches);
-    if (!m_transformer)
-        g.checkpointing = false;
+    if (!m_transformer) {
+        g.checkpointing = Checkpointing::None;
+        g.sequenceParallel = false;
+    }
     if (g.placement == PlacementGene::WaferSnake && (g.sp != 1 || g.tp != 1))
         g.placement = PlacementGene::Snake;
     g.normalize();
@@ -251,14 +276,16 @@ std::vector<Genome> SearchSpace::neighbours(const Genome& g) const {
                 }
                 add(n);
                 // The same move with the memory levers pulled: a new split often fits only
-                // with the most micro-batches or with checkpointing toggled.
+                // with the most micro-batches or with checkpointing toggled (none and full).
                 Genome lean = n;
                 lean.microBatches = microBatchValues(lean.dp).back();
                 add(lean);
-                lean.checkpointing = m_transformer && !lean.checkpointing;
-                add(lean);
-                n.checkpointing = m_transformer && !n.checkpointing;
-                add(n);
+                if (m_transformer) {
+                    lean.checkpointing = toggled(lean.checkpointing);
+                    add(lean);
+                    n.checkpointing = toggled(n.checkpointing);
+                    add(n);
+                }
             }
     for (int micro : microBatchValues(g.dp)) {
         Genome n = g;
@@ -272,12 +299,19 @@ std::vector<Genome> SearchSpace::neighbours(const Genome& g) const {
     }
     for (int flag = 0; flag < 4; ++flag) {
         Genome n = g;
-        bool* flags[4] = {&n.fsdp, &n.fsdpMulticast, &n.doubleBuffering, &n.checkpointing};
+        bool* flags[4] = {&n.fsdp, &n.fsdpMulticast, &n.doubleBuffering, &n.sequenceParallel};
         *flags[flag] = !*flags[flag];
         if (flag == 1)
             n.fsdp = true; // a multicast all-gather only exists with FSDP
         add(n);
     }
+    if (m_transformer)
+        for (Checkpointing checkpointing :
+             {Checkpointing::None, Checkpointing::Selective, Checkpointing::Full}) {
+            Genome n = g;
+            n.checkpointing = checkpointing;
+            add(n);
+        }
     return out;
 }
 
@@ -291,6 +325,7 @@ StrategySpec SearchSpace::toStrategy(const Genome& g) const {
     s.fsdpAllGatherMulticast = g.fsdpMulticast;
     s.doubleBuffering = g.doubleBuffering;
     s.activationCheckpointing = g.checkpointing;
+    s.sequenceParallel = g.sequenceParallel;
     s.microBatches = g.microBatches;
     switch (g.placement) {
     case PlacementGene::Sequential:
@@ -329,10 +364,14 @@ std::string strategyLabel(const StrategySpec& s) {
         label = "1 die";
     if (s.fsdp && s.dp > 1)
         label += s.fsdpAllGatherMulticast ? ", fsdp (multicast)" : ", fsdp";
+    if (s.sequenceParallel)
+        label += ", sequence parallel";
     if (s.microBatches > 1)
         label += ", " + std::to_string(s.microBatches) + " micro-batches";
-    if (s.activationCheckpointing)
+    if (s.activationCheckpointing == Checkpointing::Full)
         label += ", checkpointing";
+    else if (s.activationCheckpointing == Checkpointing::Selective)
+        label += ", selective recomputation";
     if (s.tatp > 1 && !s.doubleBuffering)
         label += ", single-buffered";
     if (s.tatpSchedule == TatpSchedule::Ring && s.tatp > 1)

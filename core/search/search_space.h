@@ -19,7 +19,8 @@ enum class PlacementGene { Sequential = 0, Snake = 1, WaferSnake = 2 };
 
 // One point of the search space (level 2): the genes of a hybrid strategy. Normalised
 // (normalize()) so that two genomes that describe the same strategy compare equal: FSDP only
-// with dp > 1, a multicast all-gather only with FSDP, double buffering fixed on without TATP.
+// with dp > 1, a multicast all-gather only with FSDP, double buffering fixed on without TATP,
+// sequence parallelism only with tp > 1 (the file's own rule: sequenceParallelProblem).
 struct Genome {
     int dp = 1;
     int sp = 1;
@@ -28,7 +29,8 @@ struct Genome {
     bool fsdp = false;
     bool fsdpMulticast = false;
     bool doubleBuffering = true;
-    bool checkpointing = false;
+    Checkpointing checkpointing = Checkpointing::None;
+    bool sequenceParallel = false; // Megatron's, inside the TP group
     int microBatches = 1;
     PlacementGene placement = PlacementGene::Sequential;
 
@@ -42,7 +44,7 @@ struct Genome {
 
 // The values every gene may take for one workload on one wafer: each degree divides what it
 // splits (checkStrategyAgainstWorkload) and fits the live dies. A gemm workload has no
-// micro-batches and no checkpointing.
+// micro-batches, no checkpointing and no sequence parallelism.
 class SearchSpace {
 public:
     SearchSpace(const Workload& workload, const WaferTopology& topology);
@@ -113,7 +115,7 @@ template <class Visit> void SearchSpace::forEach(Visit visit) const {
                     if (static_cast<long long>(dp) * sp * tp * tatp > m_liveDies)
                         continue;
                     for (int micro : microBatchValues(dp))
-                        for (int flags = 0; flags < 16; ++flags)
+                        for (int flags = 0; flags < 48; ++flags)
                             for (int placement = 0; placement < 3; ++placement) {
                                 Genome g{dp,
                                          sp,
@@ -122,10 +124,12 @@ template <class Visit> void SearchSpace::forEach(Visit visit) const {
                                          (flags & 1) != 0,
                                          (flags & 2) != 0,
                                          (flags & 4) != 0,
+                                         static_cast<Checkpointing>(flags / 16),
                                          (flags & 8) != 0,
                                          micro,
                                          static_cast<PlacementGene>(placement)};
-                                if (!m_transformer && g.checkpointing)
+                                if (!m_transformer &&
+                                    (g.checkpointing != Checkpointing::None || g.sequenceParallel))
                                     continue;
                                 if (g.placement == PlacementGene::WaferSnake &&
                                     (sp != 1 || tp != 1))

@@ -62,7 +62,7 @@ std::vector<SegmentPlan> planSegments(const AnalyticEvaluator& evaluator, const 
         Genome base;
         base.dp = dp;
         base.fsdp = dp > 1;
-        base.checkpointing = transformer;
+        base.checkpointing = transformer ? Checkpointing::Full : Checkpointing::None;
         // The most micro-batches (one sequence per replica each): the least activation memory,
         // so that as many splits as possible fit.
         base.microBatches = space.microBatchValues(dp).back();

@@ -9,6 +9,8 @@ enum class CollectiveRole {
     SpKeyValueGather,  // SP: every die needs the keys and values of all tokens
     SpKeyValueScatter, // SP backward: their gradients, reduce-scattered
     TpAllReduce,       // TP: after a row-parallel GEMM (backward: a column-parallel one)
+    TpReduceScatter,   // TP with sequence parallelism: where TpAllReduce would be
+    TpAllGather,       // ... and before the GEMM a norm feeds (backward: a row-parallel one)
     MoeDispatch,       // MoE: tokens to their experts, all-to-all over DP
     MoeCombine,        // MoE: and back
     GradientSync       // DP: the layer's gradients (FSDP: reduce-scattered)

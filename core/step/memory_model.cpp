@@ -62,18 +62,37 @@ MemoryBreakdown estimateMemory(const Workload& workload, const StrategySpec& str
     const double precision = dtype / 2.0; // the formula counts 2-byte values
     const double tp = strategy.tp;
     const double tokenSplit = static_cast<double>(strategy.sp) * strategy.tatp;
-    // Megatron TP replicates the layer norms' and dropouts' inputs (10 s b h of the 34) on
-    // every die of its group; SP and TATP split every activation by tokens.
+    // Korthikanti et al., Table 2, per layer at 2-byte precision (t = tp, a = heads):
+    //   no sequence parallelism:   s b h (10 + 24/t + 5 a s/(h t))
+    //   sequence parallelism:      s b h (34/t + 5 a s/(h t))
+    // Megatron TP replicates the layer norms' and dropouts' inputs (10 s b h of the 34) on every
+    // die of its group; sequence parallelism splits them by t too. The 5 a s/(h t) of the s x s
+    // scores is dropped by flash attention (the default) and by selective recomputation. SP and
+    // TATP split every activation by tokens on top (/ (sp tatp)).
+    const bool sequenceParallel = strategy.sequenceParallel && strategy.tp > 1;
+    const double replicated = sequenceParallel ? 10.0 / tp : 10.0;
     const double scores =
         workload.attention == AttentionKind::Standard ? 5.0 * model.heads * s / (h * tp) : 0.0;
-    const double perLayer =
-        s * sequences * h * (10.0 + 24.0 / tp + scores) * precision / tokenSplit;
-    if (strategy.activationCheckpointing) {
-        const double layerInput = 2.0 * s * sequences * h * precision /
-                                  (static_cast<double>(strategy.sp) * strategy.tatp);
-        memory.activations = model.layers * layerInput + perLayer;
-    } else {
-        memory.activations = model.layers * perLayer;
+    // s b h x coefficient, at the workload's precision, on one die's share of the tokens.
+    const auto perLayer = [&](double coefficient) {
+        return s * sequences * h * coefficient * precision / tokenSplit;
+    };
+    const double whole = replicated + 24.0 / tp + scores;
+    switch (strategy.activationCheckpointing) {
+    case Checkpointing::None:
+        memory.activations = model.layers * perLayer(whole);
+        break;
+    case Checkpointing::Selective:
+        memory.activations = model.layers * perLayer(replicated + 24.0 / tp);
+        break;
+    case Checkpointing::Full: {
+        // Each layer's input (2 s b h, split by t with sequence parallelism), plus one layer's
+        // whole activations while it is recomputed.
+        const double layerInput =
+            2.0 * s * sequences * h * precision / tokenSplit / (sequenceParallel ? tp : 1.0);
+        memory.activations = model.layers * layerInput + perLayer(whole);
+        break;
+    }
     }
     return memory;
 }

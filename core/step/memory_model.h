@@ -13,14 +13,23 @@ namespace ws {
 // Parameters held by a die: P = (layers * parametersPerLayer + embedding) / (tp * tatp), and
 // / dp more with FSDP (ZeRO-3: weights, gradients and optimizer state all sharded).
 // weights = P * dtype, gradients = P * dtype, optimizer = P * optimizer_bytes_per_param.
-// Activations kept for the backward pass follow Korthikanti et al. (MLSys'23), per layer and
-// micro-batch of b sequences of s tokens at 2-byte precision (scaled by dtype/2):
-// s*b*h*(10 + 24/tp + 5*heads*s/(h*tp)) bytes with Megatron tensor parallelism (which
-// replicates the layer-norm and dropout inputs), divided by sp*tatp (both split tokens, so a
-// TATP die keeps only its own rows: s*b*h*(34 + 5*heads*s/h)/tatp). Flash attention
-// (workload.attention, the default) keeps no s x s scores: the 5*heads*s/(h*tp) term is dropped.
-// With activation checkpointing only each layer's input (2*s*b*h / (sp*tatp)) is kept, plus one
-// layer's full activations during recomputation.
+// Activations kept for the backward pass follow Korthikanti et al. (MLSys'23, Table 2), per
+// layer and micro-batch of b sequences of s tokens at 2-byte precision (scaled by dtype/2), all
+// divided by sp*tatp (both split tokens, so a TATP die keeps only its own rows):
+//   no checkpointing:           s*b*h*(10 + 24/tp + 5*heads*s/(h*tp)) (Megatron TP replicates
+//                               the layer-norm and dropout inputs, the 10)
+//   with sequence_parallel:     s*b*h*(34/tp + 5*heads*s/(h*tp)) (those split by tp too)
+//   selective recomputation:    the same without 5*heads*s/(h*tp): s*b*h*(10 + 24/tp), or
+//                               s*b*h*34/tp with sequence_parallel
+//   full checkpointing:         each layer's input, 2*s*b*h (2*s*b*h/tp with
+//                               sequence_parallel), plus one layer's activations as without
+//                               checkpointing, while it is recomputed.
+// Flash attention (workload.attention, the default) keeps no s x s scores: the
+// 5*heads*s/(h*tp) term is dropped in every case, so there selective recomputation saves no
+// memory. Worked example (s = 2048, b = 1, h = 12288, 96 heads, tp = 8, standard attention):
+// 5*96*2048/(12288*8) = 10, so a layer keeps s*b*h*(10 + 3 + 10) = 23 s*b*h without
+// checkpointing, 34/8 + 10 = 14.25 s*b*h with sequence_parallel, 4.25 s*b*h with both and
+// selective recomputation.
 // Stream buffers: TATP keeps the streamed block arriving from each neighbour, twice with double
 // buffering: 2 * block * (double_buffering ? 2 : 1).
 // The communication reserve is die.sram_reserve of SRAM (10% by default, the design note's

@@ -184,9 +184,12 @@ private:
                 }
                 m_nextWaitsFor = gatherOf(layer);
             }
-            // Checkpointing recomputes the layer's forward, communication included, first.
-            if (m_strategy.activationCheckpointing)
+            // Full checkpointing recomputes the layer's forward, communication included, first;
+            // selective recomputation only attention's s x s products.
+            if (m_strategy.activationCheckpointing == Checkpointing::Full)
                 forwardPass(window, StepPhase::Recompute);
+            else if (m_strategy.activationCheckpointing == Checkpointing::Selective)
+                recomputeAttention(window);
             backwardPass(window);
             if (reduceGradients)
                 reduceLayerGradients(window);
@@ -387,7 +390,8 @@ private:
     // writes one, the activation function reads (gated: two) and writes t f/tp per expert slot,
     // standard attention's softmax reads and writes the t x s x heads/tp scores. Backward moves
     // twice the forward's bytes (it reads the output gradient and the saved input, and writes
-    // the input gradient).
+    // the input gradient). With sequence parallelism the norms and residual adds run on t / tp
+    // tokens (sequenceBytes): they sit between a reduce-scatter and an all-gather.
     struct Elementwise {
         const char* name;
         double bytes;
@@ -395,7 +399,7 @@ private:
     };
     std::vector<Elementwise> elementwiseBefore(GemmRole role) const {
         if (role == GemmRole::Qkv)
-            return {{"norm", 2.0 * tokenBytes(), LayerSegment::Attention}};
+            return {{"norm", 2.0 * sequenceBytes(), LayerSegment::Attention}};
         return {};
     }
     std::vector<Elementwise> elementwiseAfter(GemmRole role) const {
@@ -409,15 +413,15 @@ private:
                          m_strategy.tp * m_dtype,
                      LayerSegment::Attention}};
         case GemmRole::OutputProjection:
-            return {{"residual", 3.0 * tokenBytes(), LayerSegment::Attention},
-                    {"norm", 2.0 * tokenBytes(), LayerSegment::Mlp}};
+            return {{"residual", 3.0 * sequenceBytes(), LayerSegment::Attention},
+                    {"norm", 2.0 * sequenceBytes(), LayerSegment::Mlp}};
         case GemmRole::MlpUp:
             return {{"activation",
                      (model.gatedMlp ? 3.0 : 2.0) * m_tokensPerDie * model.expertsPerToken *
                          model.ffnHidden / m_strategy.tp * m_dtype,
                      LayerSegment::Mlp}};
         case GemmRole::MlpDown:
-            return {{"residual", 3.0 * tokenBytes(), LayerSegment::Mlp}};
+            return {{"residual", 3.0 * sequenceBytes(), LayerSegment::Mlp}};
         case GemmRole::Linear:
         case GemmRole::Qkv:
         case GemmRole::AttentionValues:
@@ -443,9 +447,19 @@ private:
                m_strategy.tp * m_dtype;
     }
     double tokenBytes() const { return m_tokensPerDie * m_workload.model.hidden * m_dtype; }
+    // A die's share of the layer's hidden states outside the TP region: all of tokenBytes, or
+    // 1/tp of it with sequence parallelism.
+    double sequenceBytes() const {
+        return sequenceParallel() ? tokenBytes() / m_strategy.tp : tokenBytes();
+    }
+    bool sequenceParallel() const { return m_strategy.sequenceParallel && m_strategy.tp > 1; }
     double moeBytes() const { return tokenBytes() * m_workload.model.expertsPerToken; }
 
     bool isFirstAttention(std::size_t i) const { return i == indexWhere(false, &isAttention); }
+    // The first GEMM of a residual segment, the one its norm feeds (qkv; the router or mlp_up).
+    bool opensSegment(std::size_t i) const {
+        return i == 0 || layerSegmentOf(m_gemms[i - 1].role) != layerSegmentOf(m_gemms[i].role);
+    }
     bool isFirstExpert(std::size_t i) const { return i == indexWhere(false, &isExpert); }
     bool isLastExpert(std::size_t i) const { return i == indexWhere(true, &isExpert); }
     static bool isAttention(const LayerGemm& gemm) { return !gemm.hasWeight; }
@@ -459,8 +473,42 @@ private:
         return found;
     }
 
+    // Megatron's TP communication of tokenBytes (the whole buffer) over the TP group: an
+    // all-reduce, or with sequence parallelism (Korthikanti et al., MLSys 2023, figures 5 and 6)
+    // the reduce-scatter or the all-gather it splits into; a ring moves the same bytes in the
+    // two halves as in the all-reduce.
+    void addTpCollective(StepSection& section, StepPhase phase, LayerSegment segment, OpKind op) {
+        // By pass: forward, recompute, backward.
+        static constexpr const char* kAllReduce[] = {"fwd tp all-reduce", "recompute tp all-reduce",
+                                                     "bwd tp all-reduce"};
+        static constexpr const char* kReduceScatter[] = {
+            "fwd tp reduce-scatter", "recompute tp reduce-scatter", "bwd tp reduce-scatter"};
+        static constexpr const char* kAllGather[] = {"fwd tp all-gather", "recompute tp all-gather",
+                                                     "bwd tp all-gather"};
+        const std::size_t pass = phase == StepPhase::Forward     ? 0
+                                 : phase == StepPhase::Recompute ? 1
+                                                                 : 2;
+        CollectiveRole role = CollectiveRole::TpAllReduce;
+        const char* label = kAllReduce[pass];
+        if (op == OpKind::ReduceScatter) {
+            role = CollectiveRole::TpReduceScatter;
+            label = kReduceScatter[pass];
+        } else if (op == OpKind::AllGather) {
+            role = CollectiveRole::TpAllGather;
+            label = kAllGather[pass];
+        }
+        addCollective(section, phase, segment,
+                      {role, label, GroupKind::TP, op, Algorithm::Ring, tokenBytes(), false});
+    }
+    // After a row-parallel GEMM forward (a column-parallel one backward): the partial sums.
+    OpKind tpReduction() const {
+        return sequenceParallel() ? OpKind::ReduceScatter : OpKind::AllReduce;
+    }
+
     // The forward pass, or its recomputation, which repeats the forward's communication too
-    // (SPEC section 5: Megatron's TP all-reduces, SP's K/V gathers, MoE's all-to-alls).
+    // (SPEC section 5: Megatron's TP all-reduces, SP's K/V gathers, MoE's all-to-alls). With
+    // sequence parallelism each TP all-reduce after a row-parallel GEMM is a reduce-scatter, and
+    // the segment's norm output is all-gathered before the column-parallel GEMM it feeds.
     void forwardPass(StepSection& section, StepPhase phase) {
         const bool recompute = phase == StepPhase::Recompute;
         const char* pass = recompute ? "recompute" : "fwd";
@@ -483,13 +531,11 @@ private:
                                false});
             for (const Elementwise& work : elementwiseBefore(gemm.role))
                 addElementwise(section, phase, pass, work, 1.0);
+            if (sequenceParallel() && opensSegment(i))
+                addTpCollective(section, phase, segment, OpKind::AllGather);
             addGemm(section, phase, gemm, GemmPass::Forward, pass, rowsOf(gemm));
             if (tpSplitOf(gemm.role) == TpSplit::Rows && m_strategy.tp > 1)
-                addCollective(section, phase, segment,
-                              {CollectiveRole::TpAllReduce,
-                               recompute ? "recompute tp all-reduce" : "fwd tp all-reduce",
-                               GroupKind::TP, OpKind::AllReduce, Algorithm::Ring, tokenBytes(),
-                               false});
+                addTpCollective(section, phase, segment, tpReduction());
             if (expertsAcrossDp && isLastExpert(i))
                 addCollective(section, phase, segment,
                               {CollectiveRole::MoeCombine,
@@ -501,6 +547,23 @@ private:
         }
     }
 
+    // Selective recomputation (Korthikanti et al.): only attention's score and value products
+    // and, under standard attention, the softmax between them, from the Q, K and V the layer
+    // kept; no communication.
+    void recomputeAttention(StepSection& section) {
+        for (const LayerGemm& gemm : m_gemms) {
+            if (!isAttention(gemm))
+                continue;
+            addGemm(section, StepPhase::Recompute, gemm, GemmPass::Forward, "recompute",
+                    rowsOf(gemm));
+            for (const Elementwise& work : elementwiseAfter(gemm.role))
+                addElementwise(section, StepPhase::Recompute, "recompute", work, 1.0);
+        }
+    }
+
+    // The backward pass mirrors the forward's TP communication: the column-parallel GEMMs'
+    // input gradients are all-reduced (sequence parallelism: reduce-scattered), and with
+    // sequence parallelism the output gradient of each row-parallel GEMM is all-gathered first.
     void backwardPass(StepSection& section) {
         const StepPhase phase = StepPhase::Backward;
         // MoE experts are spread over the DP group: tokens travel only when it has two dies.
@@ -515,12 +578,12 @@ private:
             const auto after = elementwiseAfter(gemm.role);
             for (auto work = after.rbegin(); work != after.rend(); ++work)
                 addElementwise(section, phase, "bwd", *work, 2.0);
+            if (sequenceParallel() && tpSplitOf(gemm.role) == TpSplit::Rows)
+                addTpCollective(section, phase, segment, OpKind::AllGather);
             addGemm(section, phase, gemm, GemmPass::InputGradient, "bwd dI", rowsOf(gemm));
             addGemm(section, phase, gemm, GemmPass::WeightGradient, "bwd dW", rowsOf(gemm));
             if (tpSplitOf(gemm.role) == TpSplit::Columns && gemm.hasWeight && m_strategy.tp > 1)
-                addCollective(section, phase, segment,
-                              {CollectiveRole::TpAllReduce, "bwd tp all-reduce", GroupKind::TP,
-                               OpKind::AllReduce, Algorithm::Ring, tokenBytes(), false});
+                addTpCollective(section, phase, segment, tpReduction());
             if (expertsAcrossDp && isFirstExpert(i))
                 addCollective(section, phase, segment,
                               {CollectiveRole::MoeDispatch, "bwd moe dispatch", GroupKind::DP,

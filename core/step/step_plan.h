@@ -144,10 +144,27 @@ struct StepSection {
 // streamed over the TATP group; SP all-gathers K and V before attention; TP all-reduces after
 // each row-parallel GEMM; MoE tokens go to their experts and back by all-to-all over the DP
 // group. The backward pass mirrors it with two GEMMs (input and weight gradients) per forward
-// GEMM, after a recomputed forward pass, which repeats the forward's communication, when
-// activation checkpointing is on. Around the GEMMs run the layer's memory-bound tasks (norms,
-// softmax under standard attention, the activation function, residual adds: see
-// docs/compute-model.md), repeated by recomputation and mirrored in backward.
+// GEMM; full activation checkpointing first recomputes the forward pass, which repeats the
+// forward's communication, and selective recomputation only the attention score and value
+// GEMMs (and standard attention's softmax), without communication. Around the GEMMs run the
+// layer's memory-bound tasks (norms, softmax under standard attention, the activation function,
+// residual adds: see docs/compute-model.md), repeated by recomputation and mirrored in backward.
+//
+// Sequence parallelism (StrategySpec::sequenceParallel, Korthikanti et al., MLSys 2023, figures
+// 5 and 6) replaces each TP all-reduce by a reduce-scatter plus an all-gather over the TP group,
+// each of the same `bytes` (the whole buffer: a ring moves the all-reduce's bytes in the two
+// halves). Forward: an all-gather of the norm's output before the column-parallel GEMM that
+// opens each residual segment (qkv; the router or mlp_up), a reduce-scatter after each
+// row-parallel GEMM (output projection, mlp_down). Backward: an all-gather of the output
+// gradient before each row-parallel GEMM, a reduce-scatter of the input gradient after each
+// column-parallel one (where the all-reduce was). The norms and residual adds between them
+// run on tokens / tp. Worked example (a dense layer, tp 2): forward norm (t/2 tokens),
+// all-gather, qkv, attention, output projection, reduce-scatter, residual and norm (t/2),
+// all-gather, mlp_up, activation, mlp_down, reduce-scatter, residual (t/2); backward gathers
+// before mlp_down and the output projection, scatters after mlp_up and qkv. Not modelled:
+// Megatron also re-gathers each column-parallel GEMM's split input for its weight gradient
+// (overlapped with the input gradient's GEMM); the paper's count, four all-gathers and four
+// reduce-scatters per layer, leaves it out too.
 //
 // The schedule (SPEC section 5, docs/training-model.md "Schedule"): FSDP all-gathers layer
 // l + 1's weights over the DP group when layer l's forward starts; in backward the gathers run

@@ -63,6 +63,9 @@ void checkTransformer(const StrategySpec& s, const Workload& w) {
 
 void checkGemm(const StrategySpec& s, const Workload& w) {
     const GemmShape& g = w.gemm;
+    require(!s.sequenceParallel, "sequence_parallel",
+            "applies to a transformer's norms, dropouts and residual adds; a gemm workload "
+            "has none");
     require(divides(s.sp, g.m), "sp",
             std::to_string(s.sp) + " does not divide the GEMM's m = " + count(g.m) + " rows");
     require(divides(s.dp, g.m / s.sp), "dp",
@@ -84,6 +87,9 @@ void checkGemm(const StrategySpec& s, const Workload& w) {
 } // namespace
 
 void checkStrategyAgainstWorkload(const StrategySpec& strategy, const Workload& workload) {
+    // The file reader's rule too (parseStrategy); here for strategies built in code.
+    const std::string problem = sequenceParallelProblem(strategy);
+    require(problem.empty(), "sequence_parallel", problem);
     if (workload.kind == WorkloadKind::Gemm)
         checkGemm(strategy, workload);
     else

@@ -2,6 +2,8 @@
 #include "strategy_panel.h"
 #include "widget_test_support.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -62,6 +64,28 @@ TEST(StrategyPanel, DieKeysAreEditedInTheUnitsShown) {
     EXPECT_EQ(document.scenario(), original);
 }
 
+// Choosing a hardware preset is one undoable edit that keeps the wafer's size; the die's boxes
+// follow, and a wafer that names no preset shows none.
+TEST(StrategyPanel, AHardwarePresetIsAppliedKeepingTheWafersSize) {
+    ScenarioDocument document;
+    const Scenario original = transformerStep();
+    document.load(original, {});
+    StrategyPanel panel(&document);
+    auto* preset = panel.findChild<QComboBox*>("hardwarePreset");
+    auto* peak = panel.findChild<QDoubleSpinBox*>("peakFlops");
+    ASSERT_TRUE(preset && peak);
+    EXPECT_EQ(preset->currentIndex(), -1);
+    preset->setCurrentText(QStringLiteral("tesla-dojo-tile"));
+    EXPECT_EQ(document.scenario().wafer.preset, "tesla-dojo-tile");
+    EXPECT_EQ(document.scenario().wafer.rows, original.wafer.rows);
+    EXPECT_EQ(document.scenario().wafer.cols, original.wafer.cols);
+    EXPECT_DOUBLE_EQ(peak->value(), 362.0);
+    EXPECT_EQ(document.undoStack()->count(), 1);
+    document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+    EXPECT_EQ(preset->currentIndex(), -1);
+}
+
 TEST(StrategyPanel, ABatchTheStrategyCannotSplitIsRefusedAndTheFormSnapsBack) {
     ScenarioDocument document;
     const Scenario original = transformerStep();
@@ -77,6 +101,54 @@ TEST(StrategyPanel, ABatchTheStrategyCannotSplitIsRefusedAndTheFormSnapsBack) {
     EXPECT_EQ(messages.front().front().toString(),
               "Not applied: strategy.micro_batches: 4 does not divide the global batch of 97 "
               "sequences");
+}
+
+// strategy.activation_checkpointing is a combo of none, selective and full (objectName
+// "activationCheckpointing"), one undoable edit per choice.
+TEST(StrategyPanel, CheckpointingIsChosenAmongNoneSelectiveAndFull) {
+    ScenarioDocument document;
+    const Scenario original = transformerStep(); // full checkpointing
+    document.load(original, {});
+    StrategyPanel panel(&document);
+    auto* checkpointing = panel.findChild<QComboBox*>("activationCheckpointing");
+    ASSERT_TRUE(checkpointing);
+    ASSERT_EQ(checkpointing->count(), 3);
+    EXPECT_EQ(checkpointing->currentData().toString(), "full");
+    checkpointing->setCurrentIndex(checkpointing->findData(QStringLiteral("selective")));
+    ASSERT_TRUE(document.scenario().strategy);
+    EXPECT_EQ(document.scenario().strategy->activationCheckpointing, Checkpointing::Selective);
+    checkpointing->setCurrentIndex(checkpointing->findData(QStringLiteral("none")));
+    EXPECT_EQ(document.scenario().strategy->activationCheckpointing, Checkpointing::None);
+    EXPECT_EQ(document.undoStack()->count(), 2);
+    document.undoStack()->undo();
+    EXPECT_EQ(checkpointing->currentData().toString(), "selective"); // the form follows
+    document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+}
+
+// strategy.sequence_parallel (objectName "sequenceParallel") needs tp > 1: the box is disabled,
+// saying why, while tp is 1, and toggles the key as one undoable edit otherwise.
+TEST(StrategyPanel, SequenceParallelismIsOfferedOnlyWithTensorParallelism) {
+    ScenarioDocument document;
+    document.load(transformerStep(), {}); // tp 1
+    StrategyPanel panel(&document);
+    auto* sequenceParallel = panel.findChild<QCheckBox*>("sequenceParallel");
+    ASSERT_TRUE(sequenceParallel);
+    EXPECT_FALSE(sequenceParallel->isEnabled());
+    EXPECT_FALSE(sequenceParallel->isChecked());
+    EXPECT_TRUE(sequenceParallel->toolTip().contains(QStringLiteral("Needs TP > 1")));
+
+    const Scenario batch128 = test::exampleScenario("gpt3_175b_6x8_batch128.json"); // tp 3
+    ASSERT_TRUE(batch128.strategy && batch128.strategy->sequenceParallel);
+    document.load(batch128, {});
+    EXPECT_TRUE(sequenceParallel->isEnabled());
+    EXPECT_TRUE(sequenceParallel->isChecked());
+    sequenceParallel->setChecked(false);
+    EXPECT_FALSE(document.scenario().strategy->sequenceParallel);
+    EXPECT_EQ(document.undoStack()->count(), 1);
+    document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), batch128);
+    EXPECT_TRUE(sequenceParallel->isChecked());
 }
 
 TEST(StrategyPanel, ExplicitTrafficHasNoSequenceLength) {

@@ -7,6 +7,7 @@
 #include "io/strategy_reader.h"
 #include "io/workload_reader.h"
 #include "scenario/strategy_spec.h"
+#include "scenario/wafer_presets.h"
 #include "strategy/die_groups.h"
 #include "workload/transformer_presets.h"
 
@@ -117,9 +118,11 @@ TEST(ScenarioEdits, ADegreeTheModelCannotTakeIsRefusedNamingTheKey) {
 TEST(ScenarioEdits, FlagsAndMappings) {
     const Scenario fsdp = setStrategyFlag(transformerScenario(), StrategyFlag::Fsdp, true);
     EXPECT_TRUE(fsdp.strategy->fsdp);
-    const Scenario checkpointed =
-        setStrategyFlag(fsdp, StrategyFlag::ActivationCheckpointing, true);
-    EXPECT_TRUE(checkpointed.strategy->activationCheckpointing);
+    const Scenario checkpointed = setActivationCheckpointing(fsdp, Checkpointing::Selective);
+    EXPECT_EQ(checkpointed.strategy->activationCheckpointing, Checkpointing::Selective);
+    EXPECT_EQ(setActivationCheckpointing(checkpointed, Checkpointing::Full)
+                  .strategy->activationCheckpointing,
+              Checkpointing::Full);
     const Scenario single = setStrategyFlag(fsdp, StrategyFlag::DoubleBuffering, false);
     EXPECT_FALSE(single.strategy->doubleBuffering);
 
@@ -127,6 +130,25 @@ TEST(ScenarioEdits, FlagsAndMappings) {
     EXPECT_EQ(snake.strategy->mapping, StrategySpec::Snake);
     expectRefused([] { setStrategyMapping(transformerScenario(), StrategySpec::Explicit); },
                   Reason::NoChange, "drag dies");
+}
+
+// strategy.sequence_parallel needs tp > 1: turning it on with tp 1 is refused with the file's
+// own message, and setting tp to 1 turns it off in the same edit.
+TEST(ScenarioEdits, SequenceParallelismNeedsTensorParallelism) {
+    expectRefused(
+        [] { setStrategyFlag(transformerScenario(), StrategyFlag::SequenceParallel, true); },
+        Reason::Infeasible, "strategy.sequence_parallel: needs tp > 1");
+    const Scenario tp2 = setStrategyDegree(transformerScenario(), StrategyDegree::Tp, 2);
+    const Scenario parallel = setStrategyFlag(tp2, StrategyFlag::SequenceParallel, true);
+    EXPECT_TRUE(parallel.strategy->sequenceParallel);
+    const Scenario tp1 = setStrategyDegree(parallel, StrategyDegree::Tp, 1);
+    EXPECT_EQ(tp1.strategy->tp, 1);
+    EXPECT_FALSE(tp1.strategy->sequenceParallel);
+    // Without a workload too: a saved scenario must read back.
+    Scenario noWorkload = transformerScenario();
+    noWorkload.workload.reset();
+    expectRefused([&] { setStrategyFlag(noWorkload, StrategyFlag::SequenceParallel, true); },
+                  Reason::Infeasible, "strategy.sequence_parallel");
 }
 
 TEST(ScenarioEdits, AModelPresetTurnsTrafficIntoATrainingStep) {
@@ -201,6 +223,49 @@ TEST(ScenarioEdits, ResizingTheWaferKeepsOnlyWhatFits) {
     // The teaching example's traffic runs on row 0's four dies.
     expectRefused([] { resizeWafer(teachingTraffic(), 1, 2); }, Reason::OffWafer,
                   "wafer does not have");
+}
+
+// The preset replaces the hardware, not the experiment: the wafer keeps its 4x4 size, its dead
+// die and its strategy, and takes the Dojo tile's links, die and energy.
+TEST(ScenarioEdits, AHardwarePresetKeepsTheWafersSizeAndFaults) {
+    Scenario before = transformerScenario();
+    before.wafer.deadDies = {15};
+    const Scenario after = setWaferPreset(before, "tesla-dojo-tile");
+    const WaferSpec tile = *waferPreset("tesla-dojo-tile");
+    EXPECT_EQ(after.wafer.rows, 4);
+    EXPECT_EQ(after.wafer.cols, 4);
+    EXPECT_EQ(after.wafer.deadDies, std::vector<DieId>{15});
+    EXPECT_EQ(after.wafer.preset, "tesla-dojo-tile");
+    EXPECT_EQ(after.wafer.linkBandwidth, (Quantity{2e12, "2 TB/s"}));
+    EXPECT_EQ(after.wafer.die, tile.die);
+    EXPECT_EQ(after.wafer.energy, tile.energy);
+    EXPECT_EQ(after.strategy, before.strategy);
+    EXPECT_EQ(after.workload, before.workload);
+    // Saved, it names the preset and the size it differs in; loaded, it is the same scenario.
+    const nlohmann::json wafer = toJson(after)["wafer"];
+    EXPECT_EQ(wafer["preset"], "tesla-dojo-tile");
+    EXPECT_EQ(wafer["rows"], 4);
+    EXPECT_FALSE(wafer.contains("die")) << wafer.dump();
+    EXPECT_EQ(parseScenario(formatScenarioText(after)), after);
+    // Back to the paper's wafer per die: a preset replaces the previous one's every value.
+    const Scenario paper = setWaferPreset(after, "paper-wsc-per-die");
+    EXPECT_EQ(paper.wafer.die, DieSpec{});
+    EXPECT_EQ(paper.wafer.linkBandwidth, (Quantity{1e12, "1 TB/s"}));
+    EXPECT_EQ(paper.wafer.rows, 4);
+}
+
+TEST(ScenarioEdits, AnUnknownHardwarePresetOrOneTheFaultsDoNotFitIsRefused) {
+    expectRefused([] { setWaferPreset(transformerScenario(), "dojo"); }, Reason::Infeasible,
+                  "wafer.preset: no preset is named 'dojo'; the presets are paper-wsc-per-link, "
+                  "paper-wsc-per-die, tesla-dojo-tile");
+    // A dead wrap-around link of a 1x4 torus joins no neighbours on the presets' meshes.
+    Scenario torus = teachingTraffic();
+    torus.traffic.clear();
+    torus.wafer.rows = 1;
+    torus.wafer.topology = TopologyKind::Torus;
+    torus.wafer.deadLinks = {LinkRef{0, 3, true}};
+    expectRefused([&] { setWaferPreset(torus, "paper-wsc-per-link"); }, Reason::Infeasible,
+                  "wafer: dead link");
 }
 
 TEST(ScenarioEdits, AMoveOfASelectionIsATranslationEvenOntoItself) {

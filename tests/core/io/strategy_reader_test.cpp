@@ -33,9 +33,79 @@ TEST(StrategySpec, ParsesEveryKey) {
     EXPECT_EQ(spec.tatpSchedule, TatpSchedule::Ring);
     EXPECT_FALSE(spec.doubleBuffering);
     EXPECT_EQ(spec.mapping, StrategySpec::MappingKind::Snake);
-    EXPECT_TRUE(spec.activationCheckpointing);
+    EXPECT_EQ(spec.activationCheckpointing, Checkpointing::Full);
+    EXPECT_FALSE(spec.sequenceParallel);
     EXPECT_EQ(spec.microBatches, 4);
     EXPECT_EQ(spec.extensions, json::parse(R"({"x-note": {"by": "gui"}})"));
+}
+
+// SPEC section 9: true / false as before, and the names of Korthikanti et al.
+TEST(StrategySpec, ReadsEveryCheckpointingSpelling) {
+    const auto read = [](const json& value) {
+        return parseStrategy(json{{"activation_checkpointing", value}}).activationCheckpointing;
+    };
+    EXPECT_EQ(read(true), Checkpointing::Full);
+    EXPECT_EQ(read(false), Checkpointing::None);
+    EXPECT_EQ(read("full"), Checkpointing::Full);
+    EXPECT_EQ(read("selective"), Checkpointing::Selective);
+    EXPECT_EQ(read("none"), Checkpointing::None);
+    EXPECT_EQ(parseStrategy(json::object()).activationCheckpointing, Checkpointing::None);
+    for (Checkpointing value : {Checkpointing::None, Checkpointing::Selective, Checkpointing::Full})
+        EXPECT_EQ(checkpointingFromString(toString(value)), value);
+    EXPECT_FALSE(checkpointingFromString("Full"));
+}
+
+TEST(StrategySpec, RejectsAnUnknownCheckpointingNamingTheKeyAndTheValues) {
+    const auto parse = [](const char* text) { return [=] { parseStrategy(json::parse(text)); }; };
+    const std::string message = expectScenarioError(
+        parse(R"({"activation_checkpointing": "partial"})"), "strategy.activation_checkpointing",
+        "unknown checkpointing 'partial'; expected one of none, selective, full");
+    EXPECT_NE(message.find("true for full, false for none"), std::string::npos) << message;
+    expectScenarioError(parse(R"({"activation_checkpointing": "selectve"})"),
+                        "strategy.activation_checkpointing", "did you mean 'selective'?");
+    expectScenarioError(parse(R"({"activation_checkpointing": 1})"),
+                        "strategy.activation_checkpointing",
+                        "expected true, false, \"none\", \"selective\" or \"full\", got an "
+                        "integer");
+}
+
+// Megatron's sequence parallelism splits what a TP group would replicate: refused with tp 1.
+TEST(StrategySpec, SequenceParallelNeedsTensorParallelism) {
+    const auto parse = [](const char* text) { return [=] { parseStrategy(json::parse(text)); }; };
+    expectScenarioError(parse(R"({"sequence_parallel": true})"), "strategy.sequence_parallel",
+                        "needs tp > 1");
+    expectScenarioError(parse(R"({"dp": 8, "tp": 1, "sequence_parallel": true})"),
+                        "strategy.sequence_parallel", "tp is 1");
+    expectScenarioError(parse(R"({"tp": 2, "sequence_parallel": "yes"})"),
+                        "strategy.sequence_parallel", "expected true or false, got a string");
+    EXPECT_TRUE(
+        parseStrategy(json::parse(R"({"tp": 2, "sequence_parallel": true})")).sequenceParallel);
+    EXPECT_FALSE(parseStrategy(json::parse(R"({"sequence_parallel": false})")).sequenceParallel);
+}
+
+// The writer writes false / true for none / full, as files did before "selective" existed, and
+// sequence_parallel only when it is on, so a file without either round-trips byte for byte.
+TEST(StrategySpec, WritesEachCheckpointingAndSequenceParallelAsRead) {
+    StrategySpec spec;
+    spec.tp = 4;
+    EXPECT_EQ(toJson(spec)["activation_checkpointing"], json(false));
+    EXPECT_FALSE(toJson(spec).contains("sequence_parallel"));
+    spec.activationCheckpointing = Checkpointing::Full;
+    EXPECT_EQ(toJson(spec)["activation_checkpointing"], json(true));
+    EXPECT_EQ(parseStrategy(toJson(spec)), spec);
+    spec.activationCheckpointing = Checkpointing::Selective;
+    spec.sequenceParallel = true;
+    const json written = toJson(spec);
+    EXPECT_EQ(written["activation_checkpointing"], "selective");
+    EXPECT_EQ(written["sequence_parallel"], json(true));
+    EXPECT_EQ(parseStrategy(written), spec);
+    // In the documented order: sequence_parallel after activation_checkpointing, x- keys last.
+    spec.extensions["x-note"] = "megatron-3";
+    const std::string text = toOrderedJson(spec).dump();
+    EXPECT_LT(text.find("\"activation_checkpointing\""), text.find("\"sequence_parallel\""));
+    EXPECT_LT(text.find("\"sequence_parallel\""), text.find("\"x-note\""));
+    spec.activationCheckpointing = Checkpointing::None;
+    EXPECT_EQ(parseStrategy(toJson(spec)), spec);
 }
 
 TEST(StrategySpec, GroupsImplyTheExplicitMapping) {

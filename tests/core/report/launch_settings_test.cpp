@@ -127,5 +127,46 @@ TEST(LaunchSettings, WithoutWorkloadOnlyParallelSizes) {
     EXPECT_EQ(launchFrameworkFromString("jax"), std::nullopt);
 }
 
+// Megatron-3 as published: tensor parallelism with --sequence-parallel and selective
+// recomputation, which is --recompute-activations; DeepSpeed has no selective section.
+TEST(LaunchSettings, SequenceParallelismAndSelectiveRecomputation) {
+    Scenario scenario;
+    StrategySpec strategy;
+    strategy.dp = 2;
+    strategy.tp = 8;
+    strategy.sequenceParallel = true;
+    strategy.activationCheckpointing = Checkpointing::Selective;
+    Workload workload;
+    workload.model = *transformerPreset("gpt3-175b");
+    workload.globalBatch = 128;
+    const LaunchSettings settings = launchSettings(scenario, strategy, &workload);
+    const auto& args = settings.megatronArguments;
+    const auto has = [&](const char* arg) {
+        return std::find(args.begin(), args.end(), arg) != args.end();
+    };
+    EXPECT_EQ(args[2], "--sequence-parallel");
+    EXPECT_TRUE(has("--recompute-activations"));
+    EXPECT_FALSE(has("--recompute-granularity full"));
+    EXPECT_FALSE(settings.deepspeedConfig.contains("activation_checkpointing"));
+    EXPECT_NE(settings.fsdpSketch.find("CoreAttention"), std::string::npos);
+    EXPECT_TRUE(std::any_of(settings.notes.begin(), settings.notes.end(), [](const auto& note) {
+        return note.rfind("selective recomputation", 0) == 0;
+    }));
+
+    // Full: the three flags of a uniform recomputation of every layer, and no note.
+    strategy.activationCheckpointing = Checkpointing::Full;
+    const LaunchSettings full = launchSettings(scenario, strategy, &workload);
+    EXPECT_NE(std::find(full.megatronArguments.begin(), full.megatronArguments.end(),
+                        "--recompute-granularity full"),
+              full.megatronArguments.end());
+    EXPECT_TRUE(full.deepspeedConfig.contains("activation_checkpointing"));
+    // Without sequence parallelism (and without TATP) plain tp replicates: no flag.
+    strategy.sequenceParallel = false;
+    const LaunchSettings plain = launchSettings(scenario, strategy, &workload);
+    EXPECT_EQ(std::find(plain.megatronArguments.begin(), plain.megatronArguments.end(),
+                        "--sequence-parallel"),
+              plain.megatronArguments.end());
+}
+
 } // namespace
 } // namespace ws

@@ -43,7 +43,8 @@ TEST(AnalyticEvaluator, OneDieGemmIsItsFlopsOverPeak) {
 // the simulation cost the same GEMMs and agree to rounding, layer, head and step.
 TEST(AnalyticEvaluator, OneDieTransformerStepIsTheSimulatedStep) {
     const Fixture f("small_transformer_4x4.json");
-    for (bool checkpointing : {false, true}) {
+    for (Checkpointing checkpointing :
+         {Checkpointing::None, Checkpointing::Selective, Checkpointing::Full}) {
         StrategySpec s;
         s.microBatches = 2;
         s.activationCheckpointing = checkpointing;
@@ -102,7 +103,7 @@ TEST(AnalyticEvaluator, MemoryIsTheTrainingStepsMemory) {
     s.tatp = 4;
     s.tp = 2;
     s.fsdp = true;
-    s.activationCheckpointing = true;
+    s.activationCheckpointing = Checkpointing::Full;
     const AnalyticEstimate e = f.evaluator.evaluate(s);
     const TrainingStep step = buildTrainingStep(withStrategy(f.scenario, s), f.topology);
     EXPECT_DOUBLE_EQ(e.memory.total(), step.plan.memory.total());

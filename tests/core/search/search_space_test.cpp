@@ -69,6 +69,48 @@ TEST(SearchSpace, RandomMutatedAndCrossedGenomesFitTheWafer) {
     }
 }
 
+// The search obeys the file's rule (sequenceParallelProblem): sequence parallelism only with
+// tp > 1, and only for a transformer; checkpointing takes all three kinds.
+TEST(SearchSpace, SequenceParallelismOnlyWithTensorParallelism) {
+    const Fixture f;
+    std::set<Checkpointing> kinds;
+    bool sawSequenceParallel = false;
+    for (const Genome& g : f.space.enumerate()) {
+        kinds.insert(g.checkpointing);
+        sawSequenceParallel = sawSequenceParallel || g.sequenceParallel;
+        if (g.sequenceParallel) {
+            EXPECT_GT(g.tp, 1);
+        }
+    }
+    EXPECT_TRUE(sawSequenceParallel);
+    EXPECT_EQ(kinds, (std::set<Checkpointing>{Checkpointing::None, Checkpointing::Selective,
+                                              Checkpointing::Full}));
+    Genome alone;
+    alone.sequenceParallel = true;
+    alone.normalize();
+    EXPECT_FALSE(alone.sequenceParallel);
+    std::mt19937_64 rng(3);
+    for (int i = 0; i < 300; ++i) {
+        const Genome g = f.space.mutate(f.space.random(rng), rng);
+        EXPECT_TRUE(sequenceParallelProblem(f.space.toStrategy(g)).empty());
+    }
+
+    const Scenario gemm = loadScenario(kData / "gemm_4x4.json");
+    const WaferTopology topology(gemm.wafer.topologySpec());
+    const SearchSpace gemmSpace(*gemm.workload, topology);
+    for (const Genome& g : gemmSpace.enumerate()) {
+        EXPECT_FALSE(g.sequenceParallel);
+        EXPECT_EQ(g.checkpointing, Checkpointing::None);
+    }
+
+    Genome megatron3;
+    megatron3.tp = 4;
+    megatron3.sequenceParallel = true;
+    megatron3.checkpointing = Checkpointing::Selective;
+    EXPECT_EQ(strategyLabel(f.space.toStrategy(megatron3)),
+              "tp 4, sequence parallel, selective recomputation, sequential");
+}
+
 TEST(SearchSpace, WaferSnakeGroupsAreAdjacentAndPlace) {
     const Fixture f;
     Genome g;

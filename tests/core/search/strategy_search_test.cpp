@@ -126,6 +126,18 @@ TEST(StrategySearch, BaselinesAreScoredOnTheSameWafer) {
             << baseline.name;
     }
     EXPECT_EQ(result.baselines[0].score->strategy.sp, 1);
+    // Each as published: Megatron-1 without sequence parallelism or selective recomputation,
+    // Megatron-3 with both (sequence parallelism wherever tp > 1).
+    const StrategySpec megatron1 = result.baselines[0].score->strategy;
+    EXPECT_FALSE(megatron1.sequenceParallel);
+    EXPECT_NE(megatron1.activationCheckpointing, Checkpointing::Selective);
+    const StrategySpec megatron3 = result.baselines[1].score->strategy;
+    EXPECT_EQ(megatron3.activationCheckpointing, Checkpointing::Selective);
+    EXPECT_EQ(megatron3.sequenceParallel, megatron3.tp > 1);
+    EXPECT_FALSE(megatron3.fsdp);
+    const StrategySpec fsdp = result.baselines[2].score->strategy;
+    EXPECT_EQ(fsdp.tp, 1);
+    EXPECT_NE(fsdp.activationCheckpointing, Checkpointing::Selective);
     EXPECT_FALSE(result.segmentPlan.empty());
     // The best scenario simulates to the reported step time.
     EXPECT_NEAR(simulateStep(result.bestScenario, f.topology).stepS, *result.best.simulatedStepS,

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <tuple>
 #include <variant>
 
 namespace ws {
@@ -70,6 +72,41 @@ std::vector<CollectiveRole> collectiveRolesIn(const StepSection& section, StepPh
         if (task.phase == phase && task.layer == layer && collectiveOf(task))
             roles.push_back(collectiveOf(task)->role);
     return roles;
+}
+
+// Every task's label (barriers left out) of a phase of one window layer, in order.
+std::vector<std::string> labelsIn(const StepSection& section, StepPhase phase, int layer = 0) {
+    std::vector<std::string> labels;
+    for (const PlannedTask& task : section.tasks) {
+        if (task.phase != phase || task.layer != layer ||
+            std::holds_alternative<PlannedBarrier>(task.work))
+            continue;
+        if (const PlannedGemm* gemm = gemmOf(task))
+            labels.push_back(gemm->label());
+        else if (const PlannedElementwise* work = elementwiseOf(task))
+            labels.push_back(work->label());
+        else
+            labels.push_back(collectiveOf(task)->label);
+    }
+    return labels;
+}
+
+// The HBM bytes of the memory-bound tasks named `name` ("fwd norm") in a window layer.
+std::vector<double> elementwiseBytes(const StepSection& section, const std::string& name,
+                                     int layer = 0) {
+    std::vector<double> bytes;
+    for (const PlannedTask& task : section.tasks)
+        if (const PlannedElementwise* work = elementwiseOf(task);
+            work && task.layer == layer && work->label() == name)
+            bytes.push_back(work->hbmBytes);
+    return bytes;
+}
+
+StrategySpec withSequenceParallelism(StrategySpec strategy,
+                                     Checkpointing checkpointing = Checkpointing::None) {
+    strategy.sequenceParallel = true;
+    strategy.activationCheckpointing = checkpointing;
+    return strategy;
 }
 
 // Like tinyTransformer, with four layers: the window holds three, the middle one steady.
@@ -185,7 +222,7 @@ TEST(StepPlan, BackwardPassesStreamTheOperandsTheyNeed) {
 // SPEC section 5: recomputation repeats the forward's communication (Megatron's TP all-reduces).
 TEST(StepPlan, CheckpointingRecomputesTheForwardPassWithItsCommunication) {
     StrategySpec strategy = strategyOf(1, 2, 2, 1);
-    strategy.activationCheckpointing = true;
+    strategy.activationCheckpointing = Checkpointing::Full;
     const StepPlan plan = buildStepPlan(tinyTransformer(), strategy, DieSpec{});
     EXPECT_EQ(gemmsIn(plan.window, StepPhase::Recompute).size(),
               gemmsIn(plan.window, StepPhase::Forward).size());
@@ -194,6 +231,120 @@ TEST(StepPlan, CheckpointingRecomputesTheForwardPassWithItsCommunication) {
               (std::vector<R>{R::SpKeyValueGather, R::TpAllReduce, R::TpAllReduce}));
     EXPECT_EQ(collectiveRolesIn(plan.window, StepPhase::Recompute),
               collectiveRolesIn(plan.window, StepPhase::Forward));
+}
+
+// Korthikanti et al. (MLSys 2023), figures 5 and 6: with sequence parallelism each TP
+// all-reduce becomes one reduce-scatter and one all-gather of the same whole buffer (so the
+// ring moves the same bytes), the gathers before the GEMMs the norms feed, and the norms and
+// residual adds run on tokens / tp.
+TEST(StepPlan, SequenceParallelismSplitsEveryTpAllReduceIntoAReduceScatterAndAnAllGather) {
+    DieSpec die;
+    die.sram = {1e6, "1 MB"}; // too small: the memory-bound tasks move their HBM bytes
+    const StrategySpec tp = strategyOf(1, 1, 2, 1);
+    const StepPlan plain = buildStepPlan(tinyTransformer(), tp, die);
+    const StepPlan split = buildStepPlan(tinyTransformer(), withSequenceParallelism(tp), die);
+    ASSERT_FALSE(split.sramResident);
+    using R = CollectiveRole;
+    EXPECT_EQ(collectiveRolesIn(plain.window, StepPhase::Forward),
+              (std::vector<R>{R::TpAllReduce, R::TpAllReduce}));
+    EXPECT_EQ(
+        collectiveRolesIn(split.window, StepPhase::Forward),
+        (std::vector<R>{R::TpAllGather, R::TpReduceScatter, R::TpAllGather, R::TpReduceScatter}));
+    // Backward, in reverse: gather the output gradient before mlp_down and the output
+    // projection, scatter the input gradients of mlp_up and qkv where the all-reduces were.
+    EXPECT_EQ(collectiveRolesIn(plain.window, StepPhase::Backward),
+              (std::vector<R>{R::TpAllReduce, R::TpAllReduce}));
+    EXPECT_EQ(
+        collectiveRolesIn(split.window, StepPhase::Backward),
+        (std::vector<R>{R::TpAllGather, R::TpReduceScatter, R::TpAllGather, R::TpReduceScatter}));
+    EXPECT_EQ(labelsIn(split.window, StepPhase::Forward),
+              (std::vector<std::string>{
+                  "fwd norm", "fwd tp all-gather", "fwd qkv", "fwd attention_scores",
+                  "fwd attention_values", "fwd output_projection", "fwd tp reduce-scatter",
+                  "fwd residual", "fwd norm", "fwd tp all-gather", "fwd mlp_up", "fwd activation",
+                  "fwd mlp_down", "fwd tp reduce-scatter", "fwd residual"}));
+
+    // One reduce-scatter and one all-gather per all-reduce, each of the same bytes: a die's
+    // 2048 tokens x h x 2 B, the whole buffer. A ring all-reduce moves 2 (p - 1) / p of it, each
+    // half (p - 1) / p: the TP volume is unchanged.
+    const double bytes = 2048.0 * 512 * 2;
+    std::map<OpKind, int> plainOps;
+    std::map<OpKind, int> splitOps;
+    double plainVolume = 0.0;
+    double splitVolume = 0.0;
+    for (const auto& [plan, ops, volume] :
+         {std::tuple{&plain, &plainOps, &plainVolume}, std::tuple{&split, &splitOps, &splitVolume}})
+        for (const PlannedTask& task : plan->window.tasks)
+            if (const PlannedCollective* c = collectiveOf(task); c && c->group == GroupKind::TP) {
+                EXPECT_EQ(c->bytes, bytes) << c->label;
+                EXPECT_EQ(c->algorithm, Algorithm::Ring);
+                EXPECT_FALSE(c->async);
+                ++(*ops)[c->op];
+                *volume += (c->op == OpKind::AllReduce ? 2.0 : 1.0) * c->bytes / 2; // (p-1)/p
+            }
+    ASSERT_EQ(plain.windowLayers, 2);
+    EXPECT_EQ(plainOps, (std::map<OpKind, int>{{OpKind::AllReduce, 8}})); // 4 a layer, 2 layers
+    EXPECT_EQ(splitOps,
+              (std::map<OpKind, int>{{OpKind::ReduceScatter, 8}, {OpKind::AllGather, 8}}));
+    EXPECT_EQ(splitVolume, plainVolume);
+
+    // Norms and residual adds on 2048 / 2 tokens: their HBM bytes halve; the rest do not.
+    for (const char* name : {"fwd norm", "fwd residual", "bwd norm", "bwd residual"}) {
+        const std::vector<double> before = elementwiseBytes(plain.window, name);
+        const std::vector<double> after = elementwiseBytes(split.window, name);
+        ASSERT_EQ(before.size(), 2u) << name;
+        ASSERT_EQ(after.size(), 2u) << name;
+        for (std::size_t i = 0; i < before.size(); ++i)
+            EXPECT_EQ(after[i], before[i] / 2) << name;
+    }
+    EXPECT_EQ(elementwiseBytes(plain.window, "fwd norm")[0], 2 * bytes); // read and write t h
+    EXPECT_EQ(elementwiseBytes(split.window, "fwd activation"),
+              elementwiseBytes(plain.window, "fwd activation"));
+    // The GEMMs are Megatron's as before.
+    const auto plainGemms = gemmsIn(plain.window, StepPhase::Forward);
+    const auto splitGemms = gemmsIn(split.window, StepPhase::Forward);
+    ASSERT_EQ(splitGemms.size(), plainGemms.size());
+    for (std::size_t i = 0; i < plainGemms.size(); ++i)
+        EXPECT_EQ(splitGemms[i]->dieFlops, plainGemms[i]->dieFlops);
+}
+
+// Full recomputation under sequence parallelism repeats the forward's gathers and scatters.
+TEST(StepPlan, FullRecomputationRepeatsTheSequenceParallelCommunication) {
+    const StepPlan plan = buildStepPlan(
+        tinyTransformer(), withSequenceParallelism(strategyOf(1, 1, 2, 1), Checkpointing::Full),
+        DieSpec{});
+    EXPECT_EQ(collectiveRolesIn(plan.window, StepPhase::Recompute),
+              collectiveRolesIn(plan.window, StepPhase::Forward));
+    EXPECT_EQ(labelsIn(plan.window, StepPhase::Recompute)[1], "recompute tp all-gather");
+}
+
+// Korthikanti et al.: selective recomputation repeats only attention's score and value
+// products (and standard attention's softmax between them), from the Q, K and V the layer kept:
+// no communication, not even SP's key/value gathers or the TP collectives.
+TEST(StepPlan, SelectiveRecomputationRepeatsOnlyTheAttentionProducts) {
+    StrategySpec strategy = strategyOf(1, 2, 2, 1);
+    strategy.activationCheckpointing = Checkpointing::Selective;
+    Workload workload = tinyTransformer();
+    const StepPlan flash = buildStepPlan(workload, strategy, DieSpec{});
+    EXPECT_EQ(
+        labelsIn(flash.window, StepPhase::Recompute),
+        (std::vector<std::string>{"recompute attention_scores", "recompute attention_values"}));
+    EXPECT_TRUE(collectiveRolesIn(flash.window, StepPhase::Recompute).empty());
+    EXPECT_FALSE(collectiveRolesIn(flash.window, StepPhase::Forward).empty());
+    const auto forward = gemmsIn(flash.window, StepPhase::Forward);
+    const auto recomputed = gemmsIn(flash.window, StepPhase::Recompute);
+    ASSERT_EQ(recomputed.size(), 2u);
+    EXPECT_EQ(recomputed[0]->dieFlops, forward[1]->dieFlops); // the scores
+    EXPECT_EQ(recomputed[1]->dieFlops, forward[2]->dieFlops); // the values
+    // Before every layer's backward.
+    EXPECT_EQ(gemmsIn(flash.window, StepPhase::Recompute, 1).size(), 2u);
+
+    workload.attention = AttentionKind::Standard;
+    const StepPlan standard = buildStepPlan(workload, strategy, DieSpec{});
+    EXPECT_EQ(labelsIn(standard.window, StepPhase::Recompute),
+              (std::vector<std::string>{"recompute attention_scores", "recompute softmax",
+                                        "recompute attention_values"}));
+    EXPECT_TRUE(collectiveRolesIn(standard.window, StepPhase::Recompute).empty());
 }
 
 TEST(StepPlan, CollectivesInOrderWithTheirBytes) {
@@ -388,7 +539,9 @@ TEST(StepPlan, GemmWorkloadIsOneForwardGemm) {
 // planned GEMM's die FLOPs, and every planned collective runs once per group with its role.
 TEST(StepPlan, TheSimulatorsGraphRunsExactlyThePlan) {
     for (const StrategySpec& strategy :
-         {strategyOf(2, 1, 2, 2, true), strategyOf(1, 2, 1, 4), strategyOf(4, 1, 2, 1)}) {
+         {strategyOf(2, 1, 2, 2, true), strategyOf(1, 2, 1, 4), strategyOf(4, 1, 2, 1),
+          withSequenceParallelism(strategyOf(2, 1, 4, 1), Checkpointing::Full),
+          withSequenceParallelism(strategyOf(1, 2, 2, 2), Checkpointing::Selective)}) {
         Scenario scenario;
         scenario.name = "plan";
         scenario.wafer.rows = 4;

@@ -96,7 +96,7 @@ TEST(MemoryModel, FsdpShardsStateAndCheckpointingKeepsLayerInputs) {
     plain.dp = 4;
     StrategySpec sharded = plain;
     sharded.fsdp = true;
-    sharded.activationCheckpointing = true;
+    sharded.activationCheckpointing = Checkpointing::Full;
     workload.attention = AttentionKind::Standard; // keeps the 5 a s / h term
     const MemoryBreakdown a = estimateMemory(workload, plain, DieSpec{}, 0.0);
     const MemoryBreakdown b = estimateMemory(workload, sharded, DieSpec{}, 0.0);
@@ -108,6 +108,37 @@ TEST(MemoryModel, FsdpShardsStateAndCheckpointingKeepsLayerInputs) {
     // Checkpointing: each layer's input (2 s b h) plus one layer's full activations.
     const double sbh = 2048.0 * 2 * 4096; // b = 8 / dp
     EXPECT_NEAR(b.activations, 32 * 2 * sbh + sbh * (34 + 5.0 * 32 * 2048 / 4096), 1.0);
+}
+
+// Korthikanti et al., Table 2, for GPT-3 6.7B with tp 8 and standard attention: s = 2048,
+// b = 8, h = 4096, a = 32, so s b h = 67,108,864 and 5 a s / (h t) = 10. Per layer, in s b h:
+// 10 + 24/8 + 10 = 23 without sequence parallelism, 34/8 + 10 = 14.25 with it; selective
+// recomputation drops the 10 of the scores (13, or 4.25 with sequence parallelism).
+TEST(MemoryModel, SequenceParallelismAndSelectiveRecomputationByHand) {
+    Workload workload = parseWorkload(gpt3("gpt3-6.7b", 2048, 8), {});
+    workload.attention = AttentionKind::Standard;
+    StrategySpec tp;
+    tp.tp = 8;
+    StrategySpec sequenceParallel = tp;
+    sequenceParallel.sequenceParallel = true;
+    const auto activations = [&](StrategySpec strategy, Checkpointing checkpointing) {
+        strategy.activationCheckpointing = checkpointing;
+        return estimateMemory(workload, strategy, DieSpec{}, 0.0).activations;
+    };
+    // 32 layers of 23, 14.25, 13 and 4.25 s b h.
+    EXPECT_NEAR(activations(tp, Checkpointing::None), 49'392'123'904.0, 1.0);
+    EXPECT_NEAR(activations(sequenceParallel, Checkpointing::None), 30'601'641'984.0, 1.0);
+    EXPECT_NEAR(activations(tp, Checkpointing::Selective), 27'917'287'424.0, 1.0);
+    EXPECT_NEAR(activations(sequenceParallel, Checkpointing::Selective), 9'126'805'504.0, 1.0);
+    // Full: each layer's input, 2 s b h / 8 with sequence parallelism, plus one layer's 14.25.
+    EXPECT_NEAR(activations(sequenceParallel, Checkpointing::Full), 1'493'172'224.0, 1.0);
+    // Flash attention keeps no scores: selective recomputation then saves nothing.
+    workload.attention = AttentionKind::Flash;
+    EXPECT_NEAR(activations(tp, Checkpointing::Selective), 27'917'287'424.0, 1.0);
+    EXPECT_EQ(activations(tp, Checkpointing::Selective), activations(tp, Checkpointing::None));
+    // The weights do not change.
+    EXPECT_EQ(estimateMemory(workload, sequenceParallel, DieSpec{}, 0.0).weights,
+              estimateMemory(workload, tp, DieSpec{}, 0.0).weights);
 }
 
 TEST(MemoryModel, OutOfMemoryNamesTheDominantTerm) {
@@ -274,7 +305,7 @@ TEST(TrainingStep, FsdpAllGatherAlgorithmFollowsTheStrategy) {
     // The window's three layers each gather forward and backward: one tree per rank each.
     EXPECT_EQ(multicastFlows(multicast, std::nullopt), 24);
     EXPECT_EQ(multicastFlows(ring, Algorithm::Multicast), 24); // FSDP_ALLGATHER=multicast
-    EXPECT_EQ(multicastFlows(multicast, Algorithm::Ring), 0); // FSDP_ALLGATHER=ring wins too
+    EXPECT_EQ(multicastFlows(multicast, Algorithm::Ring), 0);  // FSDP_ALLGATHER=ring wins too
 }
 
 // TCME builds steps without task labels (TaskLabels::Skipped): the problem, the flows (ids

@@ -93,5 +93,23 @@ TEST(WorkloadDivisibility, GemmErrorsNameTheDegree) {
                         "8 does not divide the 20 columns of a TP slice (n = 80 / tp = 4)");
 }
 
+// Megatron's sequence parallelism splits what a TP group replicates: it needs tp > 1, the
+// file's own rule (the reader refuses it too), and a transformer, which has norms to split.
+TEST(WorkloadDivisibility, SequenceParallelismNeedsTensorParallelismAndATransformer) {
+    const auto check = [](StrategySpec s, Workload w) {
+        return [=] { checkStrategyAgainstWorkload(s, w); };
+    };
+    StrategySpec alone = degrees(2, 1, 1, 8);
+    alone.sequenceParallel = true;
+    const std::string message = expectScenarioError(check(alone, gpt3(2048, 128)),
+                                                    "strategy.sequence_parallel", "needs tp > 1");
+    EXPECT_NE(message.find("tp is 1"), std::string::npos) << message;
+    StrategySpec withTp = degrees(2, 1, 8, 1);
+    withTp.sequenceParallel = true;
+    EXPECT_NO_THROW(checkStrategyAgainstWorkload(withTp, gpt3(2048, 128)));
+    expectScenarioError(check(withTp, gemm(8192, 4096, 4096)), "strategy.sequence_parallel",
+                        "a gemm workload has none");
+}
+
 } // namespace
 } // namespace ws
