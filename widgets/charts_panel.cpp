@@ -546,6 +546,7 @@ void ChartsPanel::rebuildStepBreakdown() {
     clearPlot(plot);
     // One horizontal bar: the step, cut into the five terms of StepMetrics that add up to it.
     plot->yAxis->setTickLabels(false);
+    plot->yAxis->setTicks(false);
     plot->yAxis->grid()->setVisible(false);
     plot->xAxis->grid()->setVisible(true);
     const bool step = m_analysis && m_analysis->report.step.has_value();

@@ -383,15 +383,21 @@ bool MainWindow::openScenario(const QString& path, QString* error, bool quiet) {
 }
 
 QStringList MainWindow::viewNames() {
-    return {QStringLiteral("mesh"),       QStringLiteral("strategy"),  QStringLiteral("groups"),
-            QStringLiteral("tcme"),       QStringLiteral("inspector"), QStringLiteral("history"),
-            QStringLiteral("timeline"),   QStringLiteral("charts"),    QStringLiteral("search"),
-            QStringLiteral("walkthrough")};
+    return {QStringLiteral("mesh"),     QStringLiteral("strategy"),   QStringLiteral("groups"),
+            QStringLiteral("tcme"),     QStringLiteral("inspector"),  QStringLiteral("history"),
+            QStringLiteral("timeline"), QStringLiteral("charts"),     QStringLiteral("breakdown"),
+            QStringLiteral("search"),   QStringLiteral("walkthrough")};
 }
 
 bool MainWindow::showView(const QString& name) {
     if (name == QLatin1String("mesh")) {
         m_mesh->setFocus();
+        return true;
+    }
+    if (name == QLatin1String("breakdown")) { // the Charts dock on its Step breakdown tab
+        m_chartsDock->show();
+        m_chartsDock->raise();
+        m_charts->setCurrentChart(4);
         return true;
     }
     const std::pair<const char*, QDockWidget*> docks[] = {{"strategy", m_strategyDock},

@@ -318,11 +318,15 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
         const StepMetrics& step = *report.step;
         char line[200];
         out << "strategy:  " << step.strategy << " (" << step.diesUsed << " dies)\n";
-        out << "step:      " << formatSeconds(step.stepS) << " (window of " << step.windowLayers
-            << " layers " << formatSeconds(step.windowS) << ", steady layer "
-            << formatSeconds(step.layerS) << ", head " << formatSeconds(step.headS)
-            << ", exposed gradient sync " << formatSeconds(step.syncS) << ", optimizer "
-            << formatSeconds(step.optimizerS) << ")\n";
+        out << "step:      " << formatSeconds(step.stepS) << " (";
+        if (step.windowLayers > 1)
+            out << "window of " << step.windowLayers << " layers " << formatSeconds(step.windowS)
+                << ", steady layer " << formatSeconds(step.layerS) << ", ";
+        else
+            out << "one layer " << formatSeconds(step.windowS) << ", ";
+        out << "head " << formatSeconds(step.headS) << ", exposed gradient sync "
+            << formatSeconds(step.syncS) << ", optimizer " << formatSeconds(step.optimizerS)
+            << ")\n";
         out << "breakdown: compute " << formatSeconds(step.computeS) << ", HBM stalls "
             << formatSeconds(step.hbmStallS) << ", task overhead " << formatSeconds(step.overheadS)
             << ", optimizer " << formatSeconds(step.optimizerS) << ", exposed communication "

@@ -287,5 +287,14 @@ TEST(ChartsPanel, MainWindowHasAChartsDockTabbedWithTheTimeline) {
     EXPECT_EQ(window.chartsPanel()->analysis(), window.meshView()->analysis());
 }
 
+// `--view breakdown` (docs/cli.md) brings the Charts dock forward on its Step breakdown tab.
+TEST(ChartsPanel, TheBreakdownViewShowsTheStepBreakdownTab) {
+    ASSERT_TRUE(MainWindow::viewNames().contains("breakdown"));
+    MainWindow window;
+    ASSERT_TRUE(window.showView("breakdown"));
+    EXPECT_EQ(window.chartsPanel()->chartName(window.chartsPanel()->currentChart()),
+              "Step breakdown");
+}
+
 } // namespace
 } // namespace ws
