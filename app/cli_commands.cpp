@@ -1,6 +1,7 @@
 #include "cli_commands.h"
 #include "cli_search.h"
 
+#include "evaluation/network_model_comparison.h"
 #include "evaluation/scenario_run.h"
 #include "io/atomic_file.h"
 #include "io/environment_overrides.h"
@@ -19,6 +20,7 @@
 #include "waferscope_version.h"
 
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -34,13 +36,18 @@ constexpr const char* kUsage =
 Commands:
   validate FILE                  check a scenario file; exit 0 if it is valid
   simulate FILE [--json] [--trace OUT.json] [--csv OUT.csv] [--die-csv OUT.csv]
-                [--fail-on-oom]
+                [--fail-on-oom] [--compare-modes]
                                  simulate the scenario: its training step when it has a
                                  workload and a strategy, else its traffic. A summary by
                                  default; --json: the full report on stdout; --trace: Chrome
                                  trace events (open in Perfetto); --csv: link loads;
                                  --die-csv: per-die compute, utilisation and memory;
-                                 --fail-on-oom: exit 1 when a die runs out of memory
+                                 --fail-on-oom: exit 1 when a die runs out of memory;
+                                 --compare-modes: run the fluid and the store-and-forward
+                                 network models and report the time and hottest link of each
+  validate and simulate take --max-flows N (default 3000000) and --max-chunks N (default
+  200000000, store-and-forward): a scenario that would build more is refused (exit 2) before
+  it is expanded
   optimize FILE [--max-iter N] [--json] [-o TUNED.json]
                                  run the TCME optimizer (find the most congested link,
                                  merge duplicate transfers into multicast trees, reroute
@@ -69,23 +76,36 @@ struct UsageError {
     std::string message;
 };
 
-// The scenario FILE prepared by core's one pipeline, with the environment's overrides.
-ScenarioRun prepareFile(const std::string& file, TaskLabels labels = TaskLabels::Kept) {
-    RunOptions options = frontEndRunOptions();
-    options.labels = labels;
-    return prepareRun(loadScenario(file), options);
-}
-
 struct SimulateOptions {
     bool json = false;
     std::optional<std::string> tracePath;
     std::optional<std::string> csvPath;
     std::optional<std::string> dieCsvPath;
     bool failOnOutOfMemory = false;
+    bool compareModes = false;
     std::optional<int> maxIter;            // optimize
     std::optional<std::string> outputPath; // optimize and launch -o
     std::optional<std::string> framework;  // launch
+    ExpansionLimits limits;                // validate and simulate: --max-flows, --max-chunks
 };
+
+// The scenario FILE prepared by core's one pipeline, with the environment's overrides.
+ScenarioRun prepareFile(const std::string& file, const SimulateOptions& simulateOptions,
+                        TaskLabels labels = TaskLabels::Kept) {
+    RunOptions options = frontEndRunOptions();
+    options.labels = labels;
+    options.limits = simulateOptions.limits;
+    return prepareRun(loadScenario(file), options);
+}
+
+// A positive count for --max-flows / --max-chunks.
+std::int64_t countOption(const std::string& option, const std::string& text) {
+    std::int64_t parsed = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+    if (error != std::errc() || end != text.data() + text.size() || parsed < 1)
+        throw UsageError{option + " takes a positive whole number, not '" + text + "'"};
+    return parsed;
+}
 
 // Options may come before or after FILE: "simulate --json FILE" and "simulate FILE --json".
 SimulateOptions parseSimulateOptions(const std::vector<std::string>& args, std::string& file) {
@@ -94,7 +114,8 @@ SimulateOptions parseSimulateOptions(const std::vector<std::string>& args, std::
         const std::string& arg = args[i];
         auto value = [&]() -> std::string {
             if (i + 1 >= args.size())
-                throw UsageError{arg + " needs a file name"};
+                throw UsageError{
+                    arg + (arg.starts_with("--max-") ? " needs a number" : " needs a file name")};
             return args[++i];
         };
         if (arg == "--json")
@@ -112,6 +133,12 @@ SimulateOptions parseSimulateOptions(const std::vector<std::string>& args, std::
                                  *options.framework + "'"};
         } else if (arg == "--fail-on-oom")
             options.failOnOutOfMemory = true;
+        else if (arg == "--compare-modes")
+            options.compareModes = true;
+        else if (arg == "--max-flows")
+            options.limits.maxFlows = countOption(arg, value());
+        else if (arg == "--max-chunks")
+            options.limits.maxChunks = countOption(arg, value());
         else if (arg == "--max-iter") {
             const std::string text = value();
             int parsed = 0;
@@ -135,8 +162,8 @@ SimulateOptions parseSimulateOptions(const std::vector<std::string>& args, std::
     return options;
 }
 
-int validate(const std::string& file, std::ostream& out) {
-    const ScenarioRun run = prepareFile(file, TaskLabels::Skipped);
+int validate(const std::string& file, const SimulateOptions& options, std::ostream& out) {
+    const ScenarioRun run = prepareFile(file, options, TaskLabels::Skipped);
     out << file << ": valid: " << run.topology->rows() << 'x' << run.topology->cols() << ' '
         << toString(run.topology->kind());
     if (run.step)
@@ -150,9 +177,66 @@ int validate(const std::string& file, std::ostream& out) {
     return kExitOk;
 }
 
+nlohmann::json outcomeJson(const NetworkModelOutcome& outcome) {
+    nlohmann::json json = {{"model", toString(outcome.network.model)},
+                           {"makespan_s", outcome.makespanS},
+                           {"step_s", nullptr},
+                           {"hottest_link", nullptr}};
+    if (outcome.network.model == NetworkModel::StoreAndForward)
+        json["chunk_bytes"] = outcome.network.chunkBytes;
+    if (outcome.stepS)
+        json["step_s"] = *outcome.stepS;
+    if (const auto& link = outcome.hottestLink)
+        json["hottest_link"] = {{"from", link->from},
+                                {"to", link->to},
+                                {"bytes", link->bytes},
+                                {"utilization", link->utilization}};
+    return json;
+}
+
+// `simulate --compare-modes`: the two ends of the network model's bracket side by side.
+int compareModesCommand(const std::string& file, const SimulateOptions& options,
+                        std::ostream& out) {
+    RunOptions runOptions = frontEndRunOptions();
+    runOptions.limits = options.limits;
+    const NetworkModelComparison comparison = compareNetworkModels(loadScenario(file), runOptions);
+    if (options.json) {
+        out << nlohmann::json{{"modes",
+                               {outcomeJson(comparison.fluid),
+                                outcomeJson(comparison.storeAndForward)}},
+                              {"ratio", comparison.ratio()}}
+                   .dump(2)
+            << '\n';
+        return kExitOk;
+    }
+    for (const NetworkModelOutcome* outcome : {&comparison.fluid, &comparison.storeAndForward}) {
+        out << (outcome == &comparison.fluid ? "fluid:              " : "store-and-forward:  ")
+            << "makespan " << formatSeconds(outcome->makespanS);
+        if (outcome->stepS)
+            out << ", step " << formatSeconds(*outcome->stepS);
+        if (const auto& link = outcome->hottestLink) {
+            char utilization[32];
+            std::snprintf(utilization, sizeof utilization, "%.1f%%", link->utilization * 100);
+            out << ", hottest link " << link->from << "->" << link->to << ' '
+                << formatBytes(link->bytes) << " (" << utilization << " busy)";
+        }
+        out << '\n';
+    }
+    char ratio[64];
+    std::snprintf(ratio, sizeof ratio, "%.3fx", comparison.ratio());
+    out << "store-and-forward (" << formatBytes(comparison.storeAndForward.network.chunkBytes)
+        << " chunks) over fluid: " << ratio << '\n';
+    return kExitOk;
+}
+
 int simulateCommand(const std::string& file, const SimulateOptions& options, std::ostream& out,
                     std::ostream& err) {
-    const ScenarioRun run = prepareFile(file);
+    if (options.compareModes) {
+        if (options.tracePath || options.csvPath || options.dieCsvPath || options.failOnOutOfMemory)
+            throw UsageError{"--compare-modes takes only --json"};
+        return compareModesCommand(file, options, out);
+    }
+    const ScenarioRun run = prepareFile(file, options);
     const SimulationReport report = reportOf(run, simulateRun(run));
     if (options.tracePath)
         writeFileAtomically(*options.tracePath, chromeTrace(report).dump() + "\n");
@@ -346,19 +430,20 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         const SimulateOptions options = parseSimulateOptions(args, file);
         if (command == "validate") {
             if (options.json || options.tracePath || options.csvPath || options.failOnOutOfMemory ||
-                options.maxIter || options.outputPath || options.dieCsvPath || options.framework)
-                throw UsageError{"validate takes no options"};
-            return validate(file, out);
+                options.maxIter || options.outputPath || options.dieCsvPath || options.framework ||
+                options.compareModes)
+                throw UsageError{"validate takes only --max-flows N and --max-chunks N"};
+            return validate(file, options, out);
         }
         if (command == "optimize") {
             if (options.tracePath || options.csvPath || options.failOnOutOfMemory ||
-                options.dieCsvPath || options.framework)
+                options.dieCsvPath || options.framework || options.compareModes)
                 throw UsageError{"optimize takes --max-iter N, --json and -o FILE"};
             return optimizeCommand(file, options, out);
         }
         if (command == "launch") {
             if (options.json || options.tracePath || options.csvPath || options.dieCsvPath ||
-                options.failOnOutOfMemory || options.maxIter)
+                options.failOnOutOfMemory || options.maxIter || options.compareModes)
                 throw UsageError{"launch takes --framework NAME and -o FILE"};
             return launchCommand(file, options, out, err);
         }

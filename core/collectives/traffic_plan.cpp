@@ -182,13 +182,16 @@ std::string noSuchFlow(const Scenario& scenario, const std::vector<Flow>& flows,
 } // namespace
 
 TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
-                        const std::function<bool()>& cancel) {
+                        const std::function<bool()>& cancel, const ExpansionLimits& limits) {
     const auto opIndexById = checkOpOrder(scenario);
     const std::size_t opCount = scenario.traffic.size();
 
     TrafficPlan plan;
     std::vector<std::vector<Flow>> expanded(opCount);
     std::size_t total = 0;
+    ExpansionBudget budget(limits, scenario.networkSettings());
+    for (std::size_t i = 0; i < opCount; ++i)
+        budget.charge(scenario.traffic[i], topology, opKey(i)); // all refused before any is built
     for (std::size_t i = 0; i < opCount; ++i) {
         throwIfCancelled(cancel);
         expanded[i] =
@@ -283,6 +286,8 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
 
     // Tasks: flows first (task id == flow index), then one barrier per op.
     SimProblem& problem = plan.problem;
+    problem = problemOnLinks(topology, scenario.wafer.linkBandwidth.value,
+                             scenario.wafer.linkLatency.value, scenario.networkSettings());
     const int flowCount = static_cast<int>(plan.flows.size());
     problem.tasks.resize(plan.flows.size() + opCount);
     plan.opDone.resize(opCount);
@@ -319,10 +324,6 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
                 barrier.deps.push_back(plan.opDone[static_cast<std::size_t>(opIndexById.at(id))]);
         }
     }
-    problem.linkBandwidth.assign(static_cast<std::size_t>(topology.linkCount()),
-                                 scenario.wafer.linkBandwidth.value);
-    problem.hopLatencyS = scenario.wafer.linkLatency.value;
-    problem.dieCount = topology.dieCount();
     return plan;
 }
 

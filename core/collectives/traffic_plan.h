@@ -1,5 +1,6 @@
 #pragma once
 
+#include "collectives/expansion_budget.h"
 #include "collectives/flow.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_error.h"
@@ -28,8 +29,10 @@ struct TrafficPlan {
 // flow or is not a live route from the flow's source to its destination(s);
 // "traffic[i]" for traffic that cannot be routed around dead dies and links. Polls `cancel`
 // every kFlowsBetweenCancelPolls flows (collectives/collective_expansion.h) and throws
-// RunCancelled (sim/run_cancelled.h) when it fires.
+// RunCancelled (sim/run_cancelled.h) when it fires. Before an op is expanded its flows are
+// counted against `limits` (ExpansionBudget): "traffic[i]" when the run would pass them.
 TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
-                        const std::function<bool()>& cancel = {});
+                        const std::function<bool()>& cancel = {},
+                        const ExpansionLimits& limits = {});
 
 } // namespace ws

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "collectives/expansion_budget.h"
 #include "io/environment_overrides.h"
 #include "step/training_step.h"
 #include "topology/wafer_topology.h"
@@ -40,6 +41,9 @@ struct RunOptions {
     std::function<bool()> cancel;
     // Told when each stage is done. Called on the thread that runs the pipeline.
     std::function<void(RunStage)> progress;
+    // How many flows (and store-and-forward chunks) the run may build; a scenario past them is
+    // refused as bad input before it is expanded (collectives/expansion_budget.h).
+    ExpansionLimits limits;
 };
 
 // The options of a front end's run (the CLI's commands, the app's views): the environment's

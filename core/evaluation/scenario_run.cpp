@@ -47,10 +47,10 @@ ScenarioRun prepareRun(Scenario scenario, const RunOptions& options) {
     run.scenario = std::move(scenario);
     run.topology = topologyFor(run.scenario, options);
     if (run.scenario.workload || run.scenario.strategy)
-        run.step.emplace(
-            buildTrainingStep(run.scenario, *run.topology, options.labels, options.cancel));
+        run.step.emplace(buildTrainingStep(run.scenario, *run.topology, options.labels,
+                                           options.cancel, options.limits));
     else
-        run.plan.emplace(planTraffic(run.scenario, *run.topology, options.cancel));
+        run.plan.emplace(planTraffic(run.scenario, *run.topology, options.cancel, options.limits));
     tell(options, RunStage::Prepared);
     return run;
 }

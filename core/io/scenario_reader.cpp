@@ -33,6 +33,7 @@ using limits::kMaxOpBytes;
 using limits::kMaxOpStart;
 using limits::kMaxTcmeIterations;
 using limits::kMaxWaferSide;
+using limits::kMinChunkBytes;
 
 // Integer fields of this file are ints.
 int readIntRange(const json& value, const std::string& path, int low, int high) {
@@ -121,6 +122,8 @@ const std::vector<std::string> kRoutingModeNames =
     spellings({RoutingMode::XY, RoutingMode::YX, RoutingMode::Shortest, RoutingMode::Adaptive});
 const std::vector<std::string> kTopologyNames =
     spellings({TopologyKind::Mesh, TopologyKind::Torus});
+const std::vector<std::string> kNetworkModelNames =
+    spellings({NetworkModel::Fluid, NetworkModel::StoreAndForward});
 
 // Die ids checked against the wafer read so far.
 class DieChecker {
@@ -688,6 +691,24 @@ TcmeSpec readTcme(const json& value, const std::string& path) {
     return tcme;
 }
 
+NetworkSpec readNetwork(const json& value, const std::string& path) {
+    expectObject(value, path);
+    NetworkSpec network;
+    network.extensions = checkKeys(value, path, {"model", "chunk"});
+    if (const json* v = findMember(value, "model"))
+        network.model = readEnum<NetworkModel>(*v, memberPath(path, "model"), "network model",
+                                               networkModelFromString, kNetworkModelNames);
+    if (const json* v = findMember(value, "chunk")) {
+        const std::string at = memberPath(path, "chunk");
+        network.chunk = readQuantity(*v, at, Dimension::Bytes);
+        if (!(network.chunk.value >= kMinChunkBytes && network.chunk.value <= kMaxOpBytes))
+            failAt(at, "must be at least 64 bytes (a flit) and at most 1 PB, got " +
+                           (network.chunk.text.empty() ? numberText(network.chunk.value) + " bytes"
+                                                       : network.chunk.text));
+    }
+    return network;
+}
+
 } // namespace
 
 DieSpec parseDie(const nlohmann::json& die) {
@@ -698,9 +719,10 @@ Scenario parseScenario(const nlohmann::json& document, const std::filesystem::pa
     if (!document.is_object())
         failAt("", "expected a JSON object at the top level, got " + jsonTypeName(document));
     Scenario scenario;
-    scenario.extensions = checkKeys(document, "",
-                                    {"format", "version", "name", "description", "wafer",
-                                     "workload", "strategy", "traffic", "routing", "tcme"});
+    scenario.extensions =
+        checkKeys(document, "",
+                  {"format", "version", "name", "description", "wafer", "workload", "strategy",
+                   "traffic", "routing", "tcme", "network"});
     if (const json* v = findMember(document, "format")) {
         const std::string format = readString(*v, "format");
         if (format != "waferscope.scenario")
@@ -730,6 +752,8 @@ Scenario parseScenario(const nlohmann::json& document, const std::filesystem::pa
         scenario.routing = readRouting(*v, "routing", dies);
     if (const json* v = findMember(document, "tcme"))
         scenario.tcme = readTcme(*v, "tcme");
+    if (const json* v = findMember(document, "network"))
+        scenario.network = readNetwork(*v, "network");
     return scenario;
 }
 

@@ -264,6 +264,13 @@ ordered_json toOrderedJson(const Scenario& scenario) {
         out["routing"] = routingJson(*scenario.routing);
     if (scenario.tcme)
         out["tcme"] = tcmeJson(*scenario.tcme);
+    if (scenario.network) {
+        ordered_json network = ordered_json::object();
+        network["model"] = toString(scenario.network->model);
+        network["chunk"] = quantityJson(scenario.network->chunk);
+        addExtensions(network, scenario.network->extensions);
+        out["network"] = network;
+    }
     addExtensions(out, scenario.extensions);
     return out;
 }

@@ -145,8 +145,12 @@ nlohmann::json reportToJson(const SimulationReport& report) {
                                {"flops_per_hbm_byte", report.hardware.flopsPerHbmByte}};
     if (report.hardware.preset)
         hardware["preset"] = *report.hardware.preset;
+    nlohmann::json network = {{"model", toString(report.network.model)}};
+    if (report.network.model == NetworkModel::StoreAndForward)
+        network["chunk_bytes"] = report.network.chunkBytes;
     nlohmann::json result = {{"name", report.scenarioName},
                              {"hardware", std::move(hardware)},
+                             {"network", std::move(network)},
                              {"makespan_s", report.makespanS},
                              {"links", std::move(links)},
                              {"flows", std::move(flows)},
@@ -291,6 +295,14 @@ nlohmann::json chromeTrace(const SimulationReport& report) {
     return {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
 }
 
+std::string networkModelSummary(const NetworkSettings& network) {
+    if (network.model == NetworkModel::StoreAndForward)
+        return "store-and-forward in " + formatBytes(network.chunkBytes) +
+               " chunks (FIFO links, one chunk at a time)";
+    return "fluid (max-min fair sharing, cut-through: the optimistic end; packet-level runs "
+           "finish multi-bottleneck traffic up to 2.4x later, see --compare-modes)";
+}
+
 std::string humanSummary(const SimulationReport& report, const WaferTopology& topology) {
     std::ostringstream out;
     int deadDies = 0;
@@ -312,6 +324,7 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
         out << "preset " << *report.hardware.preset << "; ";
     out << std::llround(report.hardware.flopsPerLinkByte) << " FLOP per byte of link, "
         << std::llround(report.hardware.flopsPerHbmByte) << " FLOP per byte of HBM\n";
+    out << "network:   " << networkModelSummary(report.network) << '\n';
     out << "traffic:   " << report.flows.size() << " flows, "
         << formatBytes(report.totalLinkBytes()) << " carried over links\n";
     if (report.step) {

@@ -23,5 +23,8 @@ nlohmann::json chromeTrace(const SimulationReport& report);
 
 // The human summary printed by `simulate` without --json.
 std::string humanSummary(const SimulationReport& report, const WaferTopology& topology);
+// One line naming the network model times come from (docs/network-model.md): "fluid (...)" or
+// "store-and-forward in 1.049 MB chunks (...)".
+std::string networkModelSummary(const NetworkSettings& network);
 
 } // namespace ws

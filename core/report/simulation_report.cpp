@@ -77,6 +77,7 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
     SimulationReport report;
     report.scenarioName = scenario.name;
     report.hardware = hardwareSummaryOf(scenario.wafer);
+    report.network = scenario.networkSettings();
     report.makespanS = result.makespanS;
     report.warnings = std::move(warnings);
 

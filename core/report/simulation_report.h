@@ -133,6 +133,7 @@ HardwareSummary hardwareSummaryOf(const WaferSpec& wafer);
 struct SimulationReport {
     std::string scenarioName;
     HardwareSummary hardware;
+    NetworkSettings network; // the model the times come from (scenario `network`)
     double makespanS = 0.0;
     std::vector<LinkReport> links; // every link of the wafer, by LinkId
     std::vector<FlowReport> flows; // in expansion order

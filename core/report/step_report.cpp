@@ -85,6 +85,7 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     SimulationReport report;
     report.scenarioName = scenario.name;
     report.hardware = hardwareSummaryOf(scenario.wafer);
+    report.network = scenario.networkSettings();
     report.makespanS = result.makespanS;
     report.warnings = std::move(warnings);
 

@@ -35,6 +35,11 @@ constexpr std::array<std::pair<TopologyKind, const char*>, 2> kTopologyKinds = {
     {TopologyKind::Torus, "torus"},
 }};
 
+constexpr std::array<std::pair<NetworkModel, const char*>, 2> kNetworkModels = {{
+    {NetworkModel::Fluid, "fluid"},
+    {NetworkModel::StoreAndForward, "store_and_forward"},
+}};
+
 template <typename Enum, std::size_t N>
 std::string nameOf(const std::array<std::pair<Enum, const char*>, N>& table, Enum value) {
     for (const auto& [candidate, name] : table)
@@ -66,6 +71,9 @@ std::string toString(RoutingMode mode) {
 std::string toString(TopologyKind kind) {
     return nameOf(kTopologyKinds, kind);
 }
+std::string toString(NetworkModel model) {
+    return nameOf(kNetworkModels, model);
+}
 
 std::optional<OpKind> opKindFromString(const std::string& text) {
     return valueOf(kOpKinds, text);
@@ -78,6 +86,9 @@ std::optional<RoutingMode> routingModeFromString(const std::string& text) {
 }
 std::optional<TopologyKind> topologyKindFromString(const std::string& text) {
     return valueOf(kTopologyKinds, text);
+}
+std::optional<NetworkModel> networkModelFromString(const std::string& text) {
+    return valueOf(kNetworkModels, text);
 }
 
 TopologySpec WaferSpec::topologySpec() const {

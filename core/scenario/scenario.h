@@ -2,6 +2,7 @@
 
 #include "scenario/strategy_spec.h"
 #include "scenario/workload.h"
+#include "topology/network_model.h"
 #include "topology/wafer_topology.h"
 #include "units/quantity.h"
 
@@ -123,6 +124,17 @@ struct TcmeSpec {
     friend bool operator==(const TcmeSpec&, const TcmeSpec&) = default;
 };
 
+// The `network` key (docs/file-format.md): which model of section 2 or 6 of the spec moves the
+// flows, and the store-and-forward chunk size.
+struct NetworkSpec {
+    NetworkModel model = NetworkModel::Fluid;
+    Quantity chunk{1048576.0, "1 MiB"}; // bytes per chunk (store_and_forward)
+    nlohmann::json extensions = nlohmann::json::object();
+    friend bool operator==(const NetworkSpec&, const NetworkSpec&) = default;
+
+    NetworkSettings settings() const { return {model, chunk.value}; }
+};
+
 struct Scenario {
     std::string name;
     std::string description;
@@ -134,10 +146,14 @@ struct Scenario {
     std::vector<TrafficOp> traffic;
     std::optional<RoutingSpec> routing;
     std::optional<TcmeSpec> tcme;
+    std::optional<NetworkSpec> network; // unset: the fluid model
     nlohmann::json extensions = nlohmann::json::object();
     friend bool operator==(const Scenario&, const Scenario&) = default;
 
     RoutingMode routingMode() const { return routing ? routing->mode : RoutingMode::XY; }
+    NetworkSettings networkSettings() const {
+        return network ? network->settings() : NetworkSettings{};
+    }
 };
 
 // Names as written in files ("allgather", "ring", "xy", ...).
@@ -145,9 +161,11 @@ std::string toString(OpKind kind);
 std::string toString(Algorithm algorithm);
 std::string toString(RoutingMode mode);
 std::string toString(TopologyKind kind);
+std::string toString(NetworkModel model);
 std::optional<OpKind> opKindFromString(const std::string& text);
 std::optional<Algorithm> algorithmFromString(const std::string& text);
 std::optional<RoutingMode> routingModeFromString(const std::string& text);
 std::optional<TopologyKind> topologyKindFromString(const std::string& text);
+std::optional<NetworkModel> networkModelFromString(const std::string& text);
 
 } // namespace ws

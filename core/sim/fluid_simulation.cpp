@@ -46,7 +46,7 @@ MaxMinSolver makeSolver(const SimProblem& problem) {
 
 FluidSimulation::FluidSimulation(const SimProblem& problem, const std::function<bool()>* cancel)
     : m_problem(&problem), m_cancel(cancel), m_graph(TaskGraph::build(problem)),
-      m_solver(makeSolver(problem)) {
+      m_solver(makeSolver(problem)), m_dies(problem.dieCount) {
     const std::size_t taskCount = problem.tasks.size();
     m_pendingDeps.resize(taskCount);
     m_becameReady.assign(taskCount, 0);
@@ -56,13 +56,10 @@ FluidSimulation::FluidSimulation(const SimProblem& problem, const std::function<
     m_lastByteHeap.reset(taskCount);
     m_events.reserve(taskCount);
     m_dueNow.reserve(taskCount);
-    m_dieQueues.resize(idx(problem.dieCount));
-    m_dieBusy.assign(idx(problem.dieCount), 0);
-    m_dieTouched.assign(idx(problem.dieCount), 0);
     m_result.tasks.resize(taskCount);
     m_result.dieComputeS.assign(idx(problem.dieCount), 0.0);
 
-    fillLinkTotals();
+    fillLinkTotals(problem, m_result);
     for (std::size_t t = 0; t < taskCount; ++t) {
         m_pendingDeps[t] = static_cast<int>(problem.tasks[t].deps.size());
         if (m_pendingDeps[t] == 0) {
@@ -108,25 +105,7 @@ void FluidSimulation::switchTo(const SimProblem& variant, std::span<const TaskId
         m_solver.setFlowLinks(id, competes ? std::span<const LinkId>(task.links)
                                            : std::span<const LinkId>());
     }
-    fillLinkTotals(); // as simulate(variant) computes them, in task order
-}
-
-void FluidSimulation::fillLinkTotals() {
-    const std::size_t linkCount = m_problem->linkBandwidth.size();
-    m_result.linkBytes.assign(linkCount, 0.0);
-    m_result.linkBusyS.assign(linkCount, 0.0);
-    for (const SimTask& task : m_problem->tasks) {
-        if (task.kind == SimTask::Kind::Flow) {
-            for (const LinkId link : task.links) {
-                m_result.linkBytes[idx(link)] += task.bytes;
-            }
-        }
-    }
-    for (std::size_t l = 0; l < linkCount; ++l) {
-        if (m_result.linkBytes[l] > 0.0) {
-            m_result.linkBusyS[l] = m_result.linkBytes[l] / m_problem->linkBandwidth[l];
-        }
-    }
+    fillLinkTotals(variant, m_result); // as simulate(variant) computes them, in task order
 }
 
 // Events due at the current batch's time (most are: a dependent becomes ready when its last
@@ -270,16 +249,9 @@ inline void FluidSimulation::becomeReady(TaskId id, double now) {
             finishSending(id, now); // nothing to send: only the latency remains
         }
         break;
-    case SimTask::Kind::Compute: {
-        auto& queue = m_dieQueues[idx(task.die)];
-        queue.emplace_back(now, id);
-        std::push_heap(queue.begin(), queue.end(), std::greater<QueuedCompute>());
-        if (!m_dieTouched[idx(task.die)]) {
-            m_dieTouched[idx(task.die)] = 1;
-            m_touchedDies.push_back(task.die);
-        }
+    case SimTask::Kind::Compute:
+        m_dies.enqueue(task.die, now, id);
         break;
-    }
     case SimTask::Kind::Barrier:
         timing.startS = now;
         timing.lastByteS = now;
@@ -311,11 +283,7 @@ inline void FluidSimulation::complete(TaskId id, double now) {
     timing.endS = now;
     if (task.kind == SimTask::Kind::Compute) {
         timing.lastByteS = now;
-        m_dieBusy[idx(task.die)] = 0;
-        if (!m_dieTouched[idx(task.die)]) {
-            m_dieTouched[idx(task.die)] = 1;
-            m_touchedDies.push_back(task.die);
-        }
+        m_dies.release(task.die);
     }
     m_result.makespanS = std::max(m_result.makespanS, now);
     for (int k = m_graph.dependentOffsets[idx(id)]; k < m_graph.dependentOffsets[idx(id) + 1];
@@ -330,25 +298,12 @@ inline void FluidSimulation::complete(TaskId id, double now) {
 }
 
 inline bool FluidSimulation::startIdleDies(double now) {
-    bool started = false;
-    for (const DieId die : m_touchedDies) {
-        m_dieTouched[idx(die)] = 0;
-        auto& queue = m_dieQueues[idx(die)];
-        if (m_dieBusy[idx(die)] || queue.empty()) {
-            continue;
-        }
-        std::pop_heap(queue.begin(), queue.end(), std::greater<QueuedCompute>());
-        const TaskId id = queue.back().second;
-        queue.pop_back();
-        const double seconds = m_problem->tasks[idx(id)].seconds;
-        m_dieBusy[idx(die)] = 1;
+    return m_dies.startIdle([&](TaskId id) {
+        const SimTask& task = m_problem->tasks[idx(id)];
         m_result.tasks[idx(id)].startS = now;
-        m_result.dieComputeS[idx(die)] += seconds;
-        push(now + seconds, id, TimedEvent::Kind::Complete);
-        started = true;
-    }
-    m_touchedDies.clear();
-    return started;
+        m_result.dieComputeS[idx(task.die)] += task.seconds;
+        push(now + task.seconds, id, TimedEvent::Kind::Complete);
+    });
 }
 
 } // namespace ws

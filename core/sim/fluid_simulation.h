@@ -1,5 +1,6 @@
 #pragma once
 
+#include "sim/die_queues.h"
 #include "sim/indexed_min_heap.h"
 #include "sim/max_min_solver.h"
 #include "sim/sim_problem.h"
@@ -58,11 +59,7 @@ private:
         TaskId task;
         Kind kind;
     };
-    // (ready time, task): a die's queue pops the earliest ready task, ties by TaskId.
-    using QueuedCompute = std::pair<double, TaskId>;
-
     void runCheckedBatch(); // polls `cancel` first
-    void fillLinkTotals();
     void push(double timeS, TaskId task, TimedEvent::Kind kind);
     bool nextEvent(double limit, TimedEvent& event);
     double nextEventS() const;
@@ -92,10 +89,7 @@ private:
     double m_batchS = std::numeric_limits<double>::quiet_NaN(); // time of the batch running
     long long m_seq = 0;
 
-    std::vector<std::vector<QueuedCompute>> m_dieQueues; // min-heaps by (ready time, TaskId)
-    std::vector<char> m_dieBusy;    // bytes, not bits: read and written on every compute event
-    std::vector<char> m_dieTouched; // in m_touchedDies
-    std::vector<DieId> m_touchedDies;
+    DieQueues m_dies;
 
     SimResult m_result;
 };

@@ -6,7 +6,9 @@
 
 namespace ws {
 
-// The event-driven fluid simulator of docs/network-model.md.
+// Simulates a problem in its network model (problem.network): the store-and-forward model of
+// sim/store_and_forward_simulation.h, or the event-driven fluid model of docs/network-model.md
+// described here.
 //
 // Bandwidth is shared max-min fairly among the flows active on each link, by progressive
 // filling; rates are re-solved when a flow starts or finishes, only for the flows connected

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "topology/network_model.h"
 #include "topology/wafer_topology.h"
+
+#include <utility>
 
 #include <vector>
 
@@ -30,11 +33,18 @@ struct SimProblem {
     std::vector<double> linkBandwidth; // bytes/s per LinkId
     double hopLatencyS = 0.0;          // seconds per hop, paid after the last byte leaves
     int dieCount = 0;
+    NetworkSettings network; // which model moves the flows (sim/network_model.h)
+    // By LinkId: (tail die, head die). Store-and-forward reads a flow's route order (a path, or
+    // a multicast tree from its source) from these; the fluid model does not need them.
+    std::vector<std::pair<DieId, DieId>> linkEnds;
 };
 
 // When each task ran. For a flow: readyS when its dependencies were met, lastByteS when its last
-// byte left the source, endS = lastByteS + hops * latency (delivery). For a compute task startS
-// can be later than readyS while its die is busy. For a barrier all four are equal.
+// byte left the source, endS = lastByteS + hops * latency (delivery) in the fluid model; in the
+// store-and-forward model startS is when its first chunk began to cross a link, lastByteS when
+// its last chunk had left the source and endS when that chunk reached every destination. For a
+// compute task startS can be later than readyS while its die is busy. For a barrier all four are
+// equal.
 struct TaskTiming {
     double readyS = 0.0;
     double startS = 0.0;
@@ -50,5 +60,14 @@ struct SimResult {
     std::vector<double> dieComputeS;  // by DieId: total compute time
     long long rateRecomputations = 0; // how many times rates were re-solved (for benchmarks)
 };
+
+// A problem without tasks on `topology`'s links, every one with `bandwidth` bytes/s: what the
+// traffic planner and the step builder start from.
+SimProblem problemOnLinks(const WaferTopology& topology, double bandwidth, double hopLatencyS,
+                          NetworkSettings network);
+
+// Every link's bytes carried and busy time (bytes / bandwidth) into `result`, in task order:
+// the same in both network models.
+void fillLinkTotals(const SimProblem& problem, SimResult& result);
 
 } // namespace ws

@@ -5,13 +5,12 @@
 
 namespace ws {
 
-StepGraph::StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode)
-    : m_topology(topology), m_router(topology, mode), m_compute(wafer.die) {
-    m_problem.linkBandwidth.assign(static_cast<std::size_t>(topology.linkCount()),
-                                   wafer.linkBandwidth.value);
-    m_problem.hopLatencyS = wafer.linkLatency.value;
-    m_problem.dieCount = topology.dieCount();
-}
+StepGraph::StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode,
+                     NetworkSettings network)
+    : m_topology(topology), m_router(topology, mode), m_compute(wafer.die),
+      m_problem(
+          problemOnLinks(topology, wafer.linkBandwidth.value, wafer.linkLatency.value, network)),
+      m_budget({}, network) {}
 
 TaskId StepGraph::push(SimTask task, StepTaskInfo info) {
     const auto id = static_cast<TaskId>(m_problem.tasks.size());
@@ -103,6 +102,7 @@ TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm al
     op.group = group;
     op.bytes = Quantity{bytes, {}};
     op.algorithm = algorithm;
+    m_budget.charge(op, m_topology, "strategy");
     std::vector<Flow> flows = expandOp(op, -1, m_topology, "strategy");
 
     std::vector<TaskId> flowTasks;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "collectives/expansion_budget.h"
 #include "collectives/flow.h"
 #include "collectives/traffic_plan.h"
 #include "routing/router.h"
@@ -39,7 +40,8 @@ struct StepTaskInfo {
 // every flow task has exactly one entry in `flows` whose `task` is t.
 class StepGraph {
 public:
-    StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode);
+    StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode,
+              NetworkSettings network);
 
     // A compute task on `die`, costed by the die's compute model (step/compute_model.h).
     TaskId addCompute(DieId die, const ComputeWork& work, std::vector<TaskId> deps,
@@ -78,6 +80,11 @@ public:
     // flows (TCME judging candidates) saves tens of thousands of strings. Flow ids are the same.
     void setTaskLabels(bool keep) { m_taskLabels = keep; }
     bool keepsTaskLabels() const { return m_taskLabels; }
+    // The flows (and store-and-forward chunks) its collectives may expand to, counted before
+    // each is expanded (collectives/expansion_budget.h); the defaults unless set.
+    void setExpansionLimits(const ExpansionLimits& limits) {
+        m_budget = ExpansionBudget(limits, m_problem.network);
+    }
 
     // Hand the problem and the flows over to a caller that keeps them past the graph (TCME
     // re-simulates the problem with patched routes). The graph is not usable afterwards.
@@ -99,6 +106,7 @@ private:
     const std::map<std::string, PinnedRoute>* m_pinned = nullptr;
     std::set<std::string> m_usedPins;
     bool m_taskLabels = true;
+    ExpansionBudget m_budget;
 };
 
 } // namespace ws

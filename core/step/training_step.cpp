@@ -294,7 +294,8 @@ std::vector<GemmPartition> partitionsOf(const StepPlan& plan, const Workload& wo
 } // namespace
 
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
-                               TaskLabels labels, const std::function<bool()>& cancel) {
+                               TaskLabels labels, const std::function<bool()>& cancel,
+                               const ExpansionLimits& limits) {
     if (!scenario.workload || !scenario.strategy)
         throw ScenarioError(scenario.workload ? "strategy" : "workload",
                             "a training step needs both `workload` and `strategy`");
@@ -304,18 +305,20 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
     Placement placement = placeStrategy(strategy, topology);
     StepPlan plan = buildStepPlan(workload, strategy, scenario.wafer.die);
 
-    TrainingStep step{std::move(workload),
-                      std::move(strategy),
-                      std::move(placement),
-                      StepGraph(topology, scenario.wafer, scenario.routingMode()),
-                      {},
-                      {},
-                      -1,
-                      std::move(plan),
-                      {},
-                      {},
-                      {}};
+    TrainingStep step{
+        std::move(workload),
+        std::move(strategy),
+        std::move(placement),
+        StepGraph(topology, scenario.wafer, scenario.routingMode(), scenario.networkSettings()),
+        {},
+        {},
+        -1,
+        std::move(plan),
+        {},
+        {},
+        {}};
     step.graph.setTaskLabels(labels == TaskLabels::Kept);
+    step.graph.setExpansionLimits(limits);
     if (scenario.routing)
         step.graph.setPinnedRoutes(&scenario.routing->paths);
     StepBuilder(step, step.plan, cancel).build();

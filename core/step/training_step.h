@@ -72,9 +72,12 @@ enum class TaskLabels { Kept, Skipped };
 // (evaluation/scenario_run.h).
 // Polls `cancel` between the groups' tasks (a few milliseconds apart on a 32x32 wafer) and
 // throws RunCancelled (sim/run_cancelled.h) when it fires.
+// Every collective's flows are counted against `limits` before it is expanded: "strategy" when
+// the step would pass them (collectives/expansion_budget.h).
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
                                TaskLabels labels = TaskLabels::Kept,
-                               const std::function<bool()>& cancel = {});
+                               const std::function<bool()>& cancel = {},
+                               const ExpansionLimits& limits = {});
 
 StepTiming stepTiming(const TrainingStep& step, const SimResult& result);
 

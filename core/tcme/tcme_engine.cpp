@@ -446,6 +446,23 @@ TcmeEngine::simulatePatched(std::vector<std::optional<std::vector<RoutePatch>>>&
     }
     std::stable_sort(pending.begin(), pending.end(),
                      [](const Pending& a, const Pending& b) { return a.readyS < b.readyS; });
+    if (m_state.problem.network.model != NetworkModel::Fluid) {
+        // Only the fluid run can be paused and forked; other models simulate every patched
+        // candidate whole.
+        for (const Pending& entry : pending) {
+            const PatchedLinks patched(m_state, *patches[entry.candidate]);
+            try {
+                SimResult simulated = simulate(m_state.problem);
+                ScenarioEvaluation result;
+                result.makespanS = simulated.makespanS;
+                result.linkBytes = std::move(simulated.linkBytes);
+                figures[entry.candidate] = std::move(result);
+            } catch (const std::invalid_argument&) {
+                continue; // as below: a patched problem that does not simulate is skipped
+            }
+        }
+        return figures;
+    }
     std::optional<FluidSimulation> current;
     std::optional<FluidSimulation> fork; // reused: copying into it keeps its buffers
     for (const Pending& entry : pending) {

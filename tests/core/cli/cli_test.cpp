@@ -86,6 +86,46 @@ TEST(Cli, SimulateNamesTheHardwarePresetAndItsRegime) {
         << human.out;
 }
 
+// Both network models side by side: the ring on a line costs more chunked (the wrap-around is
+// stored and forwarded at every die), and the report of a plain run names its model.
+TEST(Cli, CompareModesReportsBothEndsOfTheBracket) {
+    const std::string file = quote((kScenarios / "ring_allgather_line.json").string());
+    const CliRun run = runCli("simulate --compare-modes --json " + file);
+    ASSERT_EQ(run.status, 0) << run.err;
+    const auto json = nlohmann::json::parse(run.out);
+    const auto& modes = json.at("modes");
+    ASSERT_EQ(modes.size(), 2u);
+    EXPECT_EQ(modes[0].at("model"), "fluid");
+    EXPECT_EQ(modes[1].at("model"), "store_and_forward");
+    EXPECT_EQ(modes[1].at("chunk_bytes"), 1048576.0);
+    EXPECT_EQ(modes[0].at("hottest_link").at("bytes"), modes[1].at("hottest_link").at("bytes"));
+    const double fluid = modes[0].at("makespan_s");
+    const double chunked = modes[1].at("makespan_s");
+    EXPECT_GT(chunked, fluid);
+    EXPECT_DOUBLE_EQ(json.at("ratio").get<double>(), chunked / fluid);
+    const CliRun plain = runCli("simulate --json " + file);
+    EXPECT_EQ(nlohmann::json::parse(plain.out).at("network").at("model"), "fluid");
+    EXPECT_DOUBLE_EQ(nlohmann::json::parse(plain.out).at("makespan_s").get<double>(), fluid);
+    const CliRun human = runCli("simulate --compare-modes " + file);
+    EXPECT_NE(human.out.find("store-and-forward (1.049 MB chunks) over fluid: "), std::string::npos)
+        << human.out;
+    EXPECT_EQ(runCli("simulate --compare-modes --csv out.csv " + file).status, 2);
+}
+
+// A scenario that would build more flows than the limit is refused before it is expanded,
+// and the limit can be raised.
+TEST(Cli, MaxFlowsRefusesAndRaisesTheLimit) {
+    const std::string file = quote((kScenarios / "ring_allgather_line.json").string());
+    const CliRun refused = runCli("validate --max-flows 10 " + file);
+    EXPECT_EQ(refused.status, 2);
+    EXPECT_NE(refused.err.find("expands to 56 flows; the run would build more than the limit of "
+                               "10 flows"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_EQ(runCli("simulate --max-flows 56 " + file).status, 0);
+    EXPECT_EQ(runCli("simulate --max-flows x " + file).status, 2);
+}
+
 TEST(Cli, SimulateWritesCsvAndTrace) {
     const fs::path dir = scratchDir();
     const fs::path csv = dir / "links.csv";

@@ -1,8 +1,11 @@
 #include "collectives/collective_expansion.h"
+#include "collectives/expansion_budget.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 
 namespace ws {
 namespace {
@@ -315,6 +318,62 @@ TEST(ExpandOp, HierarchicalErrorSaysWhatIsWrong) {
                   "traffic[2].group: hierarchical needs a group that fills a rectangle of dies "
                   "exactly; these 3 dies span rows 0 to 1 and columns 0 to 1 (4 dies)");
     }
+}
+
+// The size guard counts without expanding: its count must be exactly what expandOp builds, for
+// every op and algorithm (a 2x3 group on a 4x4 wafer, so hierarchical applies).
+TEST(ExpansionBudget, CountsExactlyTheFlowsAnOpExpandsTo) {
+    const WaferTopology topology = mesh(4, 4);
+    const std::vector<DieId> group = {5, 6, 7, 9, 10, 11};
+    int checked = 0;
+    for (const OpKind kind : {OpKind::AllGather, OpKind::ReduceScatter, OpKind::AllReduce,
+                              OpKind::Broadcast, OpKind::AllToAll}) {
+        for (const Algorithm algorithm :
+             {Algorithm::Ring, Algorithm::Direct, Algorithm::Multicast, Algorithm::Hierarchical}) {
+            const TrafficOp op = collective("op", kind, group, 6e6, algorithm);
+            std::vector<Flow> flows;
+            try {
+                flows = expandOp(op, 0, topology, "traffic[0]");
+            } catch (const ScenarioError&) {
+                continue; // a combination that is not defined
+            }
+            const ExpansionSize size = expansionSizeOf(op, topology, 1e6);
+            EXPECT_EQ(size.flows, static_cast<std::int64_t>(flows.size()))
+                << toString(algorithm) << ' ' << toString(kind);
+            // Chunks: at least one per flow, at most the whole buffer's worth per flow.
+            std::int64_t chunks = 0;
+            for (const Flow& flow : flows)
+                chunks += static_cast<std::int64_t>(std::ceil(flow.bytes / 1e6));
+            EXPECT_GE(size.chunks, chunks) << toString(algorithm) << ' ' << toString(kind);
+            EXPECT_LE(size.chunks, static_cast<std::int64_t>(flows.size()) * 6)
+                << toString(algorithm) << ' ' << toString(kind);
+            ++checked;
+        }
+    }
+    EXPECT_EQ(checked, 16); // ring and direct 5 each, multicast 3, hierarchical 3
+}
+
+TEST(ExpansionBudget, RefusesARunPastItsLimitNamingTheOpAndTheCount) {
+    const WaferTopology topology = mesh(4, 4);
+    ExpansionBudget budget({100, 1000}, NetworkSettings{});
+    const TrafficOp ring = collective("ar", OpKind::AllReduce, {0, 1, 2, 3, 7, 6}, 6e6);
+    budget.charge(ring, topology, "traffic[0]"); // 2 x 6 x 5 = 60 flows
+    EXPECT_EQ(budget.flows(), 60);
+    try {
+        budget.charge(ring, topology, "traffic[1]");
+        ADD_FAILURE() << "a run of 120 flows passed a limit of 100";
+    } catch (const ScenarioError& error) {
+        EXPECT_EQ(error.keyPath(), "traffic[1]");
+        EXPECT_NE(std::string(error.what())
+                      .find("op 'ar' (a ring allreduce over 6 dies) expands to 60 flows; with "
+                            "the 60 flows before it the run would build more than the limit of "
+                            "100 flows"),
+                  std::string::npos)
+            << error.what();
+    }
+    // Chunks count only in the store-and-forward model: 60 flows of 1 MB in 64 KB chunks.
+    ExpansionBudget chunked({1000, 500}, {NetworkModel::StoreAndForward, 65536});
+    expectErrorAt([&] { chunked.charge(ring, topology, "traffic[0]"); }, "traffic[0]");
 }
 
 } // namespace

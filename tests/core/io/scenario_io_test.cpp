@@ -61,6 +61,7 @@ const std::string kFullScenario = R"({
   "routing": { "mode": "adaptive",
                "paths": { "ar/s0/r0": [5, 9], "bc/s0/r0": [[5, 4], [5, 6]] }, "x-r": true },
   "tcme": { "max_iter": 20, "min_gain": 0, "patience": 1, "target_utilization": 10, "x-t": null },
+  "network": { "model": "store_and_forward", "chunk": "256 KiB", "x-n": 1 },
   "x-top": { "nested": { "a": 1 } }
 })";
 
@@ -168,6 +169,10 @@ TEST(ScenarioIo, KeepsQuantityTextsAndPlainNumbers) {
     EXPECT_EQ(s.wafer.die.taskOverhead, (Quantity{250e-9, "250 ns"}));
     EXPECT_EQ(s.wafer.die.gemmTile, 64);
     EXPECT_DOUBLE_EQ(s.wafer.die.sramReserve, 0.2);
+    ASSERT_TRUE(s.network);
+    EXPECT_EQ(s.network->model, NetworkModel::StoreAndForward);
+    EXPECT_EQ(s.network->chunk, (Quantity{262144, "256 KiB"}));
+    EXPECT_EQ(s.networkSettings(), (NetworkSettings{NetworkModel::StoreAndForward, 262144}));
     EXPECT_EQ(s.traffic[0].bytes, (Quantity{1'000'000, ""}));
     EXPECT_EQ(s.traffic[3].bytes, (Quantity{12.5e9, "100 Gb"})); // bits
     EXPECT_EQ(s.traffic[0].start, (Quantity{2e-6, "2 us"}));

@@ -235,5 +235,40 @@ TEST(ClosedForm, StoreAndForwardPipeline) {
     EXPECT_TIME(run(scenario).result.makespanS, (m + h - 1) * s / kB);
 }
 
+// The same ring in the store-and-forward model (SPEC section 6), each rank's n/p bytes cut into
+// m = 4 chunks of C: a one-hop step takes m C / B + a and the wrap-around (p - 1 hops) takes
+// (m + p - 2) C / B + (p - 1) a; the longest chain crosses the wrap-around once:
+// ((p-1)/p) n/B + (p-2) C/B + (2p-3) a, the fluid time plus p - 2 chunk times.
+TEST(ClosedForm, StoreAndForwardRingAllGatherOnALine) {
+    for (const int p : {3, 4, 8}) {
+        Scenario scenario = wafer(1, p);
+        const double chunk = kN / p / 4;
+        scenario.network = NetworkSpec{NetworkModel::StoreAndForward, Quantity{chunk, ""}, {}};
+        scenario.traffic.push_back(collective("ag", OpKind::AllGather, line(p), kN));
+        const double expected = (p - 1.0) / p * kN / kB + (p - 2) * chunk / kB + (2 * p - 3) * kA;
+        EXPECT_TIME(run(scenario).result.makespanS, expected) << "p = " << p;
+    }
+}
+
+// With messages of one chunk, a transfer over n - 1 hops costs n - 1 one-hop transfers in the
+// store-and-forward model (every die waits for the whole message), while in the fluid model only
+// the per-hop latency grows: the tail latency of a ring laid on a line that TATP's relay avoids.
+TEST(ClosedForm, StoreAndForwardWrapAroundCostsHopsTimesAOneHopTransfer) {
+    const int n = 8;
+    const double s = 16.0 * 1024 * 1024;
+    for (const NetworkModel model : {NetworkModel::StoreAndForward, NetworkModel::Fluid}) {
+        Scenario scenario = wafer(1, n);
+        scenario.network = NetworkSpec{model, Quantity{s, ""}, {}};
+        scenario.traffic.push_back(p2p("wrap", n - 1, 0, s));
+        Scenario oneHop = scenario;
+        oneHop.traffic = {p2p("next", 0, 1, s)};
+        const double ratio = run(scenario).result.makespanS / run(oneHop).result.makespanS;
+        if (model == NetworkModel::StoreAndForward)
+            EXPECT_NEAR(ratio, n - 1, 1e-9);
+        else // (S/B + (n-1) a) / (S/B + a): only the latency grows with the hops
+            EXPECT_NEAR(ratio, (s / kB + (n - 1) * kA) / (s / kB + kA), 1e-9);
+    }
+}
+
 } // namespace
 } // namespace ws

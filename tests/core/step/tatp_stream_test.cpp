@@ -121,7 +121,8 @@ StreamRun runStream(int waferRows, int waferCols, std::vector<DieId> path, const
     StreamRun run;
     const WaferSpec wafer = waferOf(waferRows, waferCols);
     run.topology = std::make_unique<WaferTopology>(wafer.topologySpec());
-    run.graph = std::make_unique<StepGraph>(*run.topology, wafer, RoutingMode::XY);
+    run.graph =
+        std::make_unique<StepGraph>(*run.topology, wafer, RoutingMode::XY, NetworkSettings{});
     const std::vector<std::vector<TaskId>> startDeps =
         prepare ? prepare(*run.graph) : std::vector<std::vector<TaskId>>{};
     run.path = std::move(path);

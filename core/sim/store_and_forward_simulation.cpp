@@ -1,0 +1,330 @@
+#include "sim/store_and_forward_simulation.h"
+
+#include "sim/run_cancelled.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace ws {
+
+namespace {
+
+std::size_t idx(long long i) {
+    return static_cast<std::size_t>(i);
+}
+
+// As in FluidSimulation: events this close (relative to the time) are one batch.
+constexpr double kSimultaneousRelTol = 1e-12;
+
+struct EventAfter {
+    template <typename Event> bool operator()(const Event& a, const Event& b) const {
+        return a.timeS > b.timeS || (a.timeS == b.timeS && a.seq > b.seq);
+    }
+};
+
+// The FIFO order of a link's queue, as a comparison for std::push_heap's max-heap: `a` comes
+// after `b` when it became ready later, or at the same time belongs to a later flow or chunk.
+struct ChunkAfter {
+    template <typename Chunk> bool operator()(const Chunk& a, const Chunk& b) const {
+        if (a.readyS != b.readyS)
+            return a.readyS > b.readyS;
+        if (a.flow != b.flow)
+            return a.flow > b.flow;
+        return a.chunk > b.chunk;
+    }
+};
+
+long long chunksOf(double bytes, double chunk) {
+    auto count = static_cast<long long>(std::ceil(bytes / chunk));
+    if (count < 1)
+        count = 1;
+    // The last chunk must hold something: bytes / chunk rounded up past a whole number.
+    if (count > 1 && bytes - chunk * static_cast<double>(count - 1) <= 0.0)
+        --count;
+    return count;
+}
+
+[[noreturn]] void notARoute(std::size_t task, const std::string& why) {
+    throw std::invalid_argument("task " + std::to_string(task) +
+                                ": store-and-forward needs its links to be a path or a tree "
+                                "out of one source die; " +
+                                why);
+}
+
+} // namespace
+
+StoreAndForwardSimulation::StoreAndForwardSimulation(const SimProblem& problem,
+                                                     const std::function<bool()>* cancel)
+    : m_problem(problem), m_cancel(cancel), m_graph(TaskGraph::build(problem)),
+      m_dies(problem.dieCount) {
+    if (!(problem.network.chunkBytes > 0.0) || !std::isfinite(problem.network.chunkBytes))
+        throw std::invalid_argument("the chunk size must be a positive number of bytes");
+    if (problem.linkEnds.size() != problem.linkBandwidth.size())
+        throw std::invalid_argument("store-and-forward needs the two dies of every link");
+    const std::size_t taskCount = problem.tasks.size();
+    m_pendingDeps.resize(taskCount);
+    m_chunkCount.assign(taskCount, 0);
+    m_deliveriesLeft.assign(taskCount, 0);
+    m_sourceHopsSending.assign(taskCount, 0);
+    m_linkQueues.resize(problem.linkBandwidth.size());
+    m_linkBusy.assign(problem.linkBandwidth.size(), 0);
+    m_linkTouched.assign(problem.linkBandwidth.size(), 0);
+    m_result.tasks.resize(taskCount);
+    m_result.dieComputeS.assign(idx(problem.dieCount), 0.0);
+    fillLinkTotals(problem, m_result);
+    buildRoutes();
+    m_events.reserve(taskCount);
+    for (std::size_t t = 0; t < taskCount; ++t) {
+        m_pendingDeps[t] = static_cast<int>(problem.tasks[t].deps.size());
+        if (m_pendingDeps[t] == 0)
+            push(problem.tasks[t].earliestStartS, Event::Kind::Ready, static_cast<TaskId>(t));
+    }
+}
+
+// Orders every flow's links breadth-first from its source die: the source is the one tail
+// that no link of the flow enters, and every die is entered by at most one link (a tree).
+void StoreAndForwardSimulation::buildRoutes() {
+    const std::size_t taskCount = m_problem.tasks.size();
+    m_firstHop.assign(taskCount + 1, 0);
+    m_sourceHopEnd.assign(taskCount, 0);
+    std::size_t hopCount = 0;
+    for (const SimTask& task : m_problem.tasks)
+        if (task.kind == SimTask::Kind::Flow && task.bytes > 0.0)
+            hopCount += task.links.size();
+    m_hops.reserve(hopCount);
+
+    std::vector<char> entered(idx(m_problem.dieCount), 0);
+    std::vector<std::pair<DieId, LinkId>> byTail; // the flow's links sorted by tail die
+    for (std::size_t t = 0; t < taskCount; ++t) {
+        const SimTask& task = m_problem.tasks[t];
+        m_firstHop[t] = static_cast<int>(m_hops.size());
+        m_sourceHopEnd[t] = m_firstHop[t];
+        if (task.kind != SimTask::Kind::Flow || task.bytes <= 0.0) {
+            m_firstHop[t + 1] = m_firstHop[t];
+            continue;
+        }
+        byTail.clear();
+        for (const LinkId link : task.links) {
+            const auto [tail, head] = m_problem.linkEnds[idx(link)];
+            if (head < 0 || head >= m_problem.dieCount || tail < 0 || tail >= m_problem.dieCount)
+                notARoute(t, "link " + std::to_string(link) + " joins dies outside the wafer");
+            if (entered[idx(head)])
+                notARoute(t, "two of its links enter die " + std::to_string(head));
+            entered[idx(head)] = 1;
+            byTail.emplace_back(tail, link);
+        }
+        std::sort(byTail.begin(), byTail.end());
+        DieId source = -1;
+        for (const auto& [tail, link] : byTail) {
+            if (entered[idx(tail)])
+                continue;
+            if (source != -1 && source != tail)
+                notARoute(t, "dies " + std::to_string(source) + " and " + std::to_string(tail) +
+                                 " both start a branch");
+            source = tail;
+        }
+        for (const auto& [tail, link] : byTail)
+            entered[idx(m_problem.linkEnds[idx(link)].second)] = 0;
+        if (source == -1)
+            notARoute(t, "its links form a cycle");
+
+        const auto linksFrom = [&](DieId die) {
+            return std::equal_range(
+                byTail.begin(), byTail.end(), std::pair<DieId, LinkId>{die, -1},
+                [](const auto& a, const auto& b) { return a.first < b.first; });
+        };
+        const auto appendHops = [&](DieId die) {
+            const auto [begin, end] = linksFrom(die);
+            for (auto it = begin; it != end; ++it)
+                m_hops.push_back({it->second, static_cast<TaskId>(t), 0, 0});
+        };
+        appendHops(source);
+        m_sourceHopEnd[t] = static_cast<int>(m_hops.size());
+        for (std::size_t h = idx(m_firstHop[t]); h < m_hops.size(); ++h) {
+            const DieId head = m_problem.linkEnds[idx(m_hops[h].link)].second;
+            m_hops[h].childBegin = static_cast<int>(m_hops.size());
+            appendHops(head);
+            m_hops[h].childEnd = static_cast<int>(m_hops.size());
+        }
+        if (m_hops.size() - idx(m_firstHop[t]) != task.links.size())
+            notARoute(t, "some of its links cannot be reached from die " + std::to_string(source));
+        m_firstHop[t + 1] = static_cast<int>(m_hops.size());
+        m_chunkCount[t] = chunksOf(task.bytes, m_problem.network.chunkBytes);
+    }
+}
+
+void StoreAndForwardSimulation::runToEnd() {
+    while (!m_events.empty()) {
+        if (m_cancel != nullptr && *m_cancel && (*m_cancel)())
+            throw RunCancelled();
+        runBatch();
+    }
+}
+
+void StoreAndForwardSimulation::push(double timeS, Event::Kind kind, int subject,
+                                     long long chunk) {
+    m_events.push_back({timeS, m_seq++, subject, chunk, kind});
+    std::push_heap(m_events.begin(), m_events.end(), EventAfter{});
+}
+
+// Handles every event due at the earliest pending time (within the tolerance), including the
+// ones they make due then; links and dies start their next chunk or task only once the whole
+// batch is in, so that the tie rule, not the order events were handled in, decides.
+void StoreAndForwardSimulation::runBatch() {
+    const double now = m_events.front().timeS;
+    const double limit = now + kSimultaneousRelTol * now;
+    while (true) {
+        bool handled = false;
+        while (!m_events.empty() && m_events.front().timeS <= limit) {
+            std::pop_heap(m_events.begin(), m_events.end(), EventAfter{});
+            const Event event = m_events.back();
+            m_events.pop_back();
+            switch (event.kind) {
+            case Event::Kind::Ready:
+                becomeReady(event.subject, now);
+                break;
+            case Event::Kind::Complete:
+                complete(event.subject, now);
+                break;
+            case Event::Kind::ChunkArrives: {
+                const Hop& hop = m_hops[idx(event.subject)];
+                auto& queue = m_linkQueues[idx(hop.link)];
+                queue.push_back({now, hop.flow, event.chunk, event.subject});
+                std::push_heap(queue.begin(), queue.end(), ChunkAfter{});
+                if (!m_linkTouched[idx(hop.link)]) {
+                    m_linkTouched[idx(hop.link)] = 1;
+                    m_touchedLinks.push_back(hop.link);
+                }
+                break;
+            }
+            case Event::Kind::ChunkSent:
+                chunkSent(event.subject, event.chunk, now);
+                break;
+            }
+            handled = true;
+        }
+        handled = startIdleLinks(now) || handled;
+        handled = m_dies.startIdle([&](TaskId id) {
+            const SimTask& task = m_problem.tasks[idx(id)];
+            m_result.tasks[idx(id)].startS = now;
+            m_result.dieComputeS[idx(task.die)] += task.seconds;
+            push(now + task.seconds, Event::Kind::Complete, id);
+        }) || handled;
+        if (!handled)
+            break;
+    }
+}
+
+void StoreAndForwardSimulation::becomeReady(TaskId id, double now) {
+    const SimTask& task = m_problem.tasks[idx(id)];
+    TaskTiming& timing = m_result.tasks[idx(id)];
+    timing.readyS = now;
+    switch (task.kind) {
+    case SimTask::Kind::Flow:
+        if (task.bytes <= 0.0) { // nothing to send: only the latency remains
+            timing.startS = now;
+            timing.lastByteS = now;
+            push(now + task.hops * m_problem.hopLatencyS, Event::Kind::Complete, id);
+            break;
+        }
+        timing.startS = std::numeric_limits<double>::infinity(); // until a chunk starts
+        m_sourceHopsSending[idx(id)] = m_sourceHopEnd[idx(id)] - m_firstHop[idx(id)];
+        {
+            long long leaves = 0;
+            for (int h = m_firstHop[idx(id)]; h < m_firstHop[idx(id) + 1]; ++h)
+                leaves += m_hops[idx(h)].childBegin == m_hops[idx(h)].childEnd ? 1 : 0;
+            m_deliveriesLeft[idx(id)] = leaves * m_chunkCount[idx(id)];
+        }
+        // Every chunk is ready at the source now; a source link's queue holds the flow's next
+        // chunk only (startIdleLinks queues the one after when it starts one), which orders the
+        // same as holding them all.
+        for (int h = m_firstHop[idx(id)]; h < m_sourceHopEnd[idx(id)]; ++h)
+            push(now, Event::Kind::ChunkArrives, h, 0);
+        break;
+    case SimTask::Kind::Compute:
+        m_dies.enqueue(task.die, now, id);
+        break;
+    case SimTask::Kind::Barrier:
+        timing.startS = now;
+        timing.lastByteS = now;
+        complete(id, now);
+        break;
+    }
+}
+
+bool StoreAndForwardSimulation::startIdleLinks(double now) {
+    bool started = false;
+    for (const LinkId link : m_touchedLinks) {
+        m_linkTouched[idx(link)] = 0;
+        auto& queue = m_linkQueues[idx(link)];
+        if (m_linkBusy[idx(link)] || queue.empty())
+            continue;
+        std::pop_heap(queue.begin(), queue.end(), ChunkAfter{});
+        const QueuedChunk next = queue.back();
+        queue.pop_back();
+        m_linkBusy[idx(link)] = 1;
+        const double seconds = chunkBytes(next.flow, next.chunk) / m_problem.linkBandwidth[idx(link)];
+        push(now + seconds, Event::Kind::ChunkSent, next.hop, next.chunk);
+        if (next.hop < m_sourceHopEnd[idx(next.flow)]) {
+            TaskTiming& timing = m_result.tasks[idx(next.flow)];
+            timing.startS = std::min(timing.startS, now);
+            if (next.chunk + 1 < m_chunkCount[idx(next.flow)]) {
+                queue.push_back({next.readyS, next.flow, next.chunk + 1, next.hop});
+                std::push_heap(queue.begin(), queue.end(), ChunkAfter{});
+            }
+        }
+        started = true;
+    }
+    m_touchedLinks.clear();
+    return started;
+}
+
+void StoreAndForwardSimulation::chunkSent(int hopIndex, long long chunk, double now) {
+    const Hop& hop = m_hops[idx(hopIndex)];
+    m_linkBusy[idx(hop.link)] = 0;
+    if (!m_linkTouched[idx(hop.link)]) {
+        m_linkTouched[idx(hop.link)] = 1;
+        m_touchedLinks.push_back(hop.link);
+    }
+    const double arrivesS = now + m_problem.hopLatencyS;
+    const auto flow = idx(hop.flow);
+    if (hopIndex < m_sourceHopEnd[flow] && chunk + 1 == m_chunkCount[flow] &&
+        --m_sourceHopsSending[flow] == 0)
+        m_result.tasks[flow].lastByteS = now;
+    for (int child = hop.childBegin; child < hop.childEnd; ++child)
+        push(arrivesS, Event::Kind::ChunkArrives, child, chunk);
+    if (hop.childBegin == hop.childEnd && --m_deliveriesLeft[flow] == 0)
+        push(arrivesS, Event::Kind::Complete, hop.flow);
+}
+
+void StoreAndForwardSimulation::complete(TaskId id, double now) {
+    const SimTask& task = m_problem.tasks[idx(id)];
+    TaskTiming& timing = m_result.tasks[idx(id)];
+    timing.endS = now;
+    if (task.kind == SimTask::Kind::Compute) {
+        timing.lastByteS = now;
+        m_dies.release(task.die);
+    }
+    m_result.makespanS = std::max(m_result.makespanS, now);
+    for (int k = m_graph.dependentOffsets[idx(id)]; k < m_graph.dependentOffsets[idx(id) + 1];
+         ++k) {
+        const TaskId dependent = m_graph.dependents[idx(k)];
+        if (--m_pendingDeps[idx(dependent)] == 0) {
+            const double readyS = std::max(now, m_problem.tasks[idx(dependent)].earliestStartS);
+            push(readyS, Event::Kind::Ready, dependent);
+        }
+    }
+}
+
+double StoreAndForwardSimulation::chunkBytes(TaskId flow, long long chunk) const {
+    const double size = m_problem.network.chunkBytes;
+    const long long count = m_chunkCount[idx(flow)];
+    if (chunk + 1 < count)
+        return size;
+    return m_problem.tasks[idx(flow)].bytes - size * static_cast<double>(count - 1);
+}
+
+} // namespace ws
