@@ -10,7 +10,9 @@ EvaluationRunner::EvaluationRunner(QObject* parent)
 void EvaluationRunner::evaluate(const Scenario& scenario) {
     using Analysis = std::shared_ptr<const ScenarioAnalysis>;
     m_job->start<Analysis>(
-        [scenario](const JobToken& token) { return analyseScenario(scenario, token.predicate()); },
+        [scenario, compare = m_compareNetworkModels](const JobToken& token) {
+            return analyseScenario(scenario, token.predicate(), compare);
+        },
         [this](Analysis analysis) {
             m_latest = std::move(analysis);
             emit analysisReady(m_latest);

@@ -21,6 +21,9 @@ public:
     explicit EvaluationRunner(QObject* parent = nullptr);
 
     void evaluate(const Scenario& scenario);
+    // Whether each evaluation also simulates the other network model (the Strategy panel's
+    // toggle): ScenarioAnalysis::networkComparison.
+    void setCompareNetworkModels(bool compare) { m_compareNetworkModels = compare; }
     // Drops the request in flight and emits evaluationCancelled: the running simulation stops
     // at its next event (core's cancel predicate), so the thread is free again within
     // milliseconds; the window never waits for it.
@@ -40,6 +43,7 @@ signals:
 private:
     BackgroundJob* m_job;
     std::shared_ptr<const ScenarioAnalysis> m_latest;
+    bool m_compareNetworkModels = false;
 };
 
 } // namespace ws

@@ -17,6 +17,7 @@
 #include "timeline_view.h"
 #include "walkthrough_panel.h"
 
+#include "report/report_formats.h"
 #include "units/quantity.h"
 
 #include <QAction>
@@ -68,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
 
     m_summary = new QLabel;
+    m_summary->setObjectName(QStringLiteral("resultSummary"));
     m_busy = new QProgressBar;
     m_busy->setRange(0, 0); // indeterminate: the simulator reports no fraction
     m_busy->setMaximumWidth(120);
@@ -158,6 +160,10 @@ void MainWindow::createDocks() {
     };
     m_strategy = new StrategyPanel(m_document);
     connect(m_strategy, &StrategyPanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_strategy, &StrategyPanel::compareNetworkModelsChanged, this, [this](bool compare) {
+        m_runner->setCompareNetworkModels(compare);
+        m_runner->evaluate(m_document->scenario());
+    });
     m_strategyDock =
         dock(tr("Strategy"), QStringLiteral("strategyDock"), m_strategy, Qt::LeftDockWidgetArea);
 
@@ -452,7 +458,21 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
                        .arg(hottest[0].from)
                        .arg(hottest[0].to)
                        .arg(qs(formatBytes(hottest[0].bytes)));
+    // Which model the figures come from, and the other one beside it when asked for.
+    summary +=
+        report.network.model == NetworkModel::Fluid
+            ? tr(" · fluid network")
+            : tr(" · store-and-forward, %1 chunks").arg(qs(formatBytes(report.network.chunkBytes)));
+    if (const auto& comparison = analysis->networkComparison) {
+        const auto timeOf = [](const NetworkModelOutcome& outcome) {
+            return qs(formatSeconds(outcome.stepS.value_or(outcome.makespanS)));
+        };
+        summary += tr(" · fluid %1 vs store-and-forward %2 (%3x)")
+                       .arg(timeOf(comparison->fluid), timeOf(comparison->storeAndForward))
+                       .arg(comparison->ratio(), 0, 'f', 3);
+    }
     m_summary->setText(summary);
+    m_summary->setToolTip(qs(networkModelSummary(report.network)));
     emit analysisShown(analysis);
 }
 

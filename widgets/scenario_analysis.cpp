@@ -6,7 +6,8 @@
 namespace ws {
 
 std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario,
-                                                        const std::function<bool()>& cancel) {
+                                                        const std::function<bool()>& cancel,
+                                                        bool compareNetworkModels) {
     auto analysis = std::make_shared<ScenarioAnalysis>();
     analysis->scenario = scenario;
     // The CLI's pipeline, overrides included: the app and `waferscope-cli simulate` agree on
@@ -16,6 +17,14 @@ std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario
     const ScenarioRun run = prepareRun(scenario, options);
     analysis->topology = run.topology;
     analysis->report = reportOf(run, simulateRun(run, options));
+    if (compareNetworkModels) {
+        const NetworkModelOutcome shown = outcomeOf(analysis->report);
+        const bool fluid = shown.network.model == NetworkModel::Fluid;
+        const NetworkModelOutcome other = outcomeInModel(
+            scenario, fluid ? NetworkModel::StoreAndForward : NetworkModel::Fluid, options);
+        analysis->networkComparison =
+            fluid ? NetworkModelComparison{shown, other} : NetworkModelComparison{other, shown};
+    }
     try {
         analysis->groups = dieGroups(scenario, *analysis->topology);
     } catch (const ScenarioError& error) {

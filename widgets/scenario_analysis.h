@@ -1,5 +1,6 @@
 #pragma once
 
+#include "evaluation/network_model_comparison.h"
 #include "report/simulation_report.h"
 #include "scenario/scenario.h"
 #include "strategy/die_groups.h"
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,13 +24,17 @@ struct ScenarioAnalysis {
     DieGroups groups;
     std::string groupsError;                   // why the groups could not be read, if so
     std::vector<std::vector<int>> flowsOnLink; // by LinkId: indices into report.flows
+    // When asked for: the report's model beside the other one (docs/network-model.md).
+    std::optional<NetworkModelComparison> networkComparison;
 };
 
 // Simulates `scenario` through core's pipeline (evaluation/scenario_run.h, with the
 // environment overrides, as the CLI does) and gathers what the views need. Synchronous:
 // EvaluationRunner calls it off the GUI thread. Throws ScenarioError for bad input and
 // RunCancelled when `cancel` returns true.
+// With `compareNetworkModels`, the scenario is simulated in the other network model too.
 std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario,
-                                                        const std::function<bool()>& cancel = {});
+                                                        const std::function<bool()>& cancel = {},
+                                                        bool compareNetworkModels = false);
 
 } // namespace ws

@@ -113,7 +113,8 @@ enum MergeId {
     kMergeWafer,
     kMergeSeqLen,
     kMergeGlobalBatch,
-    kMergeDieKey
+    kMergeDieKey,
+    kMergeNetworkChunk = 200 // after kMergeDieKey + the index of each die key
 };
 
 QString degreeName(StrategyDegree degree) {
@@ -233,6 +234,15 @@ bool ScenarioDocument::setWaferPreset(const QString& preset, QString* reason) {
     return editBy(
         tr("Use the %1 hardware preset").arg(preset),
         [&](const Scenario& s) { return ws::setWaferPreset(s, preset.toStdString()); }, reason);
+}
+
+bool ScenarioDocument::setNetworkModel(NetworkModel model, double chunkBytes, QString* reason) {
+    return editBy(
+        model == NetworkModel::Fluid ? tr("Use the fluid network model")
+                                     : tr("Use the store-and-forward network model"),
+        [&](const Scenario& s) { return ws::setNetworkModel(s, model, chunkBytes); }, reason,
+        // Steps of the chunk box merge; a switch of model is a command of its own.
+        model == m_scenario.networkSettings().model ? kMergeNetworkChunk : -1);
 }
 
 bool ScenarioDocument::resizeWafer(int rows, int cols, QString* reason) {

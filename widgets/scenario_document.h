@@ -62,6 +62,8 @@ public:
     bool setDieKey(const QString& key, const nlohmann::json& value, QString* reason);
     // A hardware preset applied to the wafer, keeping its size (ws::setWaferPreset).
     bool setWaferPreset(const QString& preset, QString* reason);
+    // The network model and store-and-forward chunk (ws::setNetworkModel).
+    bool setNetworkModel(NetworkModel model, double chunkBytes, QString* reason);
     // Drops die a onto die b for each pair in turn (core: swapDies), as one undo command.
     bool swapDies(const std::vector<std::pair<DieId, DieId>>& swaps, const QString& text,
                   QString* reason);

@@ -80,6 +80,27 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     m_cols = positiveBox(64);
     waferForm->addRow(tr("Rows"), m_rows);
     waferForm->addRow(tr("Columns"), m_cols);
+    // The network model (docs/network-model.md): the two ends of a bracket around real links.
+    m_networkModel = new QComboBox;
+    m_networkModel->setObjectName(QStringLiteral("networkModel"));
+    m_networkModel->addItem(tr("Fluid (max-min fair)")); // index = NetworkModel
+    m_networkModel->addItem(tr("Store-and-forward"));
+    m_networkModel->setToolTip(
+        tr("How flows move over links (network.model). Fluid: bandwidth shared max-min fairly, "
+           "cut-through; the optimistic end. Store-and-forward: flows cut into chunks, each "
+           "link carrying one chunk at a time, first come first served, and every die "
+           "receiving a whole chunk before forwarding it"));
+    // Whole KiB: a chunk of a flit or two (64 bytes and up) is for the file to set.
+    m_networkChunk = quantityBox(1, 1e9, 0, tr(" KiB"), "networkChunk");
+    m_networkChunk->setToolTip(tr("Chunk size of the store-and-forward model (network.chunk)"));
+    m_compareNetworkModels = new QCheckBox(tr("Compare with the other model"));
+    m_compareNetworkModels->setObjectName(QStringLiteral("compareNetworkModels"));
+    m_compareNetworkModels->setToolTip(
+        tr("Simulate every change in both network models and show both times in the status "
+           "bar (about twice the work)"));
+    waferForm->addRow(tr("Network"), m_networkModel);
+    waferForm->addRow(tr("Chunk"), m_networkChunk);
+    waferForm->addRow(m_compareNetworkModels);
     layout->addWidget(wafer);
 
     // The die's keys of docs/compute-model.md, in the units a user thinks in; the ranges are
@@ -216,6 +237,20 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
             return;
         applyEdit([=, this](QString* reason) { return m_document->setModelPreset(model, reason); });
     });
+    const auto setNetwork = [this] {
+        const int index = m_networkModel->currentIndex();
+        if (index < 0)
+            return;
+        const auto model = static_cast<NetworkModel>(index);
+        const double chunkBytes = m_networkChunk->value() * 1024;
+        applyEdit([=, this](QString* reason) {
+            return m_document->setNetworkModel(model, chunkBytes, reason);
+        });
+    };
+    connect(m_networkModel, &QComboBox::currentIndexChanged, this, setNetwork);
+    connect(m_networkChunk, &QDoubleSpinBox::valueChanged, this, setNetwork);
+    connect(m_compareNetworkModels, &QCheckBox::toggled, this,
+            &StrategyPanel::compareNetworkModelsChanged);
     connect(m_hardwarePreset, &QComboBox::currentTextChanged, this, [this](const QString& preset) {
         if (preset.isEmpty())
             return; // no preset selected (the wafer names none)
@@ -262,6 +297,10 @@ void StrategyPanel::refresh() {
     const Scenario& scenario = m_document->scenario();
     m_rows->setValue(scenario.wafer.rows);
     m_cols->setValue(scenario.wafer.cols);
+    const NetworkSettings network = scenario.networkSettings();
+    m_networkModel->setCurrentIndex(static_cast<int>(network.model));
+    m_networkChunk->setValue(network.chunkBytes / 1024);
+    m_networkChunk->setEnabled(network.model == NetworkModel::StoreAndForward);
     m_hardwarePreset->setCurrentIndex(
         scenario.wafer.preset
             ? m_hardwarePreset->findText(QString::fromStdString(*scenario.wafer.preset))

@@ -29,6 +29,8 @@ public:
 
 signals:
     void statusMessage(const QString& text);
+    // The "Compare with the other model" toggle (not part of the scenario).
+    void compareNetworkModelsChanged(bool compare);
 
 private:
     void refresh(); // from the document
@@ -44,6 +46,9 @@ private:
     QSpinBox* m_globalBatch;
     QSpinBox* m_rows;
     QSpinBox* m_cols;
+    QComboBox* m_networkModel;      // index = NetworkModel
+    QDoubleSpinBox* m_networkChunk; // KiB
+    QCheckBox* m_compareNetworkModels;
     // wafer.preset (docs/hardware.md): applying one sets the links, every die key and the
     // energy, keeping the wafer's size; none selected when the wafer names no preset.
     QComboBox* m_hardwarePreset;

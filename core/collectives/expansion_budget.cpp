@@ -55,9 +55,7 @@ ExpansionSize expansionSizeOf(const TrafficOp& op, const WaferTopology& topology
                                                    : pairs;
             break;
         case Algorithm::Multicast:
-            flows = op.kind == OpKind::AllReduce ? pairs + p
-                    : op.kind == OpKind::Broadcast ? 1
-                                                   : p;
+            flows = op.kind == OpKind::AllReduce ? pairs + p : op.kind == OpKind::Broadcast ? 1 : p;
             break;
         case Algorithm::Hierarchical: {
             const auto [rows, cols] = rectangleOf(op.group, topology);
@@ -89,19 +87,18 @@ void ExpansionBudget::charge(const TrafficOp& op, const WaferTopology& topology,
                          : std::string("; the run");
     };
     if (size.flows > m_limits.maxFlows - m_flows)
-        throw ScenarioError(key, what + " expands to " + grouped(size.flows) + " flows" +
-                                     before(m_flows, "flows") + " would build more than the limit of " +
-                                     grouped(m_limits.maxFlows) +
-                                     " flows (about 1.1 KB each); use fewer dies or a cheaper "
-                                     "algorithm, or raise the limit with --max-flows N");
+        throw ScenarioError(
+            key, what + " expands to " + grouped(size.flows) + " flows" + before(m_flows, "flows") +
+                     " would build more than the limit of " + grouped(m_limits.maxFlows) +
+                     " flows (about 1.1 KB each); use fewer dies or a cheaper "
+                     "algorithm, or raise the limit with --max-flows N");
     m_flows += size.flows;
     if (m_network.model != NetworkModel::StoreAndForward)
         return;
     if (size.chunks > m_limits.maxChunks - m_chunks)
         throw ScenarioError(key, what + " cuts into " + grouped(size.chunks) +
                                      " store-and-forward chunks" + before(m_chunks, "chunks") +
-                                     " would pass the limit of " +
-                                     grouped(m_limits.maxChunks) +
+                                     " would pass the limit of " + grouped(m_limits.maxChunks) +
                                      " chunks; raise network.chunk or the limit with "
                                      "--max-chunks N");
     m_chunks += size.chunks;

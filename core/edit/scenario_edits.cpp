@@ -2,6 +2,7 @@
 
 #include "io/json_text.h"
 #include "io/scenario_io.h"
+#include "io/scenario_limits.h"
 #include "io/scenario_writer.h"
 #include "io/workload_reader.h"
 #include "scenario/scenario_error.h"
@@ -200,6 +201,21 @@ Scenario resizeWafer(const Scenario& scenario, int rows, int cols) {
     std::erase_if(after.wafer.deadLinks,
                   [&](const LinkRef& link) { return !onWafer(link.from) || !onWafer(link.to); });
     checkSimulates(after);
+    return after;
+}
+
+Scenario setNetworkModel(const Scenario& scenario, NetworkModel model, double chunkBytes) {
+    if (!(chunkBytes >= limits::kMinChunkBytes && chunkBytes <= limits::kMaxOpBytes))
+        throw EditRefused(EditRefused::Reason::Infeasible,
+                          "network.chunk: must be at least 64 bytes (a flit) and at most 1 PB, "
+                          "got " +
+                              numberText(chunkBytes) + " bytes");
+    Scenario after = scenario;
+    NetworkSpec network = scenario.network.value_or(NetworkSpec{});
+    network.model = model;
+    if (network.chunk.value != chunkBytes)
+        network.chunk = Quantity{chunkBytes, numberText(chunkBytes / 1024) + " KiB"};
+    after.network = network;
     return after;
 }
 

@@ -57,6 +57,10 @@ Scenario resizeWafer(const Scenario& scenario, int rows, int cols);
 // the preset and the rows and cols that differ from it. Refused for an unknown name (naming
 // wafer.preset and the presets), or when the faults or the strategy no longer fit.
 Scenario setWaferPreset(const Scenario& scenario, const std::string& preset);
+// The network model (the file's `network`, docs/network-model.md) and the store-and-forward
+// chunk in bytes, written in KiB. Refused when the chunk is outside the file's range (64 bytes
+// to 1 PB), naming network.chunk.
+Scenario setNetworkModel(const Scenario& scenario, NetworkModel model, double chunkBytes);
 
 // A selection of dies dragged so that die `anchor` lands on die `target`: each selected die
 // trades places with the die at the same offset (swapDieRoles), in an order that makes the

@@ -4,13 +4,7 @@
 
 namespace ws {
 
-namespace {
-
-NetworkModelOutcome outcomeIn(Scenario scenario, NetworkModel model, const RunOptions& options) {
-    NetworkSpec network = scenario.network.value_or(NetworkSpec{});
-    network.model = model;
-    scenario.network = network;
-    const SimulationReport report = simulateScenarioReport(std::move(scenario), options);
+NetworkModelOutcome outcomeOf(const SimulationReport& report) {
     NetworkModelOutcome outcome;
     outcome.network = report.network;
     outcome.makespanS = report.makespanS;
@@ -22,7 +16,13 @@ NetworkModelOutcome outcomeIn(Scenario scenario, NetworkModel model, const RunOp
     return outcome;
 }
 
-} // namespace
+NetworkModelOutcome outcomeInModel(Scenario scenario, NetworkModel model,
+                                   const RunOptions& options) {
+    NetworkSpec network = scenario.network.value_or(NetworkSpec{});
+    network.model = model;
+    scenario.network = network;
+    return outcomeOf(simulateScenarioReport(std::move(scenario), options));
+}
 
 double NetworkModelComparison::ratio() const {
     const double fluidS = fluid.stepS.value_or(fluid.makespanS);
@@ -31,8 +31,8 @@ double NetworkModelComparison::ratio() const {
 }
 
 NetworkModelComparison compareNetworkModels(const Scenario& scenario, const RunOptions& options) {
-    return {outcomeIn(scenario, NetworkModel::Fluid, options),
-            outcomeIn(scenario, NetworkModel::StoreAndForward, options)};
+    return {outcomeInModel(scenario, NetworkModel::Fluid, options),
+            outcomeInModel(scenario, NetworkModel::StoreAndForward, options)};
 }
 
 } // namespace ws

@@ -14,7 +14,7 @@ namespace ws {
 struct NetworkModelOutcome {
     NetworkSettings network;
     double makespanS = 0.0;
-    std::optional<double> stepS; // training steps: the whole step, scaled from the window
+    std::optional<double> stepS;           // training steps: the whole step, scaled from the window
     std::optional<LinkReport> hottestLink; // most bytes (ties by id); none without traffic
 };
 
@@ -30,8 +30,13 @@ struct NetworkModelComparison {
     double ratio() const;
 };
 
-// Runs the scenario once in each model through the one pipeline (prepareRun, simulateRun,
-// reportOf); throws as those do (ScenarioError, RunCancelled).
+// The figures of a report (in the model it was simulated in).
+NetworkModelOutcome outcomeOf(const SimulationReport& report);
+// The scenario simulated in `model` (its chunk kept) through the one pipeline (prepareRun,
+// simulateRun, reportOf); throws as those do (ScenarioError, RunCancelled).
+NetworkModelOutcome outcomeInModel(Scenario scenario, NetworkModel model,
+                                   const RunOptions& options);
+// Both: the scenario run once in each model.
 NetworkModelComparison compareNetworkModels(const Scenario& scenario, const RunOptions& options);
 
 } // namespace ws

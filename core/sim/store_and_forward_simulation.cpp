@@ -132,9 +132,8 @@ void StoreAndForwardSimulation::buildRoutes() {
             notARoute(t, "its links form a cycle");
 
         const auto linksFrom = [&](DieId die) {
-            return std::equal_range(
-                byTail.begin(), byTail.end(), std::pair<DieId, LinkId>{die, -1},
-                [](const auto& a, const auto& b) { return a.first < b.first; });
+            return std::equal_range(byTail.begin(), byTail.end(), std::pair<DieId, LinkId>{die, -1},
+                                    [](const auto& a, const auto& b) { return a.first < b.first; });
         };
         const auto appendHops = [&](DieId die) {
             const auto [begin, end] = linksFrom(die);
@@ -164,8 +163,7 @@ void StoreAndForwardSimulation::runToEnd() {
     }
 }
 
-void StoreAndForwardSimulation::push(double timeS, Event::Kind kind, int subject,
-                                     long long chunk) {
+void StoreAndForwardSimulation::push(double timeS, Event::Kind kind, int subject, long long chunk) {
     m_events.push_back({timeS, m_seq++, subject, chunk, kind});
     std::push_heap(m_events.begin(), m_events.end(), EventAfter{});
 }
@@ -266,7 +264,8 @@ bool StoreAndForwardSimulation::startIdleLinks(double now) {
         const QueuedChunk next = queue.back();
         queue.pop_back();
         m_linkBusy[idx(link)] = 1;
-        const double seconds = chunkBytes(next.flow, next.chunk) / m_problem.linkBandwidth[idx(link)];
+        const double seconds =
+            chunkBytes(next.flow, next.chunk) / m_problem.linkBandwidth[idx(link)];
         push(now + seconds, Event::Kind::ChunkSent, next.hop, next.chunk);
         if (next.hop < m_sourceHopEnd[idx(next.flow)]) {
             TaskTiming& timing = m_result.tasks[idx(next.flow)];

@@ -77,9 +77,9 @@ private:
     DieQueues m_dies;
 
     std::vector<Hop> m_hops;
-    std::vector<int> m_firstHop;         // by task, size tasks + 1: a flow's hops
-    std::vector<int> m_sourceHopEnd;     // by task: hops [first, end) leave the source
-    std::vector<long long> m_chunkCount; // by task
+    std::vector<int> m_firstHop;             // by task, size tasks + 1: a flow's hops
+    std::vector<int> m_sourceHopEnd;         // by task: hops [first, end) leave the source
+    std::vector<long long> m_chunkCount;     // by task
     std::vector<long long> m_deliveriesLeft; // by flow: chunks x leaves not yet delivered
     std::vector<int> m_sourceHopsSending;    // by flow: source hops still to send their last chunk
     std::vector<int> m_pendingDeps;          // by task

@@ -4,6 +4,10 @@
 #include "scenario_document.h"
 #include "widget_test_support.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
 #include <QTest>
 #include <QUndoStack>
 
@@ -62,6 +66,46 @@ TEST(MainWindow, ARefusedDropChangesNothing) {
     QTest::mouseMove(&mesh, centreOf(mesh, 13));
     QTest::mouseRelease(&mesh, Qt::LeftButton, {}, centreOf(mesh, 13));
     EXPECT_EQ(window.document()->undoStack()->count(), 0);
+}
+
+// The network model is switched from the wafer settings; the status bar names the model the
+// figures come from and, with the comparison on, the other model's time beside it.
+TEST(MainWindow, TheNetworkModelIsSwitchedAndNamedAndBothCanBeCompared) {
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(":/scenarios/ring_allgather_line.json", nullptr, true));
+    window.show();
+    ASSERT_TRUE(window.waitForIdle());
+    auto* summary = window.findChild<QLabel*>("resultSummary");
+    auto* model = window.findChild<QComboBox*>("networkModel");
+    auto* chunk = window.findChild<QDoubleSpinBox*>("networkChunk");
+    auto* compare = window.findChild<QCheckBox*>("compareNetworkModels");
+    ASSERT_TRUE(summary && model && chunk && compare);
+    EXPECT_TRUE(summary->text().contains("fluid network")) << summary->text().toStdString();
+    EXPECT_FALSE(chunk->isEnabled());
+    const double fluidS = window.meshView()->analysis()->report.makespanS;
+
+    model->setCurrentIndex(1);
+    ASSERT_TRUE(window.waitForIdle());
+    const SimulationReport& report = window.meshView()->analysis()->report;
+    EXPECT_EQ(report.network.model, NetworkModel::StoreAndForward);
+    EXPECT_GT(report.makespanS, fluidS); // the wrap-around is stored and forwarded
+    EXPECT_TRUE(summary->text().contains("store-and-forward, 1.049 MB chunks"))
+        << summary->text().toStdString();
+    EXPECT_TRUE(chunk->isEnabled());
+    EXPECT_EQ(window.document()->undoStack()->undoText(),
+              "Use the store-and-forward network model");
+
+    compare->click();
+    ASSERT_TRUE(window.waitForIdle());
+    const auto& comparison = window.meshView()->analysis()->networkComparison;
+    ASSERT_TRUE(comparison);
+    EXPECT_DOUBLE_EQ(comparison->fluid.makespanS, fluidS);
+    EXPECT_TRUE(summary->text().contains(" vs store-and-forward "))
+        << summary->text().toStdString();
+    window.document()->undoStack()->undo();
+    ASSERT_TRUE(window.waitForIdle());
+    EXPECT_EQ(window.meshView()->analysis()->report.network.model, NetworkModel::Fluid);
+    EXPECT_EQ(model->currentIndex(), 0);
 }
 
 TEST(MainWindow, UnknownViewsAreRefused) {

@@ -254,6 +254,21 @@ TEST(ScenarioEdits, AHardwarePresetKeepsTheWafersSizeAndFaults) {
     EXPECT_EQ(paper.wafer.rows, 4);
 }
 
+TEST(ScenarioEdits, NetworkModelAndChunkAreSetAndSaved) {
+    const Scenario before = teachingTraffic();
+    const Scenario after = setNetworkModel(before, NetworkModel::StoreAndForward, 262144);
+    EXPECT_EQ(after.networkSettings(), (NetworkSettings{NetworkModel::StoreAndForward, 262144}));
+    EXPECT_EQ(after.network->chunk.text, "256 KiB");
+    EXPECT_EQ(after.traffic, before.traffic);
+    EXPECT_EQ(parseScenario(formatScenarioText(after)), after);
+    // Back to fluid: the chunk (and its text) stays for the next switch.
+    const Scenario fluid = setNetworkModel(after, NetworkModel::Fluid, 262144);
+    EXPECT_EQ(fluid.network->model, NetworkModel::Fluid);
+    EXPECT_EQ(fluid.network->chunk, after.network->chunk);
+    expectRefused([&] { setNetworkModel(before, NetworkModel::StoreAndForward, 16); },
+                  Reason::Infeasible, "network.chunk: must be at least 64 bytes");
+}
+
 TEST(ScenarioEdits, AnUnknownHardwarePresetOrOneTheFaultsDoNotFitIsRefused) {
     expectRefused([] { setWaferPreset(transformerScenario(), "dojo"); }, Reason::Infeasible,
                   "wafer.preset: no preset is named 'dojo'; the presets are paper-wsc-per-link, "

@@ -19,9 +19,9 @@ double tol(double expected) {
 }
 #define EXPECT_TIME(actual, expected) EXPECT_NEAR((actual), (expected), tol(expected))
 
-constexpr double kB = 1e9;         // bytes/s
-constexpr double kA = 1e-6;        // s per hop
-constexpr double kC = 1048576.0;   // bytes per chunk (1 MiB)
+constexpr double kB = 1e9;          // bytes/s
+constexpr double kA = 1e-6;         // s per hop
+constexpr double kC = 1048576.0;    // bytes per chunk (1 MiB)
 constexpr double kChunkS = kC / kB; // one chunk over one link
 
 SimProblem problemOn(const WaferTopology& topology, double chunk = kC, double latency = kA) {
