@@ -1,8 +1,11 @@
 // Simulator benchmarks (Release build). Each workload is timed three ways: planning alone
 // (planTraffic: expansion + routing), simulate() alone on the planned problem, and end to end.
 // Targets: uniform all-to-all on 8x8 and a random permutation on 32x32 under 100 ms of
-// simulate(); a 256-rank ring all-reduce on 16x16 under 1 s.
+// simulate(); a 256-rank ring all-reduce on 16x16 under 1 s. simulateStoreAndForward times the
+// same problems in the store-and-forward model (1 MiB chunks), refuse4096 the size guard's
+// refusal of a ring all-reduce over 4,096 dies (33.5 M flows) before it is expanded.
 #include "collectives/traffic_plan.h"
+#include "scenario/scenario_error.h"
 #include "sim/fluid_simulator.h"
 
 #include <benchmark/benchmark.h>
@@ -114,6 +117,40 @@ void simulateOnly(benchmark::State& state, ScenarioMaker make) {
     reportCounters(state, plan, result);
 }
 
+void simulateStoreAndForward(benchmark::State& state, ScenarioMaker make) {
+    const Scenario scenario = make();
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TrafficPlan plan = planTraffic(scenario, topology);
+    plan.problem.network = {NetworkModel::StoreAndForward, 1024.0 * 1024};
+    SimResult result;
+    for (auto _ : state) {
+        result = simulate(plan.problem);
+        benchmark::DoNotOptimize(result);
+    }
+    reportCounters(state, plan, result);
+}
+
+// A ring all-reduce over the first 4,096 dies of a 256x256 wafer, refused by the size guard.
+void refuse4096(benchmark::State& state) {
+    Scenario scenario = wafer(256, 256);
+    TrafficOp op;
+    op.id = "ar";
+    op.kind = OpKind::AllReduce;
+    op.group.resize(4096);
+    std::iota(op.group.begin(), op.group.end(), 0);
+    op.bytes = Quantity{64.0 * 1024 * 1024, "64 MiB"};
+    scenario.traffic.push_back(std::move(op));
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    for (auto _ : state) {
+        try {
+            benchmark::DoNotOptimize(planTraffic(scenario, topology));
+            state.SkipWithError("the 4,096-die all-reduce was not refused");
+        } catch (const ScenarioError& error) {
+            benchmark::DoNotOptimize(error);
+        }
+    }
+}
+
 void endToEnd(benchmark::State& state, ScenarioMaker make) {
     const Scenario scenario = make();
     const WaferTopology topology(scenario.wafer.topologySpec());
@@ -142,6 +179,14 @@ BENCHMARK_CAPTURE(simulateOnly, c_ring_allreduce_16x16, ringAllReduce16x16)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(endToEnd, c_ring_allreduce_16x16, ringAllReduce16x16)
     ->Unit(benchmark::kMillisecond);
+
+BENCHMARK_CAPTURE(simulateStoreAndForward, a_all_to_all_8x8, uniformAllToAll8x8)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(simulateStoreAndForward, b_permutation_32x32, randomPermutation32x32)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(simulateStoreAndForward, c_ring_allreduce_16x16, ringAllReduce16x16)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(refuse4096)->Unit(benchmark::kMillisecond);
 
 } // namespace
 } // namespace ws

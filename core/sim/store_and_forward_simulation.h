@@ -10,7 +10,7 @@
 
 namespace ws {
 
-// One run of the store-and-forward network model (docs/network-model.md section 6; the spec's
+// One run of the store-and-forward network model (docs/network-model.md section 10; the spec's
 // section 6 is normative): every flow is cut into ceil(S / chunk) chunks, the last one smaller.
 // Every directed link is a FIFO server carrying one chunk at a time at its full bandwidth, in
 // the order in which chunks became ready at its tail, ties by flow (TaskId, the order flows are
