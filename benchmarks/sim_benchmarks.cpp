@@ -73,19 +73,24 @@ Scenario randomPermutation32x32() {
     return scenario;
 }
 
-// (c) ring all-reduce of 64 MiB over all 256 dies of a 16x16 mesh, ring in row-major order:
-// 2 * 255 steps * 256 ranks = 130,560 flows chained by step dependencies.
-Scenario ringAllReduce16x16() {
-    Scenario scenario = wafer(16, 16);
+// A ring all-reduce of 64 MiB over the first `ranks` dies of a rows x cols mesh, in row-major
+// order: 2 (ranks - 1) steps of `ranks` flows chained by step dependencies.
+Scenario ringAllReduce(int rows, int cols, int ranks) {
+    Scenario scenario = wafer(rows, cols);
     TrafficOp op;
     op.id = "ar";
     op.kind = OpKind::AllReduce;
-    op.group.resize(256);
+    op.group.resize(static_cast<std::size_t>(ranks));
     std::iota(op.group.begin(), op.group.end(), 0);
     op.bytes = Quantity{64.0 * 1024 * 1024, "64 MiB"};
     op.algorithm = Algorithm::Ring;
     scenario.traffic.push_back(std::move(op));
     return scenario;
+}
+
+// (c) over all 256 dies of a 16x16 mesh: 2 * 255 steps * 256 ranks = 130,560 flows.
+Scenario ringAllReduce16x16() {
+    return ringAllReduce(16, 16, 256);
 }
 
 using ScenarioMaker = Scenario (*)();
@@ -132,14 +137,7 @@ void simulateStoreAndForward(benchmark::State& state, ScenarioMaker make) {
 
 // A ring all-reduce over the first 4,096 dies of a 256x256 wafer, refused by the size guard.
 void refuse4096(benchmark::State& state) {
-    Scenario scenario = wafer(256, 256);
-    TrafficOp op;
-    op.id = "ar";
-    op.kind = OpKind::AllReduce;
-    op.group.resize(4096);
-    std::iota(op.group.begin(), op.group.end(), 0);
-    op.bytes = Quantity{64.0 * 1024 * 1024, "64 MiB"};
-    scenario.traffic.push_back(std::move(op));
+    const Scenario scenario = ringAllReduce(256, 256, 4096);
     const WaferTopology topology(scenario.wafer.topologySpec());
     for (auto _ : state) {
         try {
