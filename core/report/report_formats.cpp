@@ -299,8 +299,8 @@ std::string networkModelSummary(const NetworkSettings& network) {
     if (network.model == NetworkModel::StoreAndForward)
         return "store-and-forward in " + formatBytes(network.chunkBytes) +
                " chunks (FIFO links, one chunk at a time)";
-    return "fluid (max-min fair sharing, cut-through: the optimistic end; packet-level runs "
-           "finish multi-bottleneck traffic up to 2.4x later, see --compare-modes)";
+    return "fluid (max-min fair sharing, cut-through; --compare-modes runs store-and-forward "
+           "too)";
 }
 
 std::string humanSummary(const SimulationReport& report, const WaferTopology& topology) {
@@ -395,8 +395,9 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
     }
     for (const std::string& warning : report.warnings)
         out << "warning:   " << warning << '\n';
-    out << "note:      fluid max-min model; packet-level simulators finish multi-bottleneck "
-           "patterns later\n";
+    if (report.network.model == NetworkModel::Fluid) // the reminder docs/network-model.md asks for
+        out << "note:      fluid max-min model; packet-level simulators finish multi-bottleneck "
+               "patterns later\n";
     return out.str();
 }
 

@@ -24,7 +24,7 @@ nlohmann::json chromeTrace(const SimulationReport& report);
 // The human summary printed by `simulate` without --json.
 std::string humanSummary(const SimulationReport& report, const WaferTopology& topology);
 // One line naming the network model times come from (docs/network-model.md): "fluid (...)" or
-// "store-and-forward in 1.049 MB chunks (...)".
+// "store-and-forward in 1.049 MB chunks (...)"; the app's status bar shows it as a tooltip.
 std::string networkModelSummary(const NetworkSettings& network);
 
 } // namespace ws
