@@ -286,15 +286,10 @@ inline void FluidSimulation::complete(TaskId id, double now) {
         m_dies.release(task.die);
     }
     m_result.makespanS = std::max(m_result.makespanS, now);
-    for (int k = m_graph.dependentOffsets[idx(id)]; k < m_graph.dependentOffsets[idx(id) + 1];
-         ++k) {
-        const TaskId dependent = m_graph.dependents[idx(k)];
-        if (--m_pendingDeps[idx(dependent)] == 0) {
-            // Batches run in time order, so this is the last dependency to complete.
-            const double readyS = std::max(now, m_problem->tasks[idx(dependent)].earliestStartS);
-            push(readyS, dependent, TimedEvent::Kind::Ready);
-        }
-    }
+    m_graph.releaseDependents(id, m_pendingDeps, [&](TaskId dependent) {
+        const double readyS = std::max(now, m_problem->tasks[idx(dependent)].earliestStartS);
+        push(readyS, dependent, TimedEvent::Kind::Ready);
+    });
 }
 
 inline bool FluidSimulation::startIdleDies(double now) {

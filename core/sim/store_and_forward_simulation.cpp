@@ -308,14 +308,10 @@ void StoreAndForwardSimulation::complete(TaskId id, double now) {
         m_dies.release(task.die);
     }
     m_result.makespanS = std::max(m_result.makespanS, now);
-    for (int k = m_graph.dependentOffsets[idx(id)]; k < m_graph.dependentOffsets[idx(id) + 1];
-         ++k) {
-        const TaskId dependent = m_graph.dependents[idx(k)];
-        if (--m_pendingDeps[idx(dependent)] == 0) {
-            const double readyS = std::max(now, m_problem.tasks[idx(dependent)].earliestStartS);
-            push(readyS, Event::Kind::Ready, dependent);
-        }
-    }
+    m_graph.releaseDependents(id, m_pendingDeps, [&](TaskId dependent) {
+        const double readyS = std::max(now, m_problem.tasks[idx(dependent)].earliestStartS);
+        push(readyS, Event::Kind::Ready, dependent);
+    });
 }
 
 double StoreAndForwardSimulation::chunkBytes(TaskId flow, long long chunk) const {

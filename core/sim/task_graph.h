@@ -2,6 +2,7 @@
 
 #include "sim/sim_problem.h"
 
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -24,6 +25,19 @@ struct TaskGraph {
     // The per-task checks of build for `tasks` only (same messages): for a problem that differs
     // from one already built only in those tasks' links and hops.
     static void check(const SimProblem& problem, std::span<const TaskId> tasks);
+
+    // Task `id` completed: counts it down in each dependent's `pending` (dependencies not yet
+    // complete, by task) and calls ready(dependent) for each that has none left. Both network
+    // models run their events in time order, so that completion is the dependent's last.
+    template <typename Ready>
+    void releaseDependents(TaskId id, std::vector<int>& pending, Ready&& ready) const {
+        const auto task = static_cast<std::size_t>(id);
+        for (int k = dependentOffsets[task]; k < dependentOffsets[task + 1]; ++k) {
+            const TaskId dependent = dependents[static_cast<std::size_t>(k)];
+            if (--pending[static_cast<std::size_t>(dependent)] == 0)
+                ready(dependent);
+        }
+    }
 };
 
 } // namespace ws
