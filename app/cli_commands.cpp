@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <optional>
 #include <ostream>
+#include <sstream>
 
 namespace ws {
 
@@ -35,11 +36,12 @@ constexpr const char* kUsage =
 
 Commands:
   validate FILE                  check a scenario file; exit 0 if it is valid
-  simulate FILE [--json] [--trace OUT.json] [--csv OUT.csv] [--die-csv OUT.csv]
+  simulate FILE [--json[=summary]] [--trace OUT.json] [--csv OUT.csv] [--die-csv OUT.csv]
                 [--fail-on-oom] [--compare-modes]
                                  simulate the scenario: its training step when it has a
                                  workload and a strategy, else its traffic. A summary by
-                                 default; --json: the full report on stdout; --trace: Chrome
+                                 default; --json: the full report on stdout (=summary: without
+                                 the flows and die events); --trace: Chrome
                                  trace events (open in Perfetto); --csv: link loads;
                                  --die-csv: per-die compute, utilisation and memory;
                                  --fail-on-oom: exit 1 when a die runs out of memory;
@@ -78,6 +80,7 @@ struct UsageError {
 
 struct SimulateOptions {
     bool json = false;
+    ReportDetail jsonDetail = ReportDetail::Full; // --json=summary leaves out flows and events
     std::optional<std::string> tracePath;
     std::optional<std::string> csvPath;
     std::optional<std::string> dieCsvPath;
@@ -120,7 +123,13 @@ SimulateOptions parseSimulateOptions(const std::vector<std::string>& args, std::
         };
         if (arg == "--json")
             options.json = true;
-        else if (arg == "--trace")
+        else if (arg.starts_with("--json=")) {
+            const auto detail = reportDetailFromString(arg.substr(7));
+            if (!detail)
+                throw UsageError{"--json= takes full or summary, not '" + arg.substr(7) + "'"};
+            options.json = true;
+            options.jsonDetail = *detail;
+        } else if (arg == "--trace")
             options.tracePath = value();
         else if (arg == "--csv")
             options.csvPath = value();
@@ -238,14 +247,17 @@ int simulateCommand(const std::string& file, const SimulateOptions& options, std
     }
     const ScenarioRun run = prepareFile(file, options);
     const SimulationReport report = reportOf(run, simulateRun(run));
-    if (options.tracePath)
-        writeFileAtomically(*options.tracePath, chromeTrace(report).dump() + "\n");
+    if (options.tracePath) {
+        std::ostringstream trace;
+        writeChromeTrace(trace, report);
+        writeFileAtomically(*options.tracePath, trace.str());
+    }
     if (options.csvPath)
         writeFileAtomically(*options.csvPath, linkLoadsCsv(report));
     if (options.dieCsvPath)
         writeFileAtomically(*options.dieCsvPath, dieMetricsCsv(report));
     if (options.json)
-        out << reportToJson(report).dump(2) << '\n';
+        writeReportJson(out, report, options.jsonDetail);
     else
         out << humanSummary(report, *run.topology);
     if (options.failOnOutOfMemory && run.step && run.step->plan.memory.outOfMemory()) {

@@ -15,6 +15,8 @@
 #include "scenario/strategy_spec.h"
 #include "scenario/workload.h"
 
+#include <sstream>
+
 #include <QFile>
 #include <QFileDialog>
 #include <QImage>
@@ -95,12 +97,16 @@ void ExportActions::exportReport(const QString& kind) {
     const QString path = askPath(tr("Export"), filter);
     if (path.isEmpty())
         return;
-    if (kind == QLatin1String("csv"))
+    if (kind == QLatin1String("csv")) {
         writeText(path, linkLoadsCsv(analysis->report));
-    else if (kind == QLatin1String("trace"))
-        writeText(path, chromeTrace(analysis->report).dump() + "\n");
+        return;
+    }
+    std::ostringstream text;
+    if (kind == QLatin1String("trace"))
+        writeChromeTrace(text, analysis->report);
     else
-        writeText(path, reportToJson(analysis->report).dump(2) + "\n");
+        writeReportJson(text, analysis->report, ReportDetail::Full);
+    writeText(path, text.str());
 }
 
 void ExportActions::exportDieMetrics() {

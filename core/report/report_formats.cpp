@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <ostream>
 #include <sstream>
 
 namespace ws {
@@ -70,134 +71,226 @@ nlohmann::json memoryToJson(const MemoryBreakdown& memory) {
             {"dominant", memory.dominantTerm()}};
 }
 
+// Streams a JSON document without building its tree: the small parts (one link, one flow, one
+// event) are nlohmann objects dumped compactly, one per line, so memory stays that of one
+// part and the 100 MB report of a 16x16 ring all-reduce is written as fast as it is simulated
+// (docs/cli.md, simulate --json).
+class JsonStream {
+public:
+    explicit JsonStream(std::ostream& out) : m_out(out) {}
+
+    // `"key": value` inside the current object, value dumped compactly.
+    void member(const std::string& key, const nlohmann::json& value) {
+        separate();
+        m_out << nlohmann::json(key).dump() << ": " << value.dump();
+    }
+    // Every member of `object`, as member() writes them.
+    void members(const nlohmann::json& object) {
+        for (const auto& [key, value] : object.items())
+            member(key, value);
+    }
+    // `"key": [` or `"key": {`; the elements or members that follow go one per line.
+    void open(const std::string& key, char bracket) {
+        separate();
+        m_out << nlohmann::json(key).dump() << ": " << bracket;
+        m_first.push_back(true);
+    }
+    void openObject() {
+        separate();
+        m_out << '{';
+        m_first.push_back(true);
+    }
+    // One element of the current array.
+    void element(const nlohmann::json& value) {
+        separate();
+        m_out << value.dump();
+    }
+    void close(char bracket) {
+        const bool empty = m_first.back();
+        m_first.pop_back();
+        if (!empty)
+            m_out << '\n' << std::string(2 * m_first.size(), ' ');
+        m_out << bracket;
+    }
+
+private:
+    void separate() {
+        if (m_first.empty())
+            return;
+        if (!m_first.back())
+            m_out << ',';
+        m_first.back() = false;
+        m_out << '\n' << std::string(2 * m_first.size(), ' ');
+    }
+
+    std::ostream& m_out;
+    std::vector<bool> m_first; // per open bracket: nothing written inside it yet
+};
+
+nlohmann::json stepToJson(const StepMetrics& step) {
+    return {{"step_s", step.stepS},
+            {"window_s", step.windowS},
+            {"window_layers", step.windowLayers},
+            {"layer_s", step.layerS},
+            {"head_s", step.headS},
+            {"sync_s", step.syncS},
+            {"optimizer_s", step.optimizerS},
+            {"breakdown",
+             {{"compute_s", step.computeS},
+              {"hbm_stall_s", step.hbmStallS},
+              {"overhead_s", step.overheadS},
+              {"optimizer_s", step.optimizerS},
+              {"exposed_s", step.exposedS}}},
+            {"tasks",
+             {{"total", step.tasks},
+              {"memory_bound", step.memoryBoundTasks},
+              {"overhead_bound", step.overheadBoundTasks}}},
+            {"tokens_per_s", step.tokensPerSecond},
+            {"model_flops", step.modelFlops},
+            {"achieved_flops_per_s", step.achievedFlopsPerSecond},
+            {"mfu", step.mfu},
+            {"dies_used", step.diesUsed},
+            {"strategy", step.strategy},
+            {"notes", step.notes}};
+}
+
+nlohmann::json flowToJson(const FlowReport& flow) {
+    nlohmann::json entry = {
+        {"id", flow.id}, {"op", flow.op}, {"op_kind", flow.opKind}, {"src", flow.src}};
+    if (flow.route.isTree())
+        entry["dst"] = flow.dsts;
+    else
+        entry["dst"] = flow.dsts.front();
+    entry["bytes"] = flow.bytes;
+    entry[flow.route.isTree() ? "tree" : "path"] = routeToJson(flow.route);
+    entry["hops"] = flow.route.hops;
+    entry["start_s"] = flow.startS;
+    entry["last_byte_s"] = flow.lastByteS;
+    entry["end_s"] = flow.endS;
+    return entry;
+}
+
+nlohmann::json eventToJson(const DieEvent& event, bool step) {
+    nlohmann::json entry = {{"kind", toString(event.kind)},
+                            {"start_s", event.startS},
+                            {"end_s", event.endS},
+                            {"round", event.round},
+                            {"label", event.label}};
+    if (event.kind == DieEvent::Kind::Compute && step) {
+        entry["flops"] = event.flops;
+        entry["hbm_bytes"] = event.hbmBytes;
+        entry["bound"] = toString(event.bound);
+    }
+    return entry;
+}
+
+// A die's fields but its events.
+nlohmann::json dieToJson(const DieReport& die, bool step) {
+    nlohmann::json entry = {{"id", die.id},
+                            {"alive", die.alive},
+                            {"compute_s", die.computeS},
+                            {"utilization", die.utilization},
+                            {"peak_memory_bytes", die.peakMemoryBytes}};
+    if (step)
+        entry["hbm_bytes"] = die.hbmBytes;
+    if (die.memory)
+        entry["memory"] = memoryToJson(*die.memory);
+    if (!die.tensors.empty()) {
+        nlohmann::json tensors = nlohmann::json::array();
+        for (const TensorReport& tensor : die.tensors)
+            tensors.push_back({{"gemm", tensor.gemm},
+                               {"I", tensor.input},
+                               {"W", tensor.weight},
+                               {"O", tensor.output}});
+        entry["tensors"] = std::move(tensors);
+    }
+    return entry;
+}
+
 } // namespace
 
-nlohmann::json reportToJson(const SimulationReport& report) {
-    nlohmann::json links = nlohmann::json::array();
-    for (const LinkReport& link : report.links) {
-        if (link.bytes <= 0)
-            continue;
-        links.push_back({{"id", link.id},
-                         {"from", link.from},
-                         {"to", link.to},
-                         {"bytes", link.bytes},
-                         {"busy_s", link.busyS},
-                         {"utilization", link.utilization},
-                         {"flows", link.flowCount}});
-    }
+std::optional<ReportDetail> reportDetailFromString(const std::string& text) {
+    if (text == "full")
+        return ReportDetail::Full;
+    if (text == "summary")
+        return ReportDetail::Summary;
+    return std::nullopt;
+}
 
-    nlohmann::json flows = nlohmann::json::array();
-    for (const FlowReport& flow : report.flows) {
-        nlohmann::json entry = {
-            {"id", flow.id}, {"op", flow.op}, {"op_kind", flow.opKind}, {"src", flow.src}};
-        if (flow.route.isTree())
-            entry["dst"] = flow.dsts;
-        else
-            entry["dst"] = flow.dsts.front();
-        entry["bytes"] = flow.bytes;
-        entry[flow.route.isTree() ? "tree" : "path"] = routeToJson(flow.route);
-        entry["hops"] = flow.route.hops;
-        entry["start_s"] = flow.startS;
-        entry["last_byte_s"] = flow.lastByteS;
-        entry["end_s"] = flow.endS;
-        flows.push_back(std::move(entry));
-    }
-
-    nlohmann::json dies = nlohmann::json::array();
-    for (const DieReport& die : report.dies) {
-        nlohmann::json events = nlohmann::json::array();
-        for (const DieEvent& event : die.events) {
-            nlohmann::json entry = {{"kind", toString(event.kind)},
-                                    {"start_s", event.startS},
-                                    {"end_s", event.endS},
-                                    {"round", event.round},
-                                    {"label", event.label}};
-            if (event.kind == DieEvent::Kind::Compute && report.step) {
-                entry["flops"] = event.flops;
-                entry["hbm_bytes"] = event.hbmBytes;
-                entry["bound"] = toString(event.bound);
-            }
-            events.push_back(std::move(entry));
-        }
-        nlohmann::json entry = {{"id", die.id},
-                                {"alive", die.alive},
-                                {"compute_s", die.computeS},
-                                {"utilization", die.utilization},
-                                {"peak_memory_bytes", die.peakMemoryBytes},
-                                {"events", std::move(events)}};
-        if (report.step)
-            entry["hbm_bytes"] = die.hbmBytes;
-        if (die.memory)
-            entry["memory"] = memoryToJson(*die.memory);
-        if (!die.tensors.empty()) {
-            nlohmann::json tensors = nlohmann::json::array();
-            for (const TensorReport& tensor : die.tensors)
-                tensors.push_back({{"gemm", tensor.gemm},
-                                   {"I", tensor.input},
-                                   {"W", tensor.weight},
-                                   {"O", tensor.output}});
-            entry["tensors"] = std::move(tensors);
-        }
-        dies.push_back(std::move(entry));
-    }
-
+void writeReportJson(std::ostream& out, const SimulationReport& report, ReportDetail detail) {
+    JsonStream json(out);
+    json.openObject();
+    json.member("name", report.scenarioName);
+    json.member("detail", detail == ReportDetail::Full ? "full" : "summary");
     nlohmann::json hardware = {{"flops_per_link_byte", report.hardware.flopsPerLinkByte},
                                {"flops_per_hbm_byte", report.hardware.flopsPerHbmByte}};
     if (report.hardware.preset)
         hardware["preset"] = *report.hardware.preset;
+    json.member("hardware", hardware);
     nlohmann::json network = {{"model", toString(report.network.model)}};
     if (report.network.model == NetworkModel::StoreAndForward)
         network["chunk_bytes"] = report.network.chunkBytes;
-    nlohmann::json result = {{"name", report.scenarioName},
-                             {"hardware", std::move(hardware)},
-                             {"network", std::move(network)},
-                             {"makespan_s", report.makespanS},
-                             {"links", std::move(links)},
-                             {"flows", std::move(flows)},
-                             {"dies", std::move(dies)},
-                             {"energy_j", report.energyJ()},
-                             {"energy",
-                              {{"d2d_j", report.energyD2dJ},
-                               {"compute_j", report.energyComputeJ},
-                               {"hbm_j", report.energyHbmJ}}},
-                             {"warnings", report.warnings}};
-    if (report.step) {
-        const StepMetrics& step = *report.step;
-        result["step"] = {{"step_s", step.stepS},
-                          {"window_s", step.windowS},
-                          {"window_layers", step.windowLayers},
-                          {"layer_s", step.layerS},
-                          {"head_s", step.headS},
-                          {"sync_s", step.syncS},
-                          {"optimizer_s", step.optimizerS},
-                          {"breakdown",
-                           {{"compute_s", step.computeS},
-                            {"hbm_stall_s", step.hbmStallS},
-                            {"overhead_s", step.overheadS},
-                            {"optimizer_s", step.optimizerS},
-                            {"exposed_s", step.exposedS}}},
-                          {"tasks",
-                           {{"total", step.tasks},
-                            {"memory_bound", step.memoryBoundTasks},
-                            {"overhead_bound", step.overheadBoundTasks}}},
-                          {"tokens_per_s", step.tokensPerSecond},
-                          {"model_flops", step.modelFlops},
-                          {"achieved_flops_per_s", step.achievedFlopsPerSecond},
-                          {"mfu", step.mfu},
-                          {"dies_used", step.diesUsed},
-                          {"strategy", step.strategy},
-                          {"notes", step.notes}};
-    }
+    json.member("network", network);
+    json.member("makespan_s", report.makespanS);
+    if (report.step)
+        json.member("step", stepToJson(*report.step));
+    json.member("energy_j", report.energyJ());
+    json.member("energy", {{"d2d_j", report.energyD2dJ},
+                           {"compute_j", report.energyComputeJ},
+                           {"hbm_j", report.energyHbmJ}});
+    json.member("warnings", report.warnings);
     if (!report.rounds.empty()) {
-        nlohmann::json rounds = nlohmann::json::array();
+        json.open("rounds", '[');
         for (const RoundLoad& round : report.rounds)
-            rounds.push_back({{"round", round.round},
-                              {"max_link_bytes", round.maxLinkBytes},
-                              {"window_s", round.windowS},
-                              {"max_utilization", round.maxUtilization}});
-        result["rounds"] = std::move(rounds);
+            json.element({{"round", round.round},
+                          {"max_link_bytes", round.maxLinkBytes},
+                          {"window_s", round.windowS},
+                          {"max_utilization", round.maxUtilization}});
+        json.close(']');
     }
-    return result;
+    json.open("links", '[');
+    for (const LinkReport& link : report.links) {
+        if (link.bytes <= 0)
+            continue;
+        json.element({{"id", link.id},
+                      {"from", link.from},
+                      {"to", link.to},
+                      {"bytes", link.bytes},
+                      {"busy_s", link.busyS},
+                      {"utilization", link.utilization},
+                      {"flows", link.flowCount}});
+    }
+    json.close(']');
+    if (detail == ReportDetail::Full) {
+        json.open("flows", '[');
+        for (const FlowReport& flow : report.flows)
+            json.element(flowToJson(flow));
+        json.close(']');
+    }
+    const bool step = report.step.has_value();
+    json.open("dies", '[');
+    for (const DieReport& die : report.dies) {
+        if (detail == ReportDetail::Summary) {
+            json.element(dieToJson(die, step));
+            continue;
+        }
+        json.openObject();
+        json.members(dieToJson(die, step));
+        json.open("events", '[');
+        for (const DieEvent& event : die.events)
+            json.element(eventToJson(event, step));
+        json.close(']');
+        json.close('}');
+    }
+    json.close(']');
+    json.close('}');
+    out << '\n';
+}
+
+nlohmann::json reportToJson(const SimulationReport& report) {
+    std::ostringstream text;
+    writeReportJson(text, report, ReportDetail::Full);
+    return nlohmann::json::parse(text.str());
 }
 
 std::string linkLoadsCsv(const SimulationReport& report) {
@@ -211,40 +304,42 @@ std::string linkLoadsCsv(const SimulationReport& report) {
     return out.str();
 }
 
-nlohmann::json chromeTrace(const SimulationReport& report) {
+void writeChromeTrace(std::ostream& out, const SimulationReport& report) {
     constexpr int kDiesPid = 1;
     constexpr int kLinksPid = 2;
     // Thread ids: lane * kLaneStride + die (or link) id, so lane 0 is the id itself.
     constexpr int kLaneStride = 1 << 20;
 
-    nlohmann::json events = nlohmann::json::array();
-    events.push_back(
+    JsonStream json(out);
+    json.openObject();
+    json.open("traceEvents", '[');
+    json.element(
         {{"ph", "M"}, {"pid", kDiesPid}, {"name", "process_name"}, {"args", {{"name", "dies"}}}});
-    events.push_back(
+    json.element(
         {{"ph", "M"}, {"pid", kLinksPid}, {"name", "process_name"}, {"args", {{"name", "links"}}}});
 
     auto nameThread = [&](int pid, int tid, const std::string& name, int sortIndex) {
-        events.push_back({{"ph", "M"},
-                          {"pid", pid},
-                          {"tid", tid},
-                          {"name", "thread_name"},
-                          {"args", {{"name", name}}}});
-        events.push_back({{"ph", "M"},
-                          {"pid", pid},
-                          {"tid", tid},
-                          {"name", "thread_sort_index"},
-                          {"args", {{"sort_index", sortIndex}}}});
+        json.element({{"ph", "M"},
+                      {"pid", pid},
+                      {"tid", tid},
+                      {"name", "thread_name"},
+                      {"args", {{"name", name}}}});
+        json.element({{"ph", "M"},
+                      {"pid", pid},
+                      {"tid", tid},
+                      {"name", "thread_sort_index"},
+                      {"args", {{"sort_index", sortIndex}}}});
     };
     auto complete = [&](int pid, int tid, const std::string& name, const char* category,
                         double startS, double endS, nlohmann::json args) {
-        events.push_back({{"ph", "X"},
-                          {"pid", pid},
-                          {"tid", tid},
-                          {"name", name},
-                          {"cat", category},
-                          {"ts", startS * kMicrosecondsPerSecond},
-                          {"dur", (endS - startS) * kMicrosecondsPerSecond},
-                          {"args", std::move(args)}});
+        json.element({{"ph", "X"},
+                      {"pid", pid},
+                      {"tid", tid},
+                      {"name", name},
+                      {"cat", category},
+                      {"ts", startS * kMicrosecondsPerSecond},
+                      {"dur", (endS - startS) * kMicrosecondsPerSecond},
+                      {"args", std::move(args)}});
     };
 
     for (const DieReport& die : report.dies) {
@@ -292,7 +387,10 @@ nlohmann::json chromeTrace(const SimulationReport& report) {
                      flow.lastByteS, {{"bytes", flow.bytes}, {"link", name}});
         }
     }
-    return {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
+    json.close(']');
+    json.member("displayTimeUnit", "ns");
+    json.close('}');
+    out << '\n';
 }
 
 std::string networkModelSummary(const NetworkSettings& network) {

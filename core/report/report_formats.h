@@ -4,11 +4,22 @@
 
 #include <nlohmann/json.hpp>
 
+#include <iosfwd>
+#include <optional>
 #include <string>
 
 namespace ws {
 
-// The `simulate --json` object of docs/cli.md.
+// How much `simulate --json` writes (docs/cli.md): everything, or all but the per-flow and
+// per-event detail (`--json=summary`), which is most of a large report.
+enum class ReportDetail { Full, Summary };
+// "full" or "summary"; nullopt for anything else.
+std::optional<ReportDetail> reportDetailFromString(const std::string& text);
+
+// The `simulate --json` object of docs/cli.md, streamed to `out` one link, flow or event per
+// line, without building the document in memory.
+void writeReportJson(std::ostream& out, const SimulationReport& report, ReportDetail detail);
+// The same, Full, parsed back: for tests and callers that want to read fields.
 nlohmann::json reportToJson(const SimulationReport& report);
 
 // Link loads as CSV: a header, then one row per link of the wafer (idle and dead ones too).
@@ -18,8 +29,8 @@ std::string linkLoadsCsv(const SimulationReport& report);
 // Chrome trace-event JSON (opens in Perfetto and chrome://tracing). Process 1 holds one track
 // per die, process 2 one track per link carrying traffic; events that overlap in time on one
 // die or link go to extra lanes ("die 3 #2") because complete events on one track must nest.
-// Timestamps are microseconds.
-nlohmann::json chromeTrace(const SimulationReport& report);
+// Timestamps are microseconds. Streamed to `out`, one event per line.
+void writeChromeTrace(std::ostream& out, const SimulationReport& report);
 
 // The human summary printed by `simulate` without --json.
 std::string humanSummary(const SimulationReport& report, const WaferTopology& topology);

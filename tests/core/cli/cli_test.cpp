@@ -68,6 +68,32 @@ TEST(Cli, SimulateJsonMatchesTheRingOnALineClosedForm) {
     EXPECT_FALSE(report.at("hardware").contains("preset"));
 }
 
+// --json=summary is the full report without its per-flow and per-event detail, and says so.
+TEST(Cli, SimulateJsonSummaryLeavesOutFlowsAndEvents) {
+    const std::string file = quote((kScenarios / "ring_allgather_line.json").string());
+    const CliRun full = runCli("simulate --json " + file);
+    const CliRun summary = runCli("simulate " + file + " --json=summary");
+    ASSERT_EQ(full.status, 0) << full.err;
+    ASSERT_EQ(summary.status, 0) << summary.err;
+    auto fullReport = nlohmann::json::parse(full.out);
+    const auto summaryReport = nlohmann::json::parse(summary.out);
+    EXPECT_EQ(fullReport.at("detail"), "full");
+    EXPECT_EQ(summaryReport.at("detail"), "summary");
+    EXPECT_FALSE(summaryReport.contains("flows"));
+    EXPECT_LT(summary.out.size(), full.out.size());
+    // Everything else is the same, field for field.
+    fullReport.erase("flows");
+    fullReport["detail"] = "summary";
+    for (auto& die : fullReport.at("dies"))
+        die.erase("events");
+    EXPECT_EQ(summaryReport, fullReport);
+
+    const CliRun bad = runCli("simulate " + file + " --json=brief");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--json= takes full or summary, not 'brief'"), std::string::npos)
+        << bad.err;
+}
+
 // The paper's wafer read as 4 TB/s per die: the report names the preset and the link regime
 // is four times the per-link reading's.
 TEST(Cli, SimulateNamesTheHardwarePresetAndItsRegime) {
