@@ -4,7 +4,11 @@
 // simulate(); a 256-rank ring all-reduce on 16x16 under 1 s. simulateStoreAndForward times the
 // same problems in the store-and-forward model (1 MiB chunks), refuse4096 the size guard's
 // refusal of a ring all-reduce over 4,096 dies (33.5 M flows) before it is expanded.
+// writeReport times the `simulate --json` report of a simulated run (full and summary), which
+// is streamed (core/report/report_formats.h) and should cost no more than the simulation.
 #include "collectives/traffic_plan.h"
+#include "evaluation/scenario_run.h"
+#include "report/report_formats.h"
 #include "scenario/scenario_error.h"
 #include "sim/fluid_simulator.h"
 
@@ -12,7 +16,9 @@
 
 #include <algorithm>
 #include <numeric>
+#include <ostream>
 #include <random>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -149,6 +155,34 @@ void refuse4096(benchmark::State& state) {
     }
 }
 
+// Counts the bytes written to it and keeps none: the report's cost without the disk's.
+class CountingBuffer : public std::streambuf {
+public:
+    std::size_t bytes = 0;
+
+protected:
+    int_type overflow(int_type c) override {
+        bytes += traits_type::eq_int_type(c, traits_type::eof()) ? 0 : 1;
+        return traits_type::not_eof(c);
+    }
+    std::streamsize xsputn(const char*, std::streamsize count) override {
+        bytes += static_cast<std::size_t>(count);
+        return count;
+    }
+};
+
+void writeReport(benchmark::State& state, ScenarioMaker make, ReportDetail detail) {
+    const ScenarioRun run = prepareRun(make(), RunOptions{});
+    const SimulationReport report = reportOf(run, simulateRun(run));
+    CountingBuffer buffer;
+    std::ostream out(&buffer);
+    for (auto _ : state) {
+        buffer.bytes = 0;
+        writeReportJson(out, report, detail);
+    }
+    state.counters["report_MB"] = static_cast<double>(buffer.bytes) / 1e6;
+}
+
 void endToEnd(benchmark::State& state, ScenarioMaker make) {
     const Scenario scenario = make();
     const WaferTopology topology(scenario.wafer.topologySpec());
@@ -185,6 +219,12 @@ BENCHMARK_CAPTURE(simulateStoreAndForward, b_permutation_32x32, randomPermutatio
 BENCHMARK_CAPTURE(simulateStoreAndForward, c_ring_allreduce_16x16, ringAllReduce16x16)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(refuse4096)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_CAPTURE(writeReport, c_ring_allreduce_16x16_full, ringAllReduce16x16, ReportDetail::Full)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(writeReport, c_ring_allreduce_16x16_summary, ringAllReduce16x16,
+                  ReportDetail::Summary)
+    ->Unit(benchmark::kMillisecond);
 
 } // namespace
 } // namespace ws
