@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libboost-graph-dev
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev
   xvfb xauth x11-apps imagemagick fonts-dejavu-core clang-format
+  clang-14 libfuzzer-14-dev
 )
 
 missing=()
