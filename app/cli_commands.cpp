@@ -246,7 +246,12 @@ int simulateCommand(const std::string& file, const SimulateOptions& options, std
         return compareModesCommand(file, options, out);
     }
     const ScenarioRun run = prepareFile(file, options);
-    const SimulationReport report = reportOf(run, simulateRun(run));
+    // Per-flow records and die events are most of a large run's memory: only the trace and
+    // the full JSON report read them.
+    const bool full =
+        options.tracePath || (options.json && options.jsonDetail == ReportDetail::Full);
+    const SimulationReport report =
+        reportOf(run, simulateRun(run), full ? ReportDetail::Full : ReportDetail::Summary);
     if (options.tracePath) {
         std::ostringstream trace;
         writeChromeTrace(trace, report);

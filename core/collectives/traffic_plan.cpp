@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 namespace ws {
 
@@ -215,25 +217,22 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
     }
     firstFlow[opCount] = static_cast<int>(plan.flows.size());
 
-    plan.flowIndexById.reserve(plan.flows.size());
-    for (std::size_t f = 0; f < plan.flows.size(); ++f) {
-        if (f % kFlowsBetweenCancelPolls == 0)
-            throwIfCancelled(cancel);
-        const auto [it, inserted] =
-            plan.flowIndexById.emplace(plan.flows[f].id, static_cast<int>(f));
-        if (!inserted)
-            throw ScenarioError(opKey(static_cast<std::size_t>(plan.flows[f].opIndex)) + ".id",
-                                "flow id '" + plan.flows[f].id + "' is also a flow of " +
-                                    opKey(static_cast<std::size_t>(
-                                        plan.flows[static_cast<std::size_t>(it->second)].opIndex)));
-    }
-
     // Pinned routes, checked up front so that a typo is reported before any routing error.
+    // Flow ids are unique by construction (op ids are unique and have no '/', a collective's
+    // flows differ in step or rank: docs/file-format.md); the index of them lives only while
+    // the pins are looked up, and only when there are pins: at 2 M flows it would be 150 MB.
     std::vector<const PinnedRoute*> pinned(plan.flows.size(), nullptr);
-    if (scenario.routing) {
+    if (scenario.routing && !scenario.routing->paths.empty()) {
+        std::unordered_map<std::string_view, int> flowIndexById;
+        flowIndexById.reserve(plan.flows.size());
+        for (std::size_t f = 0; f < plan.flows.size(); ++f) {
+            if (f % kFlowsBetweenCancelPolls == 0)
+                throwIfCancelled(cancel);
+            flowIndexById.emplace(plan.flows[f].id, static_cast<int>(f));
+        }
         for (const auto& [id, route] : scenario.routing->paths) {
-            const auto it = plan.flowIndexById.find(id);
-            if (it == plan.flowIndexById.end())
+            const auto it = flowIndexById.find(id);
+            if (it == flowIndexById.end())
                 throw ScenarioError("routing.paths." + id, noSuchFlow(scenario, plan.flows, id));
             pinned[static_cast<std::size_t>(it->second)] = &route;
         }

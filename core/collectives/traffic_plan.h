@@ -9,7 +9,6 @@
 
 #include <functional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace ws {
@@ -19,7 +18,6 @@ struct TrafficPlan {
     std::vector<Flow> flows;    // in expansion order: op by op; flowDeps index this vector
     std::vector<TaskId> opDone; // per op: a barrier task complete when all its flows are
     SimProblem problem;
-    std::unordered_map<std::string, int> flowIndexById;
 };
 
 // Expands every op, routes every flow in order (pinned paths from routing.paths first, else the

@@ -21,7 +21,7 @@ NetworkModelOutcome outcomeInModel(Scenario scenario, NetworkModel model,
     NetworkSpec network = scenario.network.value_or(NetworkSpec{});
     network.model = model;
     scenario.network = network;
-    return outcomeOf(simulateScenarioReport(std::move(scenario), options));
+    return outcomeOf(simulateScenarioReport(std::move(scenario), options, ReportDetail::Summary));
 }
 
 double NetworkModelComparison::ratio() const {

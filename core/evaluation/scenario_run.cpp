@@ -61,15 +61,18 @@ SimResult simulateRun(const ScenarioRun& run, const RunOptions& options) {
     return result;
 }
 
-SimulationReport reportOf(const ScenarioRun& run, const SimResult& result) {
+SimulationReport reportOf(const ScenarioRun& run, const SimResult& result, ReportDetail detail) {
     if (run.step)
-        return buildStepReport(run.scenario, *run.topology, *run.step, result, run.warnings());
-    return buildSimulationReport(run.scenario, *run.topology, *run.plan, result, run.warnings());
+        return buildStepReport(run.scenario, *run.topology, *run.step, result, run.warnings(),
+                               detail);
+    return buildSimulationReport(run.scenario, *run.topology, *run.plan, result, run.warnings(),
+                                 detail);
 }
 
-SimulationReport simulateScenarioReport(Scenario scenario, const RunOptions& options) {
+SimulationReport simulateScenarioReport(Scenario scenario, const RunOptions& options,
+                                        ReportDetail detail) {
     const ScenarioRun run = prepareRun(std::move(scenario), options);
-    SimulationReport report = reportOf(run, simulateRun(run, options));
+    SimulationReport report = reportOf(run, simulateRun(run, options), detail);
     tell(options, RunStage::Reported);
     return report;
 }

@@ -56,10 +56,12 @@ ScenarioRun prepareRun(Scenario scenario, const RunOptions& options);
 SimResult simulateRun(const ScenarioRun& run, const RunOptions& options = {});
 
 // The user-facing report of a simulated run (buildStepReport or buildSimulationReport), with
-// the run's warnings.
-SimulationReport reportOf(const ScenarioRun& run, const SimResult& result);
+// the run's warnings; a Summary one leaves out the per-flow records and die events.
+SimulationReport reportOf(const ScenarioRun& run, const SimResult& result,
+                          ReportDetail detail = ReportDetail::Full);
 
 // prepareRun + simulateRun + reportOf: what `waferscope-cli simulate` prints and the GUI shows.
-SimulationReport simulateScenarioReport(Scenario scenario, const RunOptions& options);
+SimulationReport simulateScenarioReport(Scenario scenario, const RunOptions& options,
+                                        ReportDetail detail = ReportDetail::Full);
 
 } // namespace ws

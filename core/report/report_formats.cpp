@@ -8,12 +8,20 @@
 #include <numeric>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 namespace ws {
 
 namespace {
 
 constexpr double kMicrosecondsPerSecond = 1e6;
+
+// A writer of per-flow or per-event detail was handed a report built without it.
+void requireFullReport(const SimulationReport& report, const char* what) {
+    if (report.detail != ReportDetail::Full)
+        throw std::invalid_argument(std::string(what) +
+                                    " needs a report built with ReportDetail::Full, not a summary");
+}
 
 nlohmann::json routeToJson(const Route& route) {
     if (route.isTree()) {
@@ -218,6 +226,8 @@ std::optional<ReportDetail> reportDetailFromString(const std::string& text) {
 }
 
 void writeReportJson(std::ostream& out, const SimulationReport& report, ReportDetail detail) {
+    if (detail == ReportDetail::Full)
+        requireFullReport(report, "the full JSON report");
     JsonStream json(out);
     json.openObject();
     json.member("name", report.scenarioName);
@@ -305,6 +315,7 @@ std::string linkLoadsCsv(const SimulationReport& report) {
 }
 
 void writeChromeTrace(std::ostream& out, const SimulationReport& report) {
+    requireFullReport(report, "the Chrome trace");
     constexpr int kDiesPid = 1;
     constexpr int kLinksPid = 2;
     // Thread ids: lane * kLaneStride + die (or link) id, so lane 0 is the id itself.
@@ -423,8 +434,8 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
     out << std::llround(report.hardware.flopsPerLinkByte) << " FLOP per byte of link, "
         << std::llround(report.hardware.flopsPerHbmByte) << " FLOP per byte of HBM\n";
     out << "network:   " << networkModelSummary(report.network) << '\n';
-    out << "traffic:   " << report.flows.size() << " flows, "
-        << formatBytes(report.totalLinkBytes()) << " carried over links\n";
+    out << "traffic:   " << report.flowCount << " flows, " << formatBytes(report.totalLinkBytes())
+        << " carried over links\n";
     if (report.step) {
         const StepMetrics& step = *report.step;
         char line[200];

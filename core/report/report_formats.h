@@ -10,14 +10,12 @@
 
 namespace ws {
 
-// How much `simulate --json` writes (docs/cli.md): everything, or all but the per-flow and
-// per-event detail (`--json=summary`), which is most of a large report.
-enum class ReportDetail { Full, Summary };
-// "full" or "summary"; nullopt for anything else.
+// "full" or "summary" (`simulate --json=`, docs/cli.md); nullopt for anything else.
 std::optional<ReportDetail> reportDetailFromString(const std::string& text);
 
 // The `simulate --json` object of docs/cli.md, streamed to `out` one link, flow or event per
-// line, without building the document in memory.
+// line, without building the document in memory. `detail` Full needs a Full report (throws
+// std::invalid_argument for a Summary one, which has no flows or events to write).
 void writeReportJson(std::ostream& out, const SimulationReport& report, ReportDetail detail);
 // The same, Full, parsed back: for tests and callers that want to read fields.
 nlohmann::json reportToJson(const SimulationReport& report);
@@ -29,7 +27,8 @@ std::string linkLoadsCsv(const SimulationReport& report);
 // Chrome trace-event JSON (opens in Perfetto and chrome://tracing). Process 1 holds one track
 // per die, process 2 one track per link carrying traffic; events that overlap in time on one
 // die or link go to extra lanes ("die 3 #2") because complete events on one track must nest.
-// Timestamps are microseconds. Streamed to `out`, one event per line.
+// Timestamps are microseconds. Streamed to `out`, one event per line. Needs a Full report
+// (std::invalid_argument otherwise).
 void writeChromeTrace(std::ostream& out, const SimulationReport& report);
 
 // The human summary printed by `simulate` without --json.

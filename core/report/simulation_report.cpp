@@ -10,6 +10,11 @@ namespace {
 constexpr double kPicojoule = 1e-12;
 constexpr double kBitsPerByte = 8.0;
 
+// Every byte the links carried, at the wafer's energy per bit.
+double d2dEnergyJ(const SimulationReport& report, const EnergySpec& energy) {
+    return report.totalLinkBytes() * kBitsPerByte * energy.d2dPicojoulesPerBit * kPicojoule;
+}
+
 } // namespace
 
 double SimulationReport::totalLinkBytes() const {
@@ -73,9 +78,11 @@ HardwareSummary hardwareSummaryOf(const WaferSpec& wafer) {
 
 SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopology& topology,
                                        const TrafficPlan& plan, const SimResult& result,
-                                       std::vector<std::string> warnings) {
+                                       std::vector<std::string> warnings, ReportDetail detail) {
     SimulationReport report;
     report.scenarioName = scenario.name;
+    report.detail = detail;
+    report.flowCount = plan.flows.size();
     report.hardware = hardwareSummaryOf(scenario.wafer);
     report.network = scenario.networkSettings();
     report.makespanS = result.makespanS;
@@ -91,6 +98,14 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
         if (static_cast<std::size_t>(die) < result.dieComputeS.size())
             dieReport.computeS = result.dieComputeS[static_cast<std::size_t>(die)];
         dieReport.utilization = result.makespanS > 0 ? dieReport.computeS / result.makespanS : 0;
+    }
+
+    for (const Flow& flow : plan.flows)
+        for (LinkId link : flow.route.links)
+            ++report.links[static_cast<std::size_t>(link)].flowCount;
+    if (detail == ReportDetail::Summary) {
+        report.energyD2dJ = d2dEnergyJ(report, scenario.wafer.energy);
+        return report;
     }
 
     report.flows.reserve(plan.flows.size());
@@ -109,8 +124,6 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
         flowReport.lastByteS = timing.lastByteS;
         flowReport.endS = timing.endS;
         flowReport.step = flow.step;
-        for (LinkId link : flow.route.links)
-            ++report.links[static_cast<std::size_t>(link)].flowCount;
 
         report.dies[static_cast<std::size_t>(flow.src)].events.push_back(
             {DieEvent::Kind::Send, timing.startS, timing.lastByteS, flow.step, flow.id});
@@ -125,8 +138,7 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
                              return std::tie(a.startS, a.kind) < std::tie(b.startS, b.kind);
                          });
 
-    report.energyD2dJ = report.totalLinkBytes() * kBitsPerByte *
-                        scenario.wafer.energy.d2dPicojoulesPerBit * kPicojoule;
+    report.energyD2dJ = d2dEnergyJ(report, scenario.wafer.energy);
     return report;
 }
 

@@ -130,13 +130,20 @@ struct HardwareSummary {
 
 HardwareSummary hardwareSummaryOf(const WaferSpec& wafer);
 
+// How much of a run a report holds: everything, or all but the per-flow records and the
+// per-die events, which are most of a large run's memory (about 500 bytes a flow) and what
+// only the timeline, the flow views, the trace and `simulate --json=full` read.
+enum class ReportDetail { Full, Summary };
+
 struct SimulationReport {
     std::string scenarioName;
+    ReportDetail detail = ReportDetail::Full; // Summary: `flows` and every die's `events` empty
     HardwareSummary hardware;
     NetworkSettings network; // the model the times come from (scenario `network`)
     double makespanS = 0.0;
     std::vector<LinkReport> links; // every link of the wafer, by LinkId
-    std::vector<FlowReport> flows; // in expansion order
+    std::vector<FlowReport> flows; // in expansion order (Full only)
+    std::size_t flowCount = 0;     // flows simulated: flows.size() in a Full report
     std::vector<DieReport> dies;   // every die, by DieId
     double energyD2dJ = 0.0;       // link bytes * 8 * d2d_pj_per_bit
     double energyComputeJ = 0.0;
@@ -158,7 +165,8 @@ std::vector<LinkReport> linkReports(const WaferTopology& topology, const SimResu
 
 SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopology& topology,
                                        const TrafficPlan& plan, const SimResult& result,
-                                       std::vector<std::string> warnings);
+                                       std::vector<std::string> warnings,
+                                       ReportDetail detail = ReportDetail::Full);
 
 std::string toString(DieEvent::Kind kind); // "compute", "send", "recv", "idle"
 

@@ -74,7 +74,7 @@ void addIdleEvents(DieReport& die, double end) {
 
 SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& topology,
                                  const TrainingStep& step, const SimResult& result,
-                                 std::vector<std::string> warnings) {
+                                 std::vector<std::string> warnings, ReportDetail detail) {
     const StepGraph& graph = step.graph;
     const SimProblem& problem = graph.problem();
     const StepTiming timing = stepTiming(step, result);
@@ -84,6 +84,9 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
 
     SimulationReport report;
     report.scenarioName = scenario.name;
+    report.detail = detail;
+    report.flowCount = graph.flows().size();
+    const bool full = detail == ReportDetail::Full;
     report.hardware = hardwareSummaryOf(scenario.wafer);
     report.network = scenario.networkSettings();
     report.makespanS = result.makespanS;
@@ -99,6 +102,12 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
 
     double d2dBytes = 0.0;
     for (const Flow& flow : graph.flows()) {
+        for (LinkId link : flow.route.links)
+            ++report.links[static_cast<std::size_t>(link)].flowCount;
+        d2dBytes +=
+            flow.bytes * static_cast<double>(flow.route.links.size()) * repetitions(flow.task);
+        if (!full)
+            continue;
         const TaskTiming& t = result.tasks[static_cast<std::size_t>(flow.task)];
         const StepTaskInfo& info = graph.info()[static_cast<std::size_t>(flow.task)];
         FlowReport entry;
@@ -113,10 +122,6 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
         entry.lastByteS = t.lastByteS;
         entry.endS = t.endS;
         entry.step = info.round;
-        for (LinkId link : flow.route.links)
-            ++report.links[static_cast<std::size_t>(link)].flowCount;
-        d2dBytes +=
-            flow.bytes * static_cast<double>(flow.route.links.size()) * repetitions(flow.task);
         report.dies[static_cast<std::size_t>(flow.src)].events.push_back(
             {DieEvent::Kind::Send, t.startS, t.lastByteS, info.round, flow.id});
         for (DieId dst : flow.dsts)
@@ -136,11 +141,13 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
         const StepTaskInfo& info = graph.info()[task];
         const TaskTiming& t = result.tasks[task];
         DieReport& die = report.dies[static_cast<std::size_t>(simTask.die)];
-        DieEvent event{DieEvent::Kind::Compute, t.startS, t.endS, info.round, info.label};
-        event.flops = info.flops;
-        event.hbmBytes = info.hbmBytes;
-        event.bound = info.cost.bound;
-        die.events.push_back(std::move(event));
+        if (full) {
+            DieEvent event{DieEvent::Kind::Compute, t.startS, t.endS, info.round, info.label};
+            event.flops = info.flops;
+            event.hbmBytes = info.hbmBytes;
+            event.bound = info.cost.bound;
+            die.events.push_back(std::move(event));
+        }
         die.computeS += simTask.seconds;
         const double times = repetitions(static_cast<TaskId>(task));
         scaledCompute[static_cast<std::size_t>(simTask.die)] += simTask.seconds * times;
@@ -164,7 +171,8 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
         dieReport.peakMemoryBytes = step.plan.memory.total();
         dieReport.utilization =
             timing.stepS > 0 ? scaledCompute[static_cast<std::size_t>(die)] / timing.stepS : 0;
-        addIdleEvents(dieReport, result.makespanS);
+        if (full)
+            addIdleEvents(dieReport, result.makespanS);
         for (const GemmPartition& partition : step.partitions)
             for (const DieTensorBlock& block : partition.dies)
                 if (block.die == die)

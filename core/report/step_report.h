@@ -11,6 +11,7 @@ namespace ws {
 // and energy is scaled the same way (each phase's bytes and FLOPs times its repetitions).
 SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& topology,
                                  const TrainingStep& step, const SimResult& result,
-                                 std::vector<std::string> warnings);
+                                 std::vector<std::string> warnings,
+                                 ReportDetail detail = ReportDetail::Full);
 
 } // namespace ws

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 namespace ws {
 namespace {
@@ -79,6 +81,14 @@ void expectError(F call, const std::string& keyPath, const std::string& problemS
     }
 }
 
+// The plan's index of the flow named `id`; -1 when there is none.
+int flowIndex(const TrafficPlan& plan, const std::string& id) {
+    for (std::size_t f = 0; f < plan.flows.size(); ++f)
+        if (plan.flows[f].id == id)
+            return static_cast<int>(f);
+    return -1;
+}
+
 TEST(PlanTraffic, BuildsOneFlowTaskPerFlowAndOneBarrierPerOp) {
     auto scenario = wafer(4, 4);
     scenario.wafer.linkBandwidth = Quantity{4e12, "4 TB/s"};
@@ -91,8 +101,8 @@ TEST(PlanTraffic, BuildsOneFlowTaskPerFlowAndOneBarrierPerOp) {
     ASSERT_EQ(plan.flows.size(), 13u);
     ASSERT_EQ(plan.problem.tasks.size(), 15u);
     EXPECT_EQ(plan.opDone, (std::vector<TaskId>{13, 14}));
-    EXPECT_EQ(plan.flowIndexById.at("ag/s2/r3"), 11);
-    EXPECT_EQ(plan.flowIndexById.at("p"), 12);
+    EXPECT_EQ(flowIndex(plan, "ag/s2/r3"), 11);
+    EXPECT_EQ(flowIndex(plan, "p"), 12);
     EXPECT_EQ(plan.problem.dieCount, 16);
     EXPECT_EQ(plan.problem.hopLatencyS, 200e-9);
     EXPECT_EQ(plan.problem.linkBandwidth,
@@ -118,13 +128,31 @@ TEST(PlanTraffic, BuildsOneFlowTaskPerFlowAndOneBarrierPerOp) {
     EXPECT_EQ(plan.problem.tasks[14].deps, (std::vector<TaskId>{12}));
 }
 
+// Flow ids name flows uniquely across ops (docs/file-format.md): routing.paths and every report
+// rely on it, and the planner keeps no index that would check it again.
+TEST(PlanTraffic, FlowIdsAreUniqueAcrossOps) {
+    auto scenario = wafer(4, 4);
+    scenario.traffic = {collective("ag", OpKind::AllGather, {0, 1, 2, 3}, 64e6),
+                        collective("ar", OpKind::AllReduce, {4, 5, 6, 7}, 64e6),
+                        collective("rs", OpKind::ReduceScatter, {8, 9, 10, 11}, 64e6),
+                        collective("a2a", OpKind::AllToAll, {12, 13, 14, 15}, 64e6),
+                        collective("bc", OpKind::Broadcast, {0, 5, 10, 15}, 64e6),
+                        p2p("ag_s0_r0", 0, 15, 1e6)};
+    const TrafficPlan plan = planTraffic(scenario, topologyOf(scenario));
+    std::set<std::string> ids;
+    for (const Flow& flow : plan.flows)
+        EXPECT_TRUE(ids.insert(flow.id).second) << flow.id << " is named twice";
+    EXPECT_GT(ids.size(), 30u);
+}
+
 TEST(PlanTraffic, FlowDepsAreIndicesIntoThePlan) {
     auto scenario = wafer(2, 2);
     scenario.traffic = {p2p("first", 0, 1, 1.0),
                         collective("ag", OpKind::AllGather, {0, 1, 3, 2}, 4.0)};
     const auto plan = planTraffic(scenario, topologyOf(scenario));
     // ag/s1/r1 waits for ag/s0/r0, which is flow 1 of the plan (after the p2p).
-    EXPECT_EQ(plan.flows[plan.flowIndexById.at("ag/s1/r1")].flowDeps, (std::vector<int>{1}));
+    EXPECT_EQ(plan.flows[static_cast<std::size_t>(flowIndex(plan, "ag/s1/r1"))].flowDeps,
+              (std::vector<int>{1}));
 }
 
 TEST(PlanTraffic, AfterWaitsForTheBarriersAndStartSetsEarliestStart) {

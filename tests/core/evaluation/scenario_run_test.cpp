@@ -20,6 +20,7 @@
 #include <map>
 #include <pthread.h>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <time.h>
@@ -139,6 +140,34 @@ TEST(ScenarioRun, FsdpAllGatherOverrideTurnsTheGathersIntoMulticastTrees) {
     EXPECT_GT(multicastFlows(multicast), 0);
     ASSERT_EQ(multicast.warnings.size(), 1u);
     EXPECT_NE(multicast.warnings[0].find("FSDP_ALLGATHER=multicast"), std::string::npos);
+}
+
+// A summary report (what `simulate` and `--json=summary` build) is the full report without its
+// per-flow records and die events: the same summary, byte for byte, on a network experiment and
+// on a training step, and the writers of detail refuse it rather than write an empty list.
+TEST(ScenarioRun, SummaryReportIsTheFullReportWithoutItsDetail) {
+    for (const char* name : {"transpose_8x8.json", "gpt3_125m_dojo_tile_5x5.json"}) {
+        const ScenarioRun run = prepareRun(loadScenario(kScenarios / name), {});
+        const SimResult result = simulateRun(run);
+        const SimulationReport full = reportOf(run, result, ReportDetail::Full);
+        const SimulationReport summary = reportOf(run, result, ReportDetail::Summary);
+        EXPECT_EQ(summary.detail, ReportDetail::Summary);
+        EXPECT_TRUE(summary.flows.empty()) << name;
+        EXPECT_GT(full.flows.size(), 0u) << name;
+        EXPECT_EQ(summary.flowCount, full.flows.size()) << name;
+        EXPECT_EQ(full.flowCount, full.flows.size()) << name;
+        for (const DieReport& die : summary.dies)
+            EXPECT_TRUE(die.events.empty()) << name << " die " << die.id;
+        std::ostringstream fromFull;
+        std::ostringstream fromSummary;
+        writeReportJson(fromFull, full, ReportDetail::Summary);
+        writeReportJson(fromSummary, summary, ReportDetail::Summary);
+        EXPECT_EQ(fromSummary.str(), fromFull.str()) << name;
+        EXPECT_EQ(humanSummary(summary, *run.topology), humanSummary(full, *run.topology)) << name;
+        std::ostringstream sink;
+        EXPECT_THROW(writeReportJson(sink, summary, ReportDetail::Full), std::invalid_argument);
+        EXPECT_THROW(writeChromeTrace(sink, summary), std::invalid_argument);
+    }
 }
 
 TEST(ScenarioRun, EnvironmentIsIgnoredUnlessAsked) {
