@@ -22,9 +22,11 @@ struct Flow {
     std::vector<DieId> dsts; // one die for unicast; several for a multicast tree
     double bytes = 0.0;
     bool multicast = false;
-    std::vector<int> flowDeps; // indices (in the expansion) of flows that must be delivered first
-    Route route;               // filled in by routing
-    TaskId task = -1;          // the flow's task in the SimProblem
+    // Indices (in the expansion) of flows that must be delivered first. Consumed when the flow
+    // becomes a task: empty in a TrafficPlan or a StepGraph, whose tasks' deps hold them.
+    std::vector<int> flowDeps;
+    Route route;      // filled in by routing
+    TaskId task = -1; // the flow's task in the SimProblem
 };
 
 } // namespace ws

@@ -9,6 +9,7 @@
 #include <set>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 namespace ws {
 
@@ -304,8 +305,10 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
         task.links = flow.route.links;
         task.hops = flow.route.hops;
         task.earliestStartS = op.start ? op.start->value : 0.0;
-        task.deps = flow.flowDeps; // task id == flow index
-        if (flow.flowDeps.empty()) {
+        // Task id == flow index, so the flow's dependencies are the task's: moved, not copied
+        // (a plan's flows keep none, collectives/flow.h).
+        task.deps = std::exchange(flow.flowDeps, {});
+        if (task.deps.empty()) {
             for (const std::string& id : op.after)
                 task.deps.push_back(plan.opDone[static_cast<std::size_t>(opIndexById.at(id))]);
         }

@@ -126,6 +126,7 @@ TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm al
             task.deps = deps;
         for (int dep : flow.flowDeps)
             task.deps.push_back(flowTasks[static_cast<std::size_t>(dep)]);
+        flow.flowDeps = {}; // now the task's (collectives/flow.h)
         StepTaskInfo flowInfo;
         flowInfo.kind = StepTaskInfo::Kind::Collective;
         if (m_taskLabels)

@@ -145,14 +145,18 @@ TEST(PlanTraffic, FlowIdsAreUniqueAcrossOps) {
     EXPECT_GT(ids.size(), 30u);
 }
 
-TEST(PlanTraffic, FlowDepsAreIndicesIntoThePlan) {
+// The expansion's flow dependencies become the tasks' (moved: the plan's flows keep none).
+TEST(PlanTraffic, FlowDepsBecomeTaskDepsIndexingThePlan) {
     auto scenario = wafer(2, 2);
     scenario.traffic = {p2p("first", 0, 1, 1.0),
                         collective("ag", OpKind::AllGather, {0, 1, 3, 2}, 4.0)};
     const auto plan = planTraffic(scenario, topologyOf(scenario));
     // ag/s1/r1 waits for ag/s0/r0, which is flow 1 of the plan (after the p2p).
-    EXPECT_EQ(plan.flows[static_cast<std::size_t>(flowIndex(plan, "ag/s1/r1"))].flowDeps,
-              (std::vector<int>{1}));
+    const Flow& flow = plan.flows[static_cast<std::size_t>(flowIndex(plan, "ag/s1/r1"))];
+    EXPECT_EQ(plan.problem.tasks[static_cast<std::size_t>(flow.task)].deps,
+              (std::vector<TaskId>{1}));
+    for (const Flow& each : plan.flows)
+        EXPECT_TRUE(each.flowDeps.empty()) << each.id;
 }
 
 TEST(PlanTraffic, AfterWaitsForTheBarriersAndStartSetsEarliestStart) {
@@ -174,11 +178,12 @@ TEST(PlanTraffic, AfterWaitsForTheBarriersAndStartSetsEarliestStart) {
             continue;
         }
         EXPECT_EQ(task.earliestStartS, 2e-6);
-        if (flow.step == 0)
+        if (flow.step == 0) {
             EXPECT_EQ(task.deps, (std::vector<TaskId>{aDone})) << flow.id;
-        else
-            EXPECT_EQ(task.deps, (std::vector<TaskId>(flow.flowDeps.begin(), flow.flowDeps.end())))
-                << flow.id; // already behind the step-0 flows
+        } else { // behind the previous step's flow only, which is already behind a
+            EXPECT_EQ(task.deps.size(), 1u) << flow.id;
+            EXPECT_EQ(std::count(task.deps.begin(), task.deps.end(), aDone), 0) << flow.id;
+        }
     }
     EXPECT_EQ(plan.problem.tasks[static_cast<std::size_t>(plan.opDone[1])].earliestStartS, 2e-6);
     // An op without flows still finishes only after the ops it waits for.
