@@ -111,6 +111,8 @@ struct Options {
     TatpSchedule schedule = TatpSchedule::Bidirectional;
     bool doubleBuffering = true;
     double blockFlops = kSlowFlops;
+    NetworkSettings network{}; // fluid by default
+    double blockBytes = kBlockBytes;
 };
 
 // `prepare`, if given, adds tasks before the stream and returns its startDeps.
@@ -121,12 +123,11 @@ StreamRun runStream(int waferRows, int waferCols, std::vector<DieId> path, const
     StreamRun run;
     const WaferSpec wafer = waferOf(waferRows, waferCols);
     run.topology = std::make_unique<WaferTopology>(wafer.topologySpec());
-    run.graph =
-        std::make_unique<StepGraph>(*run.topology, wafer, RoutingMode::XY, NetworkSettings{});
+    run.graph = std::make_unique<StepGraph>(*run.topology, wafer, RoutingMode::XY, options.network);
     const std::vector<std::vector<TaskId>> startDeps =
         prepare ? prepare(*run.graph) : std::vector<std::vector<TaskId>>{};
     run.path = std::move(path);
-    const TatpGemm gemm{"L0 fwd mlp_up", "forward", options.blockFlops, kBlockBytes};
+    const TatpGemm gemm{"L0 fwd mlp_up", "forward", options.blockFlops, options.blockBytes};
     run.stream = addTatpStream(*run.graph, run.path, gemm, options.schedule,
                                options.doubleBuffering, startDeps);
     run.result = simulate(run.graph->problem());
@@ -418,6 +419,57 @@ TEST(TatpStreamTest, SingleBufferBidirectionalCriticalPath) {
         }
     }
     expectRel(runLine(8, {.doubleBuffering = false}).result.makespanS, 24e-6); // 8 C + 10 T1
+}
+
+// Issue 14 asked whether the single-buffer rule is applied alike to both schedules, since on a
+// line of 8 without double buffering the bidirectional relay (43.9 us) came out slower than the
+// ring (39.2 us). It is (SingleBufferWaitsForThePreviousCompute checks every transfer of both);
+// the difference is how each moves a block more than one hop. The relay forwards it die by
+// die, a whole block per hop, each hop a transfer of its own (above: n C + floor(3 (n-1) / 2)
+// T1). The ring moves it in one transfer, its (n-1)-hop wrap-around, and the fluid model lets
+// that cut through: S/B + (n-1) a, barely more than one hop. With one buffer every round of the
+// ring waits for the wrap: makespan = n C + (n-1) (S/B + (n-1) a). In the store-and-forward
+// model with one chunk per block the wrap is stored at every die, (n-1) T1, and the ring falls
+// far behind the relay: n C + (n-1)^2 T1.
+TEST(TatpStreamTest, SingleBufferRingWaitsForTheWrapEveryRound) {
+    NetworkSettings wholeBlocks;
+    wholeBlocks.model = NetworkModel::StoreAndForward;
+    wholeBlocks.chunkBytes = kBlockBytes; // one chunk per block
+    for (const double flops : {kSlowFlops, kFastFlops}) {
+        for (const int n : {2, 3, 4, 8}) {
+            SCOPED_TRACE("n = " + std::to_string(n) + ", flops = " + std::to_string(flops));
+            const double c = flops / kPeak;
+            const StreamRun fluid = runLine(
+                n, {.schedule = TatpSchedule::Ring, .doubleBuffering = false, .blockFlops = flops});
+            expectRel(fluid.result.makespanS, n * c + (n - 1) * (kWire + (n - 1) * kLatency));
+            const StreamRun stored = runLine(n, {.schedule = TatpSchedule::Ring,
+                                                 .doubleBuffering = false,
+                                                 .blockFlops = flops,
+                                                 .network = wholeBlocks});
+            expectRel(stored.result.makespanS, n * c + (n - 1) * (n - 1) * kHop);
+            // The relay's blocks move one hop per transfer: the same in both models.
+            const StreamRun relayStored =
+                runLine(n, {.doubleBuffering = false, .blockFlops = flops, .network = wholeBlocks});
+            expectRel(relayStored.result.makespanS, n * c + (3 * (n - 1) / 2) * kHop);
+        }
+    }
+    // So which is faster depends on S/B against a: on 8 dies, transfer-bound, the relay takes
+    // 10 (S/B + a) and the ring 7 (S/B + 7 a); the ring wins when 3 S/B > 39 a. Here S/B = 1 us:
+    // relay 12 us, ring 16.8 us. The issue's line (gemm 16384 x 8192 x 8192 over tatp 8: blocks
+    // of 8192 x 1024 bf16 = 16 MiB, S/B = 4.194 us) is past that point: relay 43.9 us, ring
+    // 39.2 us, the figures it measured.
+    const double fast = kFastFlops / kPeak;
+    for (const auto& [bytes, relayS, ringS] :
+         {std::tuple{kBlockBytes, 10 * kHop, 7 * (kWire + 7 * kLatency)},
+          std::tuple{16777216.0, 43.94304e-6, 39.160128e-6}}) {
+        SCOPED_TRACE("block bytes = " + std::to_string(bytes));
+        const Options relay{
+            .doubleBuffering = false, .blockFlops = kFastFlops, .blockBytes = bytes};
+        Options ring = relay;
+        ring.schedule = TatpSchedule::Ring;
+        expectRel(runLine(8, relay).result.makespanS, 8 * fast + relayS);
+        expectRel(runLine(8, ring).result.makespanS, 8 * fast + ringS);
+    }
 }
 
 TEST(TatpStreamTest, DoubleBufferingNeverSlower) {
