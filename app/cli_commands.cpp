@@ -94,9 +94,11 @@ struct SimulateOptions {
 
 // The scenario FILE prepared by core's one pipeline, with the environment's overrides.
 ScenarioRun prepareFile(const std::string& file, const SimulateOptions& simulateOptions,
-                        TaskLabels labels = TaskLabels::Kept) {
+                        TaskLabels labels = TaskLabels::Kept,
+                        FlowRecords flowRecords = FlowRecords::Kept) {
     RunOptions options = frontEndRunOptions();
     options.labels = labels;
+    options.flowRecords = flowRecords;
     options.limits = simulateOptions.limits;
     return prepareRun(loadScenario(file), options);
 }
@@ -172,15 +174,14 @@ SimulateOptions parseSimulateOptions(const std::vector<std::string>& args, std::
 }
 
 int validate(const std::string& file, const SimulateOptions& options, std::ostream& out) {
-    const ScenarioRun run = prepareFile(file, options, TaskLabels::Skipped);
+    const ScenarioRun run = prepareFile(file, options, TaskLabels::Skipped, FlowRecords::Dropped);
     out << file << ": valid: " << run.topology->rows() << 'x' << run.topology->cols() << ' '
         << toString(run.topology->kind());
     if (run.step)
         out << ", a training step of " << run.step->graph.problem().tasks.size() << " tasks on "
             << run.step->placement.usedDies().size() << " dies\n";
     else
-        out << ", " << run.scenario.traffic.size() << " ops, " << run.plan->flows.size()
-            << " flows\n";
+        out << ", " << run.scenario.traffic.size() << " ops, " << run.plan->flowCount << " flows\n";
     for (const std::string& note : run.overrides.notes)
         out << "environment: " << note << '\n';
     return kExitOk;
@@ -245,11 +246,12 @@ int simulateCommand(const std::string& file, const SimulateOptions& options, std
             throw UsageError{"--compare-modes takes only --json"};
         return compareModesCommand(file, options, out);
     }
-    const ScenarioRun run = prepareFile(file, options);
     // Per-flow records and die events are most of a large run's memory: only the trace and
     // the full JSON report read them.
     const bool full =
         options.tracePath || (options.json && options.jsonDetail == ReportDetail::Full);
+    const ScenarioRun run = prepareFile(file, options, TaskLabels::Kept,
+                                        full ? FlowRecords::Kept : FlowRecords::Dropped);
     const SimulationReport report =
         reportOf(run, simulateRun(run), full ? ReportDetail::Full : ReportDetail::Summary);
     if (options.tracePath) {

@@ -90,7 +90,7 @@ void ExpansionBudget::charge(const TrafficOp& op, const WaferTopology& topology,
         throw ScenarioError(
             key, what + " expands to " + grouped(size.flows) + " flows" + before(m_flows, "flows") +
                      " would build more than the limit of " + grouped(m_limits.maxFlows) +
-                     " flows (about 1.1 KB each); use fewer dies or a cheaper "
+                     " flows (0.4 to 1.1 KB each); use fewer dies or a cheaper "
                      "algorithm, or raise the limit with --max-flows N");
     m_flows += size.flows;
     if (m_network.model != NetworkModel::StoreAndForward)

@@ -10,9 +10,10 @@
 namespace ws {
 
 // How much a run may build before it is refused as too large (docs/cli.md, "Scenarios too
-// large to simulate"). A flow costs about 1.1 KB from expansion to report, so the default flow
-// limit keeps a run near 3.3 GB; the chunk limit (store-and-forward only) bounds its events,
-// at about 10 M chunk hops a second.
+// large to simulate"). A flow costs about 400 bytes in a run reported as a summary and 1.1 KB in
+// one that builds the full report (per-flow records), so the default flow limit keeps a run
+// near 1.2 GB or 3.3 GB; the chunk limit (store-and-forward only) bounds its events, at about
+// 10 M chunk hops a second.
 struct ExpansionLimits {
     std::int64_t maxFlows = 3'000'000;
     std::int64_t maxChunks = 200'000'000;

@@ -185,7 +185,8 @@ std::string noSuchFlow(const Scenario& scenario, const std::vector<Flow>& flows,
 } // namespace
 
 TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
-                        const std::function<bool()>& cancel, const ExpansionLimits& limits) {
+                        const std::function<bool()>& cancel, const ExpansionLimits& limits,
+                        FlowRecords records) {
     const auto opIndexById = checkOpOrder(scenario);
     const std::size_t opCount = scenario.traffic.size();
 
@@ -214,6 +215,7 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
                     dep += base; // expansion-local -> index into plan.flows
                 plan.flows.push_back(std::move(flow));
             }
+            std::vector<Flow>().swap(expanded[i]); // its moved-from shells: 200 bytes a flow
         }
     }
     firstFlow[opCount] = static_cast<int>(plan.flows.size());
@@ -239,6 +241,19 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
         }
     }
 
+    // Tasks: flows first (task id == flow index), then one barrier per op. Each flow's task is
+    // built as soon as it is routed, so that a plan dropping its records never holds a route
+    // twice.
+    SimProblem& problem = plan.problem;
+    problem = problemOnLinks(topology, scenario.wafer.linkBandwidth.value,
+                             scenario.wafer.linkLatency.value, scenario.networkSettings());
+    plan.flowCount = plan.flows.size();
+    const int flowCount = static_cast<int>(plan.flowCount);
+    problem.tasks.resize(plan.flowCount + opCount);
+    plan.opDone.resize(opCount);
+    for (std::size_t i = 0; i < opCount; ++i)
+        plan.opDone[i] = flowCount + static_cast<int>(i);
+
     Router router(topology, scenario.routingMode());
     for (std::size_t f = 0; f < plan.flows.size(); ++f) {
         if (f % kFlowsBetweenCancelPolls == 0)
@@ -251,10 +266,9 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
                 if (pin->path.empty() && !pin->treeEdges.empty())
                     throw ScenarioError(key, "flow '" + flow.id +
                                                  "' goes to one die: pin a list of dies");
-                const std::string problem =
-                    pathProblem(topology, pin->path, flow.src, flow.dsts[0]);
-                if (!problem.empty())
-                    throw ScenarioError(key, problem);
+                const std::string why = pathProblem(topology, pin->path, flow.src, flow.dsts[0]);
+                if (!why.empty())
+                    throw ScenarioError(key, why);
                 route = router.routeFromPath(pin->path);
             } else {
                 // A multicast may be pinned as tree edges or, when it is a chain, as a path.
@@ -266,9 +280,9 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
                     for (std::size_t i = 1; i < pin->path.size(); ++i)
                         edges.emplace_back(pin->path[i - 1], pin->path[i]);
                 }
-                const std::string problem = treeProblem(topology, edges, flow.src, flow.dsts);
-                if (!problem.empty())
-                    throw ScenarioError(key, problem);
+                const std::string why = treeProblem(topology, edges, flow.src, flow.dsts);
+                if (!why.empty())
+                    throw ScenarioError(key, why);
                 route = router.routeFromTree(flow.src, flow.dsts, edges);
             }
             if (!route) // the checks above mirror the Router's; this is a safety net
@@ -281,29 +295,13 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
                                     unreachable(topology, router, flow));
         }
         router.addLoad(*route, flow.bytes);
-        flow.route = std::move(*route);
-    }
 
-    // Tasks: flows first (task id == flow index), then one barrier per op.
-    SimProblem& problem = plan.problem;
-    problem = problemOnLinks(topology, scenario.wafer.linkBandwidth.value,
-                             scenario.wafer.linkLatency.value, scenario.networkSettings());
-    const int flowCount = static_cast<int>(plan.flows.size());
-    problem.tasks.resize(plan.flows.size() + opCount);
-    plan.opDone.resize(opCount);
-    for (std::size_t i = 0; i < opCount; ++i)
-        plan.opDone[i] = flowCount + static_cast<int>(i);
-    for (std::size_t f = 0; f < plan.flows.size(); ++f) {
-        if (f % kFlowsBetweenCancelPolls == 0)
-            throwIfCancelled(cancel);
-        Flow& flow = plan.flows[f];
         const TrafficOp& op = scenario.traffic[static_cast<std::size_t>(flow.opIndex)];
         flow.task = static_cast<TaskId>(f);
         SimTask& task = problem.tasks[f];
         task.kind = SimTask::Kind::Flow;
         task.bytes = flow.bytes;
-        task.links = flow.route.links;
-        task.hops = flow.route.hops;
+        task.hops = route->hops;
         task.earliestStartS = op.start ? op.start->value : 0.0;
         // Task id == flow index, so the flow's dependencies are the task's: moved, not copied
         // (a plan's flows keep none, collectives/flow.h).
@@ -312,7 +310,15 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
             for (const std::string& id : op.after)
                 task.deps.push_back(plan.opDone[static_cast<std::size_t>(opIndexById.at(id))]);
         }
+        if (records == FlowRecords::Kept) {
+            task.links = route->links;
+            flow.route = std::move(*route);
+        } else {
+            task.links = std::move(route->links);
+        }
     }
+    if (records == FlowRecords::Dropped)
+        std::vector<Flow>().swap(plan.flows); // frees the records' memory now, not at the end
     for (std::size_t i = 0; i < opCount; ++i) {
         const TrafficOp& op = scenario.traffic[i];
         SimTask& barrier = problem.tasks[static_cast<std::size_t>(plan.opDone[i])];

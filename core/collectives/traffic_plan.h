@@ -7,15 +7,24 @@
 #include "sim/sim_problem.h"
 #include "topology/wafer_topology.h"
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace ws {
 
+// Whether a plan keeps its per-flow records (ids, destinations, routes) once their tasks are
+// built. A run whose report is a summary (report/simulation_report.h) reads only the tasks:
+// dropping the records takes about 300 of the 600 bytes a flow costs (docs/cli.md, section 4.2).
+enum class FlowRecords { Kept, Dropped };
+
 // A scenario's explicit traffic, expanded, routed and turned into a SimProblem.
 struct TrafficPlan {
-    std::vector<Flow> flows;    // in expansion order: op by op; flowDeps index this vector
+    // In expansion order: op by op. Empty when the records were dropped; flowCount says how
+    // many there were either way, and flow f's task is task f (the first flowCount tasks).
+    std::vector<Flow> flows;
+    std::size_t flowCount = 0;
     std::vector<TaskId> opDone; // per op: a barrier task complete when all its flows are
     SimProblem problem;
 };
@@ -31,6 +40,7 @@ struct TrafficPlan {
 // counted against `limits` (ExpansionBudget): "traffic[i]" when the run would pass them.
 TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
                         const std::function<bool()>& cancel = {},
-                        const ExpansionLimits& limits = {});
+                        const ExpansionLimits& limits = {},
+                        FlowRecords records = FlowRecords::Kept);
 
 } // namespace ws

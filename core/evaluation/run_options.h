@@ -1,6 +1,7 @@
 #pragma once
 
 #include "collectives/expansion_budget.h"
+#include "collectives/traffic_plan.h"
 #include "io/environment_overrides.h"
 #include "step/training_step.h"
 #include "topology/wafer_topology.h"
@@ -33,6 +34,9 @@ struct RunOptions {
     // Task labels are what timelines and reports show; a run that only reads the problem and
     // its flows (TCME's candidates) skips them.
     TaskLabels labels = TaskLabels::Kept;
+    // A pure network experiment's per-flow records (collectives/traffic_plan.h): a run whose
+    // report will be a Summary drops them, halving its memory; reportOf(Full) then throws.
+    FlowRecords flowRecords = FlowRecords::Kept;
     // Reuse a topology built for this scenario's wafer (TCME judges hundreds of candidates on
     // one wafer). Built from scenario.wafer when null.
     std::shared_ptr<const WaferTopology> topology;

@@ -50,7 +50,8 @@ ScenarioRun prepareRun(Scenario scenario, const RunOptions& options) {
         run.step.emplace(buildTrainingStep(run.scenario, *run.topology, options.labels,
                                            options.cancel, options.limits));
     else
-        run.plan.emplace(planTraffic(run.scenario, *run.topology, options.cancel, options.limits));
+        run.plan.emplace(planTraffic(run.scenario, *run.topology, options.cancel, options.limits,
+                                     options.flowRecords));
     tell(options, RunStage::Prepared);
     return run;
 }
@@ -71,7 +72,10 @@ SimulationReport reportOf(const ScenarioRun& run, const SimResult& result, Repor
 
 SimulationReport simulateScenarioReport(Scenario scenario, const RunOptions& options,
                                         ReportDetail detail) {
-    const ScenarioRun run = prepareRun(std::move(scenario), options);
+    RunOptions runOptions = options;
+    if (detail == ReportDetail::Summary)
+        runOptions.flowRecords = FlowRecords::Dropped; // the report reads none
+    const ScenarioRun run = prepareRun(std::move(scenario), runOptions);
     SimulationReport report = reportOf(run, simulateRun(run, options), detail);
     tell(options, RunStage::Reported);
     return report;

@@ -56,11 +56,13 @@ ScenarioRun prepareRun(Scenario scenario, const RunOptions& options);
 SimResult simulateRun(const ScenarioRun& run, const RunOptions& options = {});
 
 // The user-facing report of a simulated run (buildStepReport or buildSimulationReport), with
-// the run's warnings; a Summary one leaves out the per-flow records and die events.
+// the run's warnings; a Summary one leaves out the per-flow records and die events. A Full
+// one of a run prepared with FlowRecords::Dropped throws std::invalid_argument.
 SimulationReport reportOf(const ScenarioRun& run, const SimResult& result,
                           ReportDetail detail = ReportDetail::Full);
 
 // prepareRun + simulateRun + reportOf: what `waferscope-cli simulate` prints and the GUI shows.
+// A Summary run drops the flow records (RunOptions::flowRecords) whatever `options` says.
 SimulationReport simulateScenarioReport(Scenario scenario, const RunOptions& options,
                                         ReportDetail detail = ReportDetail::Full);
 

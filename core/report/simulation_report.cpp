@@ -1,6 +1,7 @@
 #include "report/simulation_report.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <tuple>
 
 namespace ws {
@@ -82,7 +83,7 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
     SimulationReport report;
     report.scenarioName = scenario.name;
     report.detail = detail;
-    report.flowCount = plan.flows.size();
+    report.flowCount = plan.flowCount;
     report.hardware = hardwareSummaryOf(scenario.wafer);
     report.network = scenario.networkSettings();
     report.makespanS = result.makespanS;
@@ -100,14 +101,19 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
         dieReport.utilization = result.makespanS > 0 ? dieReport.computeS / result.makespanS : 0;
     }
 
-    for (const Flow& flow : plan.flows)
-        for (LinkId link : flow.route.links)
+    // Flow f's task is task f and carries the flow's links (collectives/traffic_plan.h): the
+    // counts need no flow records, which a summary run may have dropped.
+    for (std::size_t f = 0; f < plan.flowCount; ++f)
+        for (LinkId link : plan.problem.tasks[f].links)
             ++report.links[static_cast<std::size_t>(link)].flowCount;
     if (detail == ReportDetail::Summary) {
         report.energyD2dJ = d2dEnergyJ(report, scenario.wafer.energy);
         return report;
     }
 
+    if (plan.flows.size() != plan.flowCount)
+        throw std::invalid_argument("a full report needs the plan's flow records, and this plan "
+                                    "dropped them (FlowRecords::Dropped)");
     report.flows.reserve(plan.flows.size());
     for (const Flow& flow : plan.flows) {
         const TaskTiming& timing = result.tasks[static_cast<std::size_t>(flow.task)];

@@ -132,7 +132,8 @@ HardwareSummary hardwareSummaryOf(const WaferSpec& wafer);
 
 // How much of a run a report holds: everything, or all but the per-flow records and the
 // per-die events, which are most of a large run's memory (about 500 bytes a flow) and what
-// only the timeline, the flow views, the trace and `simulate --json=full` read.
+// only the timeline, the flow views, the trace and `simulate --json=full` read. A run that will
+// be reported as a summary also drops its plan's flow records (collectives/traffic_plan.h).
 enum class ReportDetail { Full, Summary };
 
 struct SimulationReport {
@@ -163,6 +164,8 @@ struct SimulationReport {
 std::vector<LinkReport> linkReports(const WaferTopology& topology, const SimResult& result,
                                     const std::vector<double>& linkBandwidth);
 
+// The report of a pure network experiment. A Full one needs the plan's flow records: throws
+// std::invalid_argument for a plan that dropped them (FlowRecords::Dropped).
 SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopology& topology,
                                        const TrafficPlan& plan, const SimResult& result,
                                        std::vector<std::string> warnings,

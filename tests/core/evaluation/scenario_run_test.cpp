@@ -170,6 +170,52 @@ TEST(ScenarioRun, SummaryReportIsTheFullReportWithoutItsDetail) {
     }
 }
 
+// A run that drops its flow records (what simulate does unless a trace or the full JSON report
+// is asked for) simulates the same problem and reports the same summary; only a full report,
+// which needs the records, is refused. The scenarios cover one op, several ops waiting for each
+// other, dead dies and multicast trees.
+TEST(ScenarioRun, DroppedFlowRecordsChangeNothingButTheMemory) {
+    for (const char* name : {"transpose_8x8.json", "dead_dies_6x8.json",
+                             "allgather_p2p_collision_4x4.json", "ring_allgather_line.json"}) {
+        SCOPED_TRACE(name);
+        const ScenarioRun kept = prepareRun(loadScenario(kScenarios / name), {});
+        RunOptions dropping;
+        dropping.flowRecords = FlowRecords::Dropped;
+        const ScenarioRun dropped = prepareRun(loadScenario(kScenarios / name), dropping);
+        ASSERT_TRUE(kept.plan && dropped.plan);
+        EXPECT_GT(kept.plan->flowCount, 0u);
+        EXPECT_EQ(kept.plan->flowCount, kept.plan->flows.size());
+        EXPECT_EQ(dropped.plan->flowCount, kept.plan->flowCount);
+        EXPECT_TRUE(dropped.plan->flows.empty());
+        EXPECT_EQ(dropped.plan->opDone, kept.plan->opDone);
+        const std::vector<SimTask>& keptTasks = kept.problem().tasks;
+        const std::vector<SimTask>& droppedTasks = dropped.problem().tasks;
+        ASSERT_EQ(droppedTasks.size(), keptTasks.size());
+        for (std::size_t t = 0; t < keptTasks.size(); ++t) {
+            EXPECT_EQ(droppedTasks[t].kind, keptTasks[t].kind) << "task " << t;
+            EXPECT_EQ(droppedTasks[t].bytes, keptTasks[t].bytes) << "task " << t;
+            EXPECT_EQ(droppedTasks[t].links, keptTasks[t].links) << "task " << t;
+            EXPECT_EQ(droppedTasks[t].hops, keptTasks[t].hops) << "task " << t;
+            EXPECT_EQ(droppedTasks[t].earliestStartS, keptTasks[t].earliestStartS) << "task " << t;
+            EXPECT_EQ(droppedTasks[t].deps, keptTasks[t].deps) << "task " << t;
+        }
+        for (std::size_t f = 0; f < kept.plan->flows.size(); ++f)
+            EXPECT_EQ(keptTasks[f].links, kept.plan->flows[f].route.links) << "flow " << f;
+
+        const SimResult keptResult = simulateRun(kept);
+        const SimResult droppedResult = simulateRun(dropped);
+        EXPECT_EQ(droppedResult.makespanS, keptResult.makespanS);
+        std::ostringstream fromKept;
+        std::ostringstream fromDropped;
+        writeReportJson(fromKept, reportOf(kept, keptResult, ReportDetail::Summary),
+                        ReportDetail::Summary);
+        writeReportJson(fromDropped, reportOf(dropped, droppedResult, ReportDetail::Summary),
+                        ReportDetail::Summary);
+        EXPECT_EQ(fromDropped.str(), fromKept.str());
+        EXPECT_THROW(reportOf(dropped, droppedResult, ReportDetail::Full), std::invalid_argument);
+    }
+}
+
 TEST(ScenarioRun, EnvironmentIsIgnoredUnlessAsked) {
     Scenario scenario = loadScenario(kScenarios / "transpose_8x8.json");
     RunOptions options;
