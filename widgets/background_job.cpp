@@ -8,6 +8,7 @@ namespace ws {
 
 BackgroundJob::BackgroundJob(QObject* parent, int progressIntervalMs)
     : QObject(parent), m_progressTimer(new QTimer(this)) {
+    m_mailbox->job = this;
     m_progressTimer->setInterval(progressIntervalMs);
     connect(m_progressTimer, &QTimer::timeout, this, &BackgroundJob::progressTick);
 }
@@ -15,6 +16,8 @@ BackgroundJob::BackgroundJob(QObject* parent, int progressIntervalMs)
 BackgroundJob::~BackgroundJob() {
     if (m_flag)
         m_flag->store(true);
+    const std::lock_guard<std::mutex> lock(m_mailbox->mutex); // a worker may be posting now
+    m_mailbox->job = nullptr;
 }
 
 quint64 BackgroundJob::begin() {

@@ -11,6 +11,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <utility>
 
@@ -86,6 +87,12 @@ private:
     int m_pending = 0;
     std::shared_ptr<std::atomic<bool>> m_flag; // the newest job's token
     QTimer* m_progressTimer;
+    // Where workers post their answers: `job` is this until the destructor clears it.
+    struct Mailbox {
+        std::mutex mutex;
+        BackgroundJob* job = nullptr;
+    };
+    std::shared_ptr<Mailbox> m_mailbox = std::make_shared<Mailbox>();
 };
 
 template <class Result>
@@ -95,7 +102,12 @@ void BackgroundJob::start(std::function<Result(const JobToken&)> work,
                           std::function<void(std::optional<Result>)> cancelled) {
     const quint64 generation = begin();
     const JobToken token(m_flag);
-    QtConcurrent::run([work = std::move(work), token]() -> Outcome<Result> {
+    // The worker posts its answer itself, through the mailbox: Qt 6.4's .then(context, ...)
+    // asserts that the context is alive when the work ends, so a window closed mid-simulation
+    // aborted a debug build (AutosaveRecoveryTest.TheWindowRestoresOrDiscardsAsTheUserAnswers).
+    (void)QtConcurrent::run([work = std::move(work), token, generation, mailbox = m_mailbox,
+                             done = std::move(done), failed = std::move(failed),
+                             cancelled = std::move(cancelled)]() {
         Outcome<Result> outcome;
         try {
             outcome.result.emplace(work(token));
@@ -105,31 +117,31 @@ void BackgroundJob::start(std::function<Result(const JobToken&)> work,
             outcome.error = QString::fromStdString(error.what());
         }
         outcome.cancelled = outcome.cancelled || token.stopRequested(); // an early return
-        return outcome;
-    })
-        .then(this, [this, generation, token, done = std::move(done), failed = std::move(failed),
-                     cancelled = std::move(cancelled)](Outcome<Result> outcome) {
-            // Answer from the event loop even when the job finished before .then() was attached
-            // (Qt then runs this at once, inside start()).
-            QMetaObject::invokeMethod(
-                this,
-                [this, generation, token, done, failed, cancelled,
-                 outcome = std::move(outcome)]() mutable {
-                    if (!end(generation))
-                        return;
-                    // A cancel that came after the work ended but before this answer still wins.
-                    if (outcome.cancelled || token.stopRequested()) {
-                        if (cancelled)
-                            cancelled(std::move(outcome.result));
-                    } else if (outcome.result) {
-                        if (done)
-                            done(std::move(*outcome.result));
-                    } else if (failed) {
-                        failed(outcome.error);
-                    }
-                },
-                Qt::QueuedConnection);
-        });
+        // Under the lock the job is alive or gone for good; an answer posted to it is dropped
+        // by Qt if it is destroyed before the event loop delivers it.
+        const std::lock_guard<std::mutex> lock(mailbox->mutex);
+        BackgroundJob* job = mailbox->job;
+        if (job == nullptr)
+            return;
+        QMetaObject::invokeMethod(
+            job,
+            [job, generation, token, done, failed, cancelled,
+             outcome = std::move(outcome)]() mutable {
+                if (!job->end(generation))
+                    return;
+                // A cancel that came after the work ended but before this answer still wins.
+                if (outcome.cancelled || token.stopRequested()) {
+                    if (cancelled)
+                        cancelled(std::move(outcome.result));
+                } else if (outcome.result) {
+                    if (done)
+                        done(std::move(*outcome.result));
+                } else if (failed) {
+                    failed(outcome.error);
+                }
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 } // namespace ws
