@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
     window.show();
     window.showView(parser.value(view));
     if (!batch) {
+        window.offerRecovery(); // edits a crashed or killed session left unsaved
         if (steps > 0) {
             window.waitForIdle();
             window.tcmePanel()->stepBlocking(steps);

@@ -11,6 +11,8 @@ constexpr const char* kRecentFiles = "recentFiles";
 constexpr const char* kGeometry = "window/geometry";
 constexpr const char* kState = "window/state";
 constexpr const char* kLastDirectory = "lastDirectory";
+constexpr const char* kAutosaveFile = "autosave/file";
+constexpr const char* kAutosaveName = "autosave/name";
 } // namespace
 
 QStringList AppSettings::recentFiles() const {
@@ -54,6 +56,20 @@ QString AppSettings::lastDirectory() const {
 
 void AppSettings::setLastDirectory(const QString& directory) {
     QSettings().setValue(kLastDirectory, directory);
+}
+
+QString AppSettings::autosaveFilePath() const {
+    return QSettings().value(kAutosaveFile).toString();
+}
+
+QString AppSettings::autosaveDisplayName() const {
+    return QSettings().value(kAutosaveName).toString();
+}
+
+void AppSettings::setAutosaveSource(const QString& filePath, const QString& displayName) {
+    QSettings settings;
+    settings.setValue(kAutosaveFile, filePath);
+    settings.setValue(kAutosaveName, displayName);
 }
 
 QString AppSettings::autosavePath() {

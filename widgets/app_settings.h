@@ -27,6 +27,11 @@ public:
 
     // Where unsaved edits are written every minute, so a crash loses at most a minute of work.
     static QString autosavePath();
+    // The document the autosave belongs to (AutosaveRecovery): its file, empty for an example
+    // or an untitled document, and the name its title showed.
+    QString autosaveFilePath() const;
+    QString autosaveDisplayName() const;
+    void setAutosaveSource(const QString& filePath, const QString& displayName);
 };
 
 } // namespace ws

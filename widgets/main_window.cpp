@@ -30,6 +30,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -537,6 +538,7 @@ bool MainWindow::save() {
         QMessageBox::warning(this, tr("Cannot save"), error);
         return false;
     }
+    m_recovery.forget();
     showStatus(tr("Saved %1").arg(m_document->filePath()));
     return true;
 }
@@ -557,6 +559,7 @@ bool MainWindow::saveAs() {
     m_settings.addRecentFile(m_document->filePath());
     m_settings.setLastDirectory(QFileInfo(path).absolutePath());
     updateRecentFilesMenu();
+    m_recovery.forget();
     showStatus(tr("Saved %1").arg(path));
     return true;
 }
@@ -577,8 +580,45 @@ void MainWindow::autosave() {
     if (!m_document->isModified())
         return;
     QString error;
-    if (m_document->writeCopy(AppSettings::autosavePath(), &error))
+    if (m_recovery.write(*m_document, &error))
         showStatus(tr("Autosaved unsaved edits to %1").arg(AppSettings::autosavePath()));
+    else
+        showStatus(tr("Autosave failed: %1").arg(error));
+}
+
+bool MainWindow::offerRecovery(const std::function<bool(const AutosaveRecovery::Offer&)>& ask) {
+    const std::optional<AutosaveRecovery::Offer> offer = m_recovery.pending();
+    if (!offer)
+        return false;
+    const auto askUser = [this](const AutosaveRecovery::Offer& unsaved) {
+        QMessageBox box(QMessageBox::Question, tr("Recover unsaved edits"),
+                        tr("WaferScope closed without saving your edits of %1. They were "
+                           "autosaved at %2.")
+                            .arg(unsaved.displayName,
+                                 QLocale().toString(unsaved.savedAt, QLocale::ShortFormat)),
+                        QMessageBox::NoButton, this);
+        box.setInformativeText(tr("Restore them as unsaved edits, or discard them?"));
+        QPushButton* restore = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
+        box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+        box.setDefaultButton(restore);
+        box.exec();
+        return box.clickedButton() == restore;
+    };
+    if (!(ask ? ask(*offer) : askUser(*offer))) {
+        m_recovery.forget();
+        showStatus(tr("Discarded the autosaved edits of %1").arg(offer->displayName));
+        return false;
+    }
+    QString error;
+    if (!m_recovery.restore(*m_document, &error)) {
+        QMessageBox::warning(this, tr("Cannot recover edits"), error);
+        showStatus(error);
+        return false;
+    }
+    showStatus(
+        tr("Restored the unsaved edits of %1 autosaved at %2")
+            .arg(offer->displayName, QLocale().toString(offer->savedAt, QLocale::ShortFormat)));
+    return true;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -586,6 +626,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
+    m_recovery.forget(); // saved, discarded or never edited: nothing to offer at the next start
     m_settings.setWindowGeometry(saveGeometry());
     m_settings.setWindowState(saveState());
     event->accept();

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "app_settings.h"
+#include "autosave_recovery.h"
 #include "scenario_analysis.h"
 #include "walkthrough_host.h"
 
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
 
 class QActionGroup;
@@ -48,6 +50,10 @@ public:
     // Opens a file or a ":/scenarios/..." example; errors go to a message box unless `quiet`,
     // and are returned in `error`.
     bool openScenario(const QString& path, QString* error = nullptr, bool quiet = false);
+    // Offers back edits an earlier session autosaved but never saved or discarded
+    // (AutosaveRecovery). `ask` decides (true: restore, false: discard); a question box when
+    // empty. Returns whether edits were restored.
+    bool offerRecovery(const std::function<bool(const AutosaveRecovery::Offer&)>& ask = {});
     // Brings a named view to the front, for --view: mesh, strategy, groups, tcme, inspector,
     // history. False for an unknown name.
     bool showView(const QString& name);
@@ -103,6 +109,7 @@ private:
     TcmePanel& tcme() override;
 
     AppSettings m_settings;
+    AutosaveRecovery m_recovery;
     ScenarioDocument* m_document;
     EvaluationRunner* m_runner;
     MeshView* m_mesh;

@@ -46,6 +46,12 @@ void ScenarioDocument::load(Scenario scenario, const QString& filePath, const QS
     emit scenarioChanged();
 }
 
+void ScenarioDocument::restoreUnsaved(Scenario scenario, const QString& filePath,
+                                      const QString& origin) {
+    load(std::move(scenario), filePath, filePath.isEmpty() ? origin : QString());
+    m_undoStack->resetClean(); // emits cleanChanged(false): modifiedChanged(true)
+}
+
 bool ScenarioDocument::openFile(const QString& path, QString* error) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {

@@ -34,6 +34,9 @@ public:
     // Replaces the whole document (a new file or example): clears the undo history.
     // `origin` names where it came from, for the title, when filePath is empty.
     void load(Scenario scenario, const QString& filePath, const QString& origin = {});
+    // load, then marks the document modified: edits recovered from an autosave
+    // (AutosaveRecovery), unsaved until the user saves them.
+    void restoreUnsaved(Scenario scenario, const QString& filePath, const QString& origin);
     // Reads and validates a file (or a ":/scenarios/..." resource). On failure returns false
     // and sets `error` to "FILE: key.path: problem"; the document is unchanged.
     bool openFile(const QString& path, QString* error);

@@ -1,0 +1,71 @@
+#include "autosave_recovery.h"
+
+#include "scenario_document.h"
+
+#include "io/scenario_io.h"
+#include "scenario/scenario_error.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <filesystem>
+
+namespace ws {
+
+bool AutosaveRecovery::write(const ScenarioDocument& document, QString* error) {
+    if (!document.writeCopy(AppSettings::autosavePath(), error))
+        return false;
+    m_settings.setAutosaveSource(document.filePath(), document.displayName());
+    return true;
+}
+
+void AutosaveRecovery::forget() {
+    QFile::remove(AppSettings::autosavePath());
+    m_settings.setAutosaveSource({}, {});
+}
+
+std::optional<AutosaveRecovery::Offer> AutosaveRecovery::pending() const {
+    const QFileInfo autosave(AppSettings::autosavePath());
+    if (!autosave.exists())
+        return std::nullopt;
+    Offer offer{m_settings.autosaveFilePath(), m_settings.autosaveDisplayName(),
+                autosave.lastModified()};
+    if (offer.displayName.isEmpty())
+        offer.displayName = QStringLiteral("untitled.json");
+    // A file saved after the autosave holds the edits, or newer ones: nothing to recover.
+    if (!offer.filePath.isEmpty()) {
+        const QFileInfo file(offer.filePath);
+        if (file.exists() && file.lastModified() >= offer.savedAt)
+            return std::nullopt;
+    }
+    return offer;
+}
+
+bool AutosaveRecovery::restore(ScenarioDocument& document, QString* error) {
+    const std::optional<Offer> offer = pending();
+    if (!offer) {
+        *error = AppSettings::autosavePath() + QStringLiteral(": no autosave to restore");
+        return false;
+    }
+    const QString path = AppSettings::autosavePath();
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = path + QStringLiteral(": cannot be read: ") + file.errorString();
+        return false;
+    }
+    // A relative workload.hf_config is read beside the document's own file, as at open.
+    const std::filesystem::path directory =
+        offer->filePath.isEmpty()
+            ? std::filesystem::path()
+            : std::filesystem::path(QFileInfo(offer->filePath).absolutePath().toStdString());
+    try {
+        Scenario scenario = parseScenario(file.readAll().toStdString(), directory);
+        document.restoreUnsaved(std::move(scenario), offer->filePath, offer->displayName);
+        return true;
+    } catch (const ScenarioError& problem) {
+        *error = path + QStringLiteral(": ") + QString::fromStdString(problem.what());
+        return false;
+    }
+}
+
+} // namespace ws
