@@ -52,6 +52,16 @@ void ScenarioDocument::restoreUnsaved(Scenario scenario, const QString& filePath
     m_undoStack->resetClean(); // emits cleanChanged(false): modifiedChanged(true)
 }
 
+namespace {
+
+// The built-in example of that name holds exactly `text`.
+bool isBundledExample(const QString& fileName, const QByteArray& text) {
+    QFile builtIn(QStringLiteral(":/scenarios/") + fileName);
+    return builtIn.open(QIODevice::ReadOnly) && builtIn.readAll() == text;
+}
+
+} // namespace
+
 bool ScenarioDocument::openFile(const QString& path, QString* error) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
@@ -67,8 +77,12 @@ bool ScenarioDocument::openFile(const QString& path, QString* error) {
             resource ? std::filesystem::path()
                      : std::filesystem::path(QFileInfo(path).absolutePath().toStdString());
         Scenario scenario = parseScenario(text.toStdString(), directory);
-        load(std::move(scenario), resource ? QString() : QFileInfo(path).absoluteFilePath(),
-             resource ? QFileInfo(path).fileName() : QString());
+        // A bundled example opened from the source tree (resources/scenarios/) is the example,
+        // not the user's file: read-only like its built-in copy, so Save asks where instead of
+        // writing over it. A copy the user has changed on disk is theirs.
+        const bool example = resource || isBundledExample(QFileInfo(path).fileName(), text);
+        load(std::move(scenario), example ? QString() : QFileInfo(path).absoluteFilePath(),
+             example ? QFileInfo(path).fileName() : QString());
         return true;
     } catch (const ScenarioError& problem) {
         *error = path + QStringLiteral(": ") + QString::fromStdString(problem.what());

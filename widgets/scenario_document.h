@@ -38,7 +38,9 @@ public:
     // (AutosaveRecovery), unsaved until the user saves them.
     void restoreUnsaved(Scenario scenario, const QString& filePath, const QString& origin);
     // Reads and validates a file (or a ":/scenarios/..." resource). On failure returns false
-    // and sets `error` to "FILE: key.path: problem"; the document is unchanged.
+    // and sets `error` to "FILE: key.path: problem"; the document is unchanged. A built-in
+    // example, or a file identical to one (resources/scenarios/ of the source tree), opens
+    // without a file path: read-only, Save asks where.
     bool openFile(const QString& path, QString* error);
     // Writes the text core's saveScenario writes (the documented key order, as Export does),
     // atomically: a failed save leaves the old file intact and sets `error` to

@@ -4,6 +4,8 @@
 #include "io/scenario_io.h"
 #include "strategy/die_groups.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -193,6 +195,27 @@ TEST(ScenarioDocument, BuiltInExamplesOpenFromResources) {
         << error.toStdString();
     EXPECT_TRUE(document.filePath().isEmpty()); // Save must ask where
     EXPECT_EQ(document.displayName(), "contention_fsdp_tatp_4x4.json");
+}
+
+// Issue 20: Save on the close prompt wrote over resources/scenarios/ when an example had been
+// opened from the source tree. A file identical to a built-in example opens as that example;
+// once the user has changed it on disk it is their file.
+TEST(ScenarioDocument, ABundledExampleOpenedFromDiskIsReadOnly) {
+    QTemporaryDir directory;
+    const QString path = directory.filePath("contention_fsdp_tatp_4x4.json");
+    ASSERT_TRUE(QFile::copy(":/scenarios/contention_fsdp_tatp_4x4.json", path));
+    ScenarioDocument document;
+    QString error;
+    ASSERT_TRUE(document.openFile(path, &error)) << error.toStdString();
+    EXPECT_TRUE(document.filePath().isEmpty()) << "Save must ask where";
+    EXPECT_EQ(document.displayName(), "contention_fsdp_tatp_4x4.json");
+
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+    Scenario changed = document.scenario();
+    changed.name = "my variant";
+    saveScenario(changed, path.toStdString());
+    ASSERT_TRUE(document.openFile(path, &error)) << error.toStdString();
+    EXPECT_EQ(document.filePath(), QFileInfo(path).absoluteFilePath());
 }
 
 } // namespace
