@@ -35,7 +35,7 @@ struct RunOptions {
     // its flows (TCME's candidates) skips them.
     TaskLabels labels = TaskLabels::Kept;
     // A pure network experiment's per-flow records (collectives/traffic_plan.h): a run whose
-    // report will be a Summary drops them, halving its memory; reportOf(Full) then throws.
+    // report will be a Summary drops them (a third less memory); reportOf(Full) then throws.
     FlowRecords flowRecords = FlowRecords::Kept;
     // Reuse a topology built for this scenario's wafer (TCME judges hundreds of candidates on
     // one wafer). Built from scenario.wafer when null.
