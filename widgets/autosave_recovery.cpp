@@ -2,9 +2,6 @@
 
 #include "scenario_document.h"
 
-#include "io/scenario_io.h"
-#include "scenario/scenario_error.h"
-
 #include <QFile>
 #include <QFileInfo>
 
@@ -47,25 +44,17 @@ bool AutosaveRecovery::restore(ScenarioDocument& document, QString* error) {
         *error = AppSettings::autosavePath() + QStringLiteral(": no autosave to restore");
         return false;
     }
-    const QString path = AppSettings::autosavePath();
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = path + QStringLiteral(": cannot be read: ") + file.errorString();
-        return false;
-    }
     // A relative workload.hf_config is read beside the document's own file, as at open.
     const std::filesystem::path directory =
         offer->filePath.isEmpty()
             ? std::filesystem::path()
             : std::filesystem::path(QFileInfo(offer->filePath).absolutePath().toStdString());
-    try {
-        Scenario scenario = parseScenario(file.readAll().toStdString(), directory);
-        document.restoreUnsaved(std::move(scenario), offer->filePath, offer->displayName);
-        return true;
-    } catch (const ScenarioError& problem) {
-        *error = path + QStringLiteral(": ") + QString::fromStdString(problem.what());
+    std::optional<Scenario> scenario =
+        ScenarioDocument::readScenarioFile(AppSettings::autosavePath(), directory, error);
+    if (!scenario)
         return false;
-    }
+    document.restoreUnsaved(std::move(*scenario), offer->filePath, offer->displayName);
+    return true;
 }
 
 } // namespace ws

@@ -62,32 +62,43 @@ bool isBundledExample(const QString& fileName, const QByteArray& text) {
 
 } // namespace
 
-bool ScenarioDocument::openFile(const QString& path, QString* error) {
+std::optional<Scenario> ScenarioDocument::readScenarioFile(const QString& path,
+                                                           const std::filesystem::path& directory,
+                                                           QString* error, QByteArray* text) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         *error = path + QStringLiteral(": cannot be read: ") + file.errorString();
-        return false;
+        return std::nullopt;
     }
-    const QByteArray text = file.readAll();
+    const QByteArray bytes = file.readAll();
+    if (text)
+        *text = bytes;
     try {
-        const bool resource = path.startsWith(QLatin1Char(':'));
-        // A relative `workload.hf_config` is read beside the file (none of the built-in
-        // examples has one).
-        const std::filesystem::path directory =
-            resource ? std::filesystem::path()
-                     : std::filesystem::path(QFileInfo(path).absolutePath().toStdString());
-        Scenario scenario = parseScenario(text.toStdString(), directory);
-        // A bundled example opened from the source tree (resources/scenarios/) is the example,
-        // not the user's file: read-only like its built-in copy, so Save asks where instead of
-        // writing over it. A copy the user has changed on disk is theirs.
-        const bool example = resource || isBundledExample(QFileInfo(path).fileName(), text);
-        load(std::move(scenario), example ? QString() : QFileInfo(path).absoluteFilePath(),
-             example ? QFileInfo(path).fileName() : QString());
-        return true;
+        return parseScenario(bytes.toStdString(), directory);
     } catch (const ScenarioError& problem) {
         *error = path + QStringLiteral(": ") + QString::fromStdString(problem.what());
-        return false;
+        return std::nullopt;
     }
+}
+
+bool ScenarioDocument::openFile(const QString& path, QString* error) {
+    const bool resource = path.startsWith(QLatin1Char(':'));
+    // A relative `workload.hf_config` is read beside the file (none of the built-in examples
+    // has one).
+    const std::filesystem::path directory =
+        resource ? std::filesystem::path()
+                 : std::filesystem::path(QFileInfo(path).absolutePath().toStdString());
+    QByteArray text;
+    std::optional<Scenario> scenario = readScenarioFile(path, directory, error, &text);
+    if (!scenario)
+        return false;
+    // A bundled example opened from the source tree (resources/scenarios/) is the example, not
+    // the user's file: read-only like its built-in copy, so Save asks where instead of writing
+    // over it. A copy the user has changed on disk is theirs.
+    const bool example = resource || isBundledExample(QFileInfo(path).fileName(), text);
+    load(std::move(*scenario), example ? QString() : QFileInfo(path).absoluteFilePath(),
+         example ? QFileInfo(path).fileName() : QString());
+    return true;
 }
 
 bool ScenarioDocument::writeCopy(const QString& path, QString* error) const {

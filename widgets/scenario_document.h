@@ -6,10 +6,13 @@
 #include <QObject>
 #include <QString>
 
+#include <filesystem>
 #include <functional>
+#include <optional>
 #include <utility>
 #include <vector>
 
+class QByteArray;
 class QUndoStack;
 
 namespace ws {
@@ -42,6 +45,13 @@ public:
     // example, or a file identical to one (resources/scenarios/ of the source tree), opens
     // without a file path: read-only, Save asks where.
     bool openFile(const QString& path, QString* error);
+    // Reads and parses `path` (relative paths such as workload.hf_config resolved in
+    // `directory`), and hands back its bytes in `text` if asked. Nullopt, with "FILE: cannot be
+    // read: reason" or "FILE: key.path: problem" in `error`, on failure. openFile and the
+    // autosave's recovery (AutosaveRecovery) read through it.
+    static std::optional<Scenario> readScenarioFile(const QString& path,
+                                                    const std::filesystem::path& directory,
+                                                    QString* error, QByteArray* text = nullptr);
     // Writes the text core's saveScenario writes (the documented key order, as Export does),
     // atomically: a failed save leaves the old file intact and sets `error` to
     // "FILE: cannot be written: reason".
