@@ -96,13 +96,9 @@ TaskId StepGraph::addTransfer(DieId src, DieId dst, double bytes, std::vector<Ta
 TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm algorithm,
                                 const std::vector<DieId>& group, double bytes,
                                 std::vector<TaskId> deps, StepTaskInfo info) {
-    TrafficOp op;
-    op.id = id;
-    op.kind = kind;
-    op.group = group;
-    op.bytes = Quantity{bytes, {}};
-    op.algorithm = algorithm;
-    m_budget.charge(op, m_topology, "strategy");
+    const TrafficOp op = collectiveOp(id, kind, algorithm, group, bytes);
+    if (!m_countedAhead)
+        m_budget.charge(op, m_topology, "strategy");
     std::vector<Flow> flows = expandOp(op, -1, m_topology, "strategy");
 
     std::vector<TaskId> flowTasks;
@@ -146,6 +142,23 @@ TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm al
     barrier.kind = SimTask::Kind::Barrier;
     barrier.deps = flowTasks.empty() ? std::move(deps) : std::move(flowTasks);
     return push(std::move(barrier), std::move(info));
+}
+
+void StepGraph::countCollectiveAhead(const std::string& id, OpKind kind, Algorithm algorithm,
+                                     const std::vector<DieId>& group, double bytes) {
+    m_countedAhead = true;
+    m_budget.charge(collectiveOp(id, kind, algorithm, group, bytes), m_topology, "strategy");
+}
+
+TrafficOp StepGraph::collectiveOp(const std::string& id, OpKind kind, Algorithm algorithm,
+                                  const std::vector<DieId>& group, double bytes) {
+    TrafficOp op;
+    op.id = id;
+    op.kind = kind;
+    op.group = group;
+    op.bytes = Quantity{bytes, {}};
+    op.algorithm = algorithm;
+    return op;
 }
 
 TaskId StepGraph::addBarrier(std::vector<TaskId> deps, StepTaskInfo info) {

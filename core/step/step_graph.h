@@ -85,6 +85,12 @@ public:
     void setExpansionLimits(const ExpansionLimits& limits) {
         m_budget = ExpansionBudget(limits, m_problem.network);
     }
+    // Counts a collective the builder will add against those limits before anything is built
+    // (throws ScenarioError("strategy") once the step would pass them), so that a step too large
+    // is refused at once rather than after seconds of building. Once a builder has counted its
+    // collectives ahead, addCollective does not count them again: count all of them or none.
+    void countCollectiveAhead(const std::string& id, OpKind kind, Algorithm algorithm,
+                              const std::vector<DieId>& group, double bytes);
 
     // Hand the problem and the flows over to a caller that keeps them past the graph (TCME
     // re-simulates the problem with patched routes). The graph is not usable afterwards.
@@ -93,6 +99,8 @@ public:
 
 private:
     TaskId push(SimTask task, StepTaskInfo info);
+    static TrafficOp collectiveOp(const std::string& id, OpKind kind, Algorithm algorithm,
+                                  const std::vector<DieId>& group, double bytes);
     // The pinned route of a flow, if any (ScenarioError if it is not a live route for it).
     std::optional<Route> pinnedRoute(const std::string& id, DieId src,
                                      const std::vector<DieId>& dsts);
@@ -107,6 +115,7 @@ private:
     std::set<std::string> m_usedPins;
     bool m_taskLabels = true;
     ExpansionBudget m_budget;
+    bool m_countedAhead = false;
 };
 
 } // namespace ws

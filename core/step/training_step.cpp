@@ -106,11 +106,14 @@ private:
     // Sizes the graph (StepGraph::reserve): exact for the TATP streams (n^2 computes and
     // n(n-1) transfers per stream), a bound for the collectives (each at most 2P(P-1) flows
     // and a barrier). Over-estimating costs nothing: capacity never written is never mapped.
+    // Every collective is counted against the expansion limits first, in the order build()
+    // adds them, so a step too large is refused before any of it is built.
     void reserveGraph() {
         const auto n = static_cast<std::size_t>(m_strategy.tatp);
         const std::size_t tatpGroups = groupsOf(GroupKind::TATP).size();
         std::size_t tasks = 8;
         std::size_t flows = 0;
+        int counted = 0; // collectives, numbered as addGroupCollective numbers them
         for (const StepSection* section : {&m_plan.window, &m_plan.finalWindow, &m_plan.head})
             for (const PlannedTask& task : section->tasks) {
                 if (std::holds_alternative<PlannedBarrier>(task.work)) {
@@ -128,6 +131,10 @@ private:
                 }
                 const auto& collective = std::get<PlannedCollective>(task.work);
                 const auto& groups = groupsOf(collective.group);
+                for (std::size_t g = 0; g < groups.size(); ++g)
+                    m_graph.countCollectiveAhead(collectiveId(collective, g, counted++),
+                                                 collective.op, collective.algorithm, groups[g],
+                                                 collective.bytes);
                 const std::size_t p = groups.front().size();
                 flows += groups.size() * 2 * p * (p - 1);
                 tasks += groups.size() * (2 * p * (p - 1) + 1);
@@ -204,11 +211,15 @@ private:
         return doneOnDie;
     }
 
+    static std::string collectiveId(const PlannedCollective& collective, std::size_t g, int index) {
+        return std::string(collective.label) + " g" + std::to_string(g) + " #" +
+               std::to_string(index);
+    }
+
     TaskId addGroupCollective(const PlannedCollective& collective, const std::string& phase,
                               std::size_t g, std::vector<TaskId> deps) {
         throwIfCancelled(m_cancel);
-        const std::string id = std::string(collective.label) + " g" + std::to_string(g) + " #" +
-                               std::to_string(m_collectiveCount++);
+        const std::string id = collectiveId(collective, g, m_collectiveCount++);
         StepTaskInfo info{StepTaskInfo::Kind::Collective, id, phase, -1, 0.0};
         info.role = collective.role;
         return m_graph.addCollective(id, collective.op, collective.algorithm,

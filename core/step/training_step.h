@@ -72,8 +72,8 @@ enum class TaskLabels { Kept, Skipped };
 // (evaluation/scenario_run.h).
 // Polls `cancel` between the groups' tasks (a few milliseconds apart on a 32x32 wafer) and
 // throws RunCancelled (sim/run_cancelled.h) when it fires.
-// Every collective's flows are counted against `limits` before it is expanded: "strategy" when
-// the step would pass them (collectives/expansion_budget.h).
+// Every collective's flows are counted against `limits` before any task is built: "strategy"
+// when the step would pass them (collectives/expansion_budget.h).
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
                                TaskLabels labels = TaskLabels::Kept,
                                const std::function<bool()>& cancel = {},

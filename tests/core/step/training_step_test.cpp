@@ -369,6 +369,44 @@ nlohmann::json smallFourLayerModel() {
             {"global_batch", 8}};
 }
 
+// A step whose collectives would pass the flow limit is refused before any of it is built:
+// every collective is counted first, so the cancel predicate the builder polls as it builds is
+// never asked. The refusal names a collective; at exactly the step's count the step builds.
+TEST(TrainingStep, AStepTooLargeIsRefusedBeforeAnyOfItIsBuilt) {
+    const Scenario scenario =
+        scenarioWith(2, 4, smallFourLayerModel(), {{"dp", 8}, {"fsdp", true}});
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    int polls = 0;
+    const auto cancel = [&polls] {
+        ++polls;
+        return false;
+    };
+    const TrainingStep step = buildTrainingStep(scenario, topology, TaskLabels::Kept, cancel);
+    ASSERT_GT(polls, 0);
+    const auto flows =
+        static_cast<std::int64_t>(step.graph.flows().size()); // tatp 1: all collective
+    ASSERT_GT(flows, 0);
+
+    ExpansionLimits limits;
+    limits.maxFlows = flows - 1;
+    polls = 0;
+    try {
+        buildTrainingStep(scenario, topology, TaskLabels::Kept, cancel, limits);
+        ADD_FAILURE() << "a step of " << flows << " flows passed a limit of " << flows - 1;
+    } catch (const ScenarioError& error) {
+        EXPECT_EQ(error.keyPath(), "strategy");
+        EXPECT_NE(error.problem().find(" would build more than the limit of "), std::string::npos)
+            << error.problem();
+        EXPECT_NE(error.problem().find("op '"), std::string::npos) << error.problem();
+    }
+    EXPECT_EQ(polls, 0);
+
+    limits.maxFlows = flows;
+    EXPECT_EQ(
+        buildTrainingStep(scenario, topology, TaskLabels::Kept, {}, limits).graph.flows().size(),
+        step.graph.flows().size());
+}
+
 double firstComputeStartS(const TrainingStep& step, const SimResult& result) {
     double first = result.makespanS;
     for (std::size_t t = 0; t < step.graph.problem().tasks.size(); ++t)
