@@ -3,11 +3,13 @@
 #include "builtin_scenarios.h"
 #include "charts_panel.h"
 #include "die_inspector.h"
+#include "elided_label.h"
 #include "evaluation_runner.h"
 #include "export_actions.h"
 #include "group_panel.h"
 #include "link_flows_model.h"
 #include "mesh_view.h"
+#include "message_log.h"
 #include "process_events_until.h"
 #include "round_heatmap_control.h"
 #include "scenario_document.h"
@@ -79,10 +81,27 @@ MainWindow::MainWindow(QWidget* parent)
     auto* cancel = new QPushButton(tr("Cancel"));
     cancel->setToolTip(tr("Stop waiting for this simulation and keep showing the previous result"));
     cancel->hide();
+    cancel->setObjectName(QStringLiteral("cancelSimulation"));
+    m_rerun = new QPushButton(tr("Re-run"));
+    m_rerun->setObjectName(QStringLiteral("rerunSimulation"));
+    m_rerun->setToolTip(tr("Simulate the document as it is now"));
+    m_rerun->hide();
+    // The latest message takes the room the figures leave, cut with "…" (all of it in its
+    // tooltip and the Messages dock, which a click opens).
+    m_message = new ElidedLabel;
+    m_message->setObjectName(QStringLiteral("statusMessage"));
+    connect(m_message, &ElidedLabel::clicked, this,
+            [this] { showView(QStringLiteral("messages")); });
+    statusBar()->addWidget(m_message, 1);
     statusBar()->addPermanentWidget(m_summary);
     statusBar()->addPermanentWidget(m_busy);
     statusBar()->addPermanentWidget(cancel);
+    statusBar()->addPermanentWidget(m_rerun);
     connect(cancel, &QPushButton::clicked, m_runner, &EvaluationRunner::cancel);
+    connect(m_rerun, &QPushButton::clicked, this, [this] {
+        m_rerun->hide();
+        m_runner->evaluate(m_document->scenario());
+    });
     connect(m_runner, &EvaluationRunner::evaluationCancelled, this, [this, cancel] {
         m_busyDelay->stop();
         m_busy->hide();
@@ -90,6 +109,9 @@ MainWindow::MainWindow(QWidget* parent)
         m_mesh->setBanner(tr("Simulation cancelled: showing the previous result, which does not "
                              "include the latest edit"),
                           true);
+        markResultStale(tr("cancelled, without the latest edit"));
+        m_rerun->show();
+        showStatus(tr("Simulation cancelled: Re-run simulates the document as it is now"));
     });
     m_busyDelay = new QTimer(this);
     m_busyDelay->setSingleShot(true);
@@ -97,7 +119,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_busyDelay, &QTimer::timeout, this, [this, cancel] {
         m_busy->show();
         cancel->show();
+        m_rerun->hide();
         m_mesh->setBanner(tr("Simulating…"));
+        markResultStale(tr("simulating the latest edit"));
     });
     connect(m_runner, &EvaluationRunner::busyChanged, this, [this, cancel](bool busy) {
         if (busy) {
@@ -248,6 +272,11 @@ void MainWindow::createDocks() {
     m_searchDock = dock(tr("Strategy search"), QStringLiteral("searchDock"), m_search,
                         Qt::BottomDockWidgetArea);
     tabifyDockWidget(m_chartsDock, m_searchDock);
+
+    m_messages = new MessageLog;
+    m_messagesDock =
+        dock(tr("Messages"), QStringLiteral("messagesDock"), m_messages, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(m_searchDock, m_messagesDock);
     m_timelineDock->raise();
 
     m_walkthrough = new WalkthroughPanel(*this, this);
@@ -329,7 +358,7 @@ void MainWindow::createMenus() {
     view->addSeparator();
     for (QDockWidget* dock :
          {m_strategyDock, m_groupsDock, m_tcmeDock, m_inspectorDock, m_historyDock, m_timelineDock,
-          m_chartsDock, m_searchDock, m_walkthroughDock})
+          m_chartsDock, m_searchDock, m_messagesDock, m_walkthroughDock})
         view->addAction(dock->toggleViewAction());
 
     QMenu* optimize = menuBar()->addMenu(tr("&Optimize"));
@@ -374,7 +403,7 @@ bool MainWindow::openScenario(const QString& path, QString* error, bool quiet) {
             *error = problem;
         if (!quiet)
             QMessageBox::warning(this, tr("Cannot open scenario"), problem);
-        showStatus(problem);
+        showError(problem);
         if (!path.startsWith(QLatin1Char(':')))
             m_settings.removeRecentFile(QFileInfo(path).absoluteFilePath());
         updateRecentFilesMenu();
@@ -390,10 +419,10 @@ bool MainWindow::openScenario(const QString& path, QString* error, bool quiet) {
 }
 
 QStringList MainWindow::viewNames() {
-    return {QStringLiteral("mesh"),     QStringLiteral("strategy"),   QStringLiteral("groups"),
-            QStringLiteral("tcme"),     QStringLiteral("inspector"),  QStringLiteral("history"),
-            QStringLiteral("timeline"), QStringLiteral("charts"),     QStringLiteral("breakdown"),
-            QStringLiteral("search"),   QStringLiteral("walkthrough")};
+    return {QStringLiteral("mesh"),     QStringLiteral("strategy"),  QStringLiteral("groups"),
+            QStringLiteral("tcme"),     QStringLiteral("inspector"), QStringLiteral("history"),
+            QStringLiteral("timeline"), QStringLiteral("charts"),    QStringLiteral("breakdown"),
+            QStringLiteral("search"),   QStringLiteral("messages"),  QStringLiteral("walkthrough")};
 }
 
 bool MainWindow::showView(const QString& name) {
@@ -407,15 +436,11 @@ bool MainWindow::showView(const QString& name) {
         m_charts->setCurrentChart(4);
         return true;
     }
-    const std::pair<const char*, QDockWidget*> docks[] = {{"strategy", m_strategyDock},
-                                                          {"groups", m_groupsDock},
-                                                          {"tcme", m_tcmeDock},
-                                                          {"inspector", m_inspectorDock},
-                                                          {"history", m_historyDock},
-                                                          {"timeline", m_timelineDock},
-                                                          {"charts", m_chartsDock},
-                                                          {"search", m_searchDock},
-                                                          {"walkthrough", m_walkthroughDock}};
+    const std::pair<const char*, QDockWidget*> docks[] = {
+        {"strategy", m_strategyDock},      {"groups", m_groupsDock},   {"tcme", m_tcmeDock},
+        {"inspector", m_inspectorDock},    {"history", m_historyDock}, {"timeline", m_timelineDock},
+        {"charts", m_chartsDock},          {"search", m_searchDock},   {"messages", m_messagesDock},
+        {"walkthrough", m_walkthroughDock}};
     for (const auto& [dockName, dock] : docks)
         if (name == QLatin1String(dockName)) {
             dock->show();
@@ -472,8 +497,9 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
                        .arg(timeOf(comparison->fluid), timeOf(comparison->storeAndForward))
                        .arg(comparison->ratio(), 0, 'f', 3);
     }
-    m_summary->setText(summary);
+    m_summaryText = summary;
     m_summary->setToolTip(qs(networkModelSummary(report.network)));
+    markResultCurrent();
     emit analysisShown(analysis);
 }
 
@@ -483,7 +509,23 @@ void MainWindow::showRound(int round) {
 
 void MainWindow::onAnalysisFailed(const QString& message) {
     m_mesh->setBanner(tr("Cannot simulate: %1").arg(message), true);
-    showStatus(message);
+    markResultStale(tr("the document as it is now cannot be simulated"));
+    showError(tr("Cannot simulate: %1").arg(message));
+}
+
+void MainWindow::markResultStale(const QString& why) {
+    if (m_summaryText.isEmpty())
+        return; // nothing shown yet
+    m_summary->setProperty("stale", true);
+    m_summary->setStyleSheet(QStringLiteral("color: gray; font-style: italic;"));
+    m_summary->setText(tr("previous result (%1): %2").arg(why, m_summaryText));
+}
+
+void MainWindow::markResultCurrent() {
+    m_summary->setProperty("stale", false);
+    m_summary->setStyleSheet(QString());
+    m_summary->setText(m_summaryText);
+    m_rerun->hide();
 }
 
 void MainWindow::requestSwap(const QList<QPair<int, int>>& swaps, const QString& text) {
@@ -494,11 +536,19 @@ void MainWindow::requestSwap(const QList<QPair<int, int>>& swaps, const QString&
     if (m_document->swapDies(pairs, text, &reason))
         showStatus(text);
     else
-        showStatus(tr("Cannot move: %1").arg(reason));
+        showError(tr("Cannot move: %1").arg(reason));
 }
 
 void MainWindow::showStatus(const QString& text) {
-    statusBar()->showMessage(text, 8000);
+    m_messages->add(text);
+    m_message->setStyleSheet(QString());
+    m_message->setFullText(text);
+}
+
+void MainWindow::showError(const QString& text) {
+    m_messages->add(text, MessageLog::Severity::Error);
+    m_message->setStyleSheet(QStringLiteral("color: #a00000;"));
+    m_message->setFullText(text);
 }
 
 void MainWindow::updateTitle() {
@@ -583,7 +633,7 @@ void MainWindow::autosave() {
     if (m_recovery.write(*m_document, &error))
         showStatus(tr("Autosaved unsaved edits to %1").arg(AppSettings::autosavePath()));
     else
-        showStatus(tr("Autosave failed: %1").arg(error));
+        showError(tr("Autosave failed: %1").arg(error));
 }
 
 bool MainWindow::offerRecovery(const std::function<bool(const AutosaveRecovery::Offer&)>& ask) {
@@ -612,7 +662,7 @@ bool MainWindow::offerRecovery(const std::function<bool(const AutosaveRecovery::
     QString error;
     if (!m_recovery.restore(*m_document, &error)) {
         QMessageBox::warning(this, tr("Cannot recover edits"), error);
-        showStatus(error);
+        showError(error);
         return false;
     }
     showStatus(

@@ -15,6 +15,7 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QPushButton;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
@@ -24,11 +25,13 @@ namespace ws {
 
 class ChartsPanel;
 class DieInspector;
+class ElidedLabel;
 class EvaluationRunner;
 class ExportActions;
 class RoundHeatmapControl;
 class GroupPanel;
 class LinkFlowsModel;
+class MessageLog;
 class MeshView;
 class ScenarioDocument;
 class SearchPanel;
@@ -55,7 +58,7 @@ public:
     // empty. Returns whether edits were restored.
     bool offerRecovery(const std::function<bool(const AutosaveRecovery::Offer&)>& ask = {});
     // Brings a named view to the front, for --view: mesh, strategy, groups, tcme, inspector,
-    // history. False for an unknown name.
+    // history, messages, ... (viewNames). False for an unknown name.
     bool showView(const QString& name);
     static QStringList viewNames();
     // Waits until the simulation and TCME are idle (screenshots, tests).
@@ -70,6 +73,7 @@ public:
     TimelineView* timelineView() const { return m_timeline; }
     WalkthroughPanel* walkthrough() const { return m_walkthrough; }
     ChartsPanel* chartsPanel() const { return m_charts; }
+    MessageLog* messageLog() const { return m_messages; }
     // Colours the mesh by one round's link loads (flows of collective step / TATP round
     // `round`); -1 shows the whole run again.
     void showRound(int round);
@@ -91,7 +95,13 @@ private:
     void onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& analysis);
     void onAnalysisFailed(const QString& message);
     void requestSwap(const QList<QPair<int, int>>& swaps, const QString& text);
+    // A message in the status line (until the next one) and the message log (until cleared).
     void showStatus(const QString& text);
+    void showError(const QString& text);
+    // The status bar's figures are of an earlier document than the current one (`why`), or
+    // again of the current one. A stale result is greyed and says so (issue 20 item 3).
+    void markResultStale(const QString& why);
+    void markResultCurrent();
     bool maybeSave(); // false: the user cancelled
     bool save();
     bool saveAs();
@@ -139,6 +149,11 @@ private:
     QMenu* m_recentMenu = nullptr;
     QActionGroup* m_metricGroup = nullptr;
     QLabel* m_summary = nullptr;
+    QString m_summaryText; // the latest result's figures, without a stale mark
+    ElidedLabel* m_message = nullptr;
+    QPushButton* m_rerun = nullptr;
+    MessageLog* m_messages = nullptr;
+    QDockWidget* m_messagesDock = nullptr;
     QProgressBar* m_busy = nullptr;
     QTimer* m_busyDelay = nullptr;
     QTimer* m_autosaveTimer = nullptr;

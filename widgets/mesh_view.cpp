@@ -202,7 +202,8 @@ void MeshView::render(QPainter& painter, const QRect& area) const {
     painter.fillRect(area, Qt::white);
     if (!m_analysis) {
         painter.setPen(Qt::darkGray);
-        painter.drawText(area, Qt::AlignCenter, m_banner.isEmpty() ? tr("No scenario") : m_banner);
+        painter.drawText(area.adjusted(24, 24, -24, -24), Qt::AlignCenter | Qt::TextWordWrap,
+                         m_banner.isEmpty() ? tr("No scenario") : m_banner);
         return;
     }
     const QRectF mesh(area.left(), area.top(), std::max(1, area.width() - kLegendWidth),
@@ -222,13 +223,22 @@ void MeshView::render(QPainter& painter, const QRect& area) const {
         QFont font = painter.font();
         font.setBold(true);
         painter.setFont(font);
-        const QRectF box(mesh.left() + 8, mesh.top() + 8, mesh.width() - 16, 26);
-        painter.fillRect(box,
+        // Wrapped to at most kBannerLines lines (the whole text is the banner's tooltip).
+        const int lineHeight = painter.fontMetrics().lineSpacing();
+        const QRectF room(mesh.left() + 16, mesh.top() + 12, std::max(1.0, mesh.width() - 32),
+                          kBannerLines * lineHeight);
+        const int flags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+        const QRectF text = painter.boundingRect(room, flags, m_banner).intersected(room);
+        m_bannerRect = QRectF(mesh.left() + 8, mesh.top() + 8, mesh.width() - 16,
+                              std::max<double>(26, text.height() + 8));
+        painter.fillRect(m_bannerRect,
                          m_bannerIsError ? QColor(255, 225, 225, 235) : QColor(255, 250, 210, 235));
         painter.setPen(m_bannerIsError ? QColor(160, 0, 0) : QColor(90, 70, 0));
-        painter.drawText(box.adjusted(8, 0, -8, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                         painter.fontMetrics().elidedText(m_banner, Qt::ElideRight,
-                                                          static_cast<int>(box.width()) - 16));
+        painter.setClipRect(room);
+        painter.drawText(room, flags, m_banner);
+        painter.setClipping(false);
+    } else {
+        m_bannerRect = QRectF();
     }
 }
 
@@ -746,7 +756,9 @@ bool MeshView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip && m_analysis) {
         const auto* help = static_cast<QHelpEvent*>(event);
         QString text;
-        if (const auto link = m_geometry.linkAt(*m_analysis->topology, help->pos()))
+        if (!m_banner.isEmpty() && m_bannerRect.contains(help->pos()))
+            text = m_banner; // a long banner is cut at kBannerLines lines
+        else if (const auto link = m_geometry.linkAt(*m_analysis->topology, help->pos()))
             text = linkToolTip(*link);
         else if (const auto die = m_geometry.dieAt(*m_analysis->topology, help->pos()))
             text = dieToolTip(*die);

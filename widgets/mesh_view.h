@@ -125,6 +125,8 @@ private:
     std::optional<TcmeOverlay> m_tcme;
     QString m_banner;
     bool m_bannerIsError = false;
+    mutable QRectF m_bannerRect; // where the banner was last painted, for its tooltip
+    static constexpr int kBannerLines = 4;
     double m_maxValue = 0; // the top of the colour scale for the current metric
 
     MeshGeometry m_geometry;

@@ -281,7 +281,7 @@ TEST(ChartsPanel, MainWindowHasAChartsDockTabbedWithTheTimeline) {
     for (const QDockWidget* other : window.tabifiedDockWidgets(dock))
         tabbed << other->objectName();
     tabbed.sort();
-    EXPECT_EQ(tabbed, QStringList({"searchDock", "timelineDock"}));
+    EXPECT_EQ(tabbed, QStringList({"messagesDock", "searchDock", "timelineDock"}));
     ASSERT_TRUE(window.openScenario(":/scenarios/contention_fsdp_tatp_4x4.json", nullptr, true));
     ASSERT_TRUE(window.waitForIdle());
     EXPECT_EQ(window.chartsPanel()->analysis(), window.meshView()->analysis());

@@ -1,6 +1,10 @@
+#include "elided_label.h"
 #include "evaluation_runner.h"
+#include "long_simulation.h"
 #include "main_window.h"
 #include "mesh_view.h"
+#include "message_log.h"
+#include "process_events_until.h"
 #include "scenario_document.h"
 #include "widget_test_support.h"
 
@@ -8,6 +12,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QTest>
 #include <QUndoStack>
 
@@ -106,6 +111,66 @@ TEST(MainWindow, TheNetworkModelIsSwitchedAndNamedAndBothCanBeCompared) {
     ASSERT_TRUE(window.waitForIdle());
     EXPECT_EQ(window.meshView()->analysis()->report.network.model, NetworkModel::Fluid);
     EXPECT_EQ(model->currentIndex(), 0);
+}
+
+// Figures of an earlier document are marked as such while the latest edit simulates and after
+// a Cancel, which offers a Re-run of the document as it is; the next result unmarks them.
+TEST(MainWindow, AResultOfAnEarlierDocumentIsMarkedStale) {
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(":/scenarios/ring_allgather_line.json", nullptr, true));
+    window.show();
+    ASSERT_TRUE(window.waitForIdle());
+    auto* summary = window.findChild<QLabel*>("resultSummary");
+    auto* cancel = window.findChild<QPushButton*>("cancelSimulation");
+    auto* rerun = window.findChild<QPushButton*>("rerunSimulation");
+    ASSERT_TRUE(summary && cancel && rerun);
+    const QString fresh = summary->text();
+    EXPECT_FALSE(summary->property("stale").toBool());
+    EXPECT_FALSE(rerun->isVisible());
+
+    window.runner()->evaluate(test::ringAllReduce16x16()); // seconds: time to look at it
+    ASSERT_TRUE(processEventsUntil([cancel] { return cancel->isVisible(); }, 5000));
+    EXPECT_TRUE(summary->property("stale").toBool());
+    EXPECT_TRUE(summary->text().startsWith("previous result (simulating the latest edit): "))
+        << summary->text().toStdString();
+    EXPECT_TRUE(summary->text().endsWith(fresh));
+
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    EXPECT_TRUE(summary->property("stale").toBool());
+    EXPECT_TRUE(summary->text().startsWith("previous result (cancelled"))
+        << summary->text().toStdString();
+    ASSERT_TRUE(rerun->isVisible());
+
+    QTest::mouseClick(rerun, Qt::LeftButton); // simulates the document: the line again
+    ASSERT_TRUE(window.waitForIdle());
+    EXPECT_FALSE(summary->property("stale").toBool());
+    EXPECT_EQ(summary->text(), fresh);
+    EXPECT_FALSE(rerun->isVisible());
+}
+
+// A refusal stays readable until the user clears it: whole in the status line's tooltip and in
+// the message log, marked as an error, after later messages too.
+TEST(MainWindow, ARefusalStaysInTheMessageLog) {
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(":/scenarios/contention_fsdp_tatp_4x4.json", nullptr, true));
+    window.show();
+    ASSERT_TRUE(window.waitForIdle());
+    QString error;
+    ASSERT_FALSE(window.openScenario("/nonexistent/scenario.json", &error, true));
+    ASSERT_FALSE(error.isEmpty());
+    const MessageLog& log = *window.messageLog();
+    ASSERT_GE(log.count(), 2);
+    EXPECT_EQ(log.text(0), "Opened contention_fsdp_tatp_4x4.json");
+    EXPECT_EQ(log.text(log.count() - 1), error);
+    EXPECT_TRUE(log.isError(log.count() - 1));
+    auto* line = window.findChild<ElidedLabel*>("statusMessage");
+    ASSERT_TRUE(line);
+    EXPECT_EQ(line->fullText(), error);
+    EXPECT_EQ(line->toolTip(), error);
+
+    ASSERT_TRUE(window.openScenario(":/scenarios/ring_allgather_line.json", nullptr, true));
+    EXPECT_EQ(log.text(log.count() - 2), error); // still kept
+    EXPECT_TRUE(window.showView("messages"));
 }
 
 TEST(MainWindow, UnknownViewsAreRefused) {
