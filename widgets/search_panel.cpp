@@ -98,10 +98,12 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
         buttons->addWidget(button);
 
     m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("searchProgress"));
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
-    m_progress->setFormat(tr("%v / %m evaluations"));
+    m_progress->setFormat(tr("not run"));
     m_status = new QLabel(tr("Search the strategies of this scenario's workload."));
+    m_status->setObjectName(QStringLiteral("searchStatus"));
     m_status->setWordWrap(true);
     m_status->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -201,6 +203,7 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
             &SearchPanel::highlightSelectedRow);
     connect(m_document, &ScenarioDocument::scenarioChanged, this, &SearchPanel::refreshControls);
     connect(m_document, &ScenarioDocument::documentReplaced, this, &SearchPanel::clear);
+    m_status->setText(idleStatus());
     refreshControls();
     replot();
 }
@@ -221,9 +224,17 @@ void SearchPanel::clear() {
     m_picked.reset();
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
-    m_status->setText(tr("Search the strategies of this scenario's workload."));
+    m_progress->setFormat(tr("not run"));
+    m_status->setText(idleStatus());
     refreshControls();
     replot();
+}
+
+QString SearchPanel::idleStatus() const {
+    if (!m_document->scenario().workload)
+        return tr("This scenario has no workload (it is explicit traffic): open a model "
+                  "example, such as GPT-3 175B on 6x8, to search its strategies.");
+    return tr("Search the strategies of this scenario's workload.");
 }
 
 void SearchPanel::setBudget(int evaluations) {
@@ -268,8 +279,7 @@ void SearchPanel::start() {
         return;
     const Scenario scenario = m_document->scenario();
     if (!scenario.workload) {
-        m_status->setText(tr("This scenario has no workload (it is explicit traffic): open a model "
-                             "example, such as GPT-3 175B on 6x8, to search its strategies."));
+        m_status->setText(idleStatus());
         emit statusMessage(tr("The search needs a workload"));
         return;
     }
@@ -286,7 +296,10 @@ void SearchPanel::start() {
     m_picked.reset();
     m_sramGB = scenario.wafer.die.sram.value / kBytesPerGB;
     m_sramHbmGB = (scenario.wafer.die.sram.value + scenario.wafer.die.hbm.value) / kBytesPerGB;
-    m_progress->setRange(0, options.budget);
+    // Busy without a count while level 1 and the baselines run: the bar counts the genetic
+    // search's evaluations against its budget, which start after them.
+    m_runBudget = options.budget;
+    m_progress->setRange(0, 0);
     m_progress->setValue(0);
     m_progress->setFormat(tr("%v / %m evaluations"));
     m_status->setText(tr("Searching: level 1 (segments) and the baselines first…"));
@@ -349,6 +362,8 @@ void SearchPanel::drainProgress() {
 }
 
 void SearchPanel::showProgress(const SearchProgress& progress) {
+    if (m_progress->maximum() != progress.budget)
+        m_progress->setRange(0, progress.budget);
     m_progress->setValue(std::min(progress.evaluations, m_progress->maximum()));
     QString text = tr("%1 of %2 evaluations").arg(progress.evaluations).arg(progress.budget);
     if (progress.bestStepS > 0.0)
@@ -585,6 +600,11 @@ void SearchPanel::finish(std::shared_ptr<const SearchResult> result, const QStri
         emit busyChanged(false);
         return;
     }
+    if (!result) { // no count to show: stop the busy bar
+        m_progress->setRange(0, 1);
+        m_progress->setValue(0);
+        m_progress->setFormat(cancelled ? tr("cancelled") : tr("failed"));
+    }
     if (!result && cancelled) {
         m_status->setText(tr("Search cancelled before any strategy was evaluated."));
         emit statusMessage(tr("Search cancelled"));
@@ -597,12 +617,22 @@ void SearchPanel::finish(std::shared_ptr<const SearchResult> result, const QStri
         m_points.clear(); // the final list also has level 1's and the baselines' strategies
         addPoints(m_result->candidates);
         m_model->setResult(m_result);
+        // The bar, the text and the status line give the same counts: the genetic search's
+        // evaluations against its budget, and beside them level 1's and the baselines'.
+        const int genetic = m_result->evaluations;
+        m_progress->setRange(0, std::max(1, m_runBudget));
         if (m_result->cancelled) {
-            m_progress->setValue(std::min(m_result->evaluations, m_progress->maximum()));
+            m_progress->setValue(std::min(genetic, m_progress->maximum()));
+            m_progress->setFormat(
+                tr("cancelled at %1 / %2 evaluations").arg(genetic).arg(m_runBudget));
         } else { // the GA may stop short of the budget once no new strategy turns up
-            m_progress->setRange(0, std::max(1, m_result->evaluations));
             m_progress->setValue(m_progress->maximum());
-            m_progress->setFormat(tr("done: %1 evaluations").arg(m_result->evaluations));
+            m_progress->setFormat(
+                genetic < m_runBudget
+                    ? tr("done: %1 / %2 evaluations (no new strategy left)")
+                          .arg(genetic)
+                          .arg(m_runBudget)
+                    : tr("done: %1 / %2 evaluations").arg(genetic).arg(m_runBudget));
         }
         const StrategyScore& best = m_result->best;
         QString text = tr("<b>Best:</b> %1, %2 %3")
@@ -619,8 +649,12 @@ void SearchPanel::finish(std::shared_ptr<const SearchResult> result, const QStri
                                 .arg(qs(baseline.name).toHtmlEscaped());
         if (!speedups.isEmpty())
             text += tr("<br>Speed-up: %1.").arg(speedups.join(QStringLiteral(", ")));
-        text += tr("<br>%1 strategies evaluated, %2 simulated.")
-                    .arg(m_result->evaluations + m_result->otherEvaluations)
+        text += tr("<br>%1 strategies evaluated (%2 of the genetic search's budget of %3, %4 by "
+                   "level 1 and the baselines), %5 simulated.")
+                    .arg(genetic + m_result->otherEvaluations)
+                    .arg(genetic)
+                    .arg(m_runBudget)
+                    .arg(m_result->otherEvaluations)
                     .arg(m_result->simulations);
         for (const std::string& note : m_result->notes)
             text += QStringLiteral("<br><i>%1</i>").arg(qs(note).toHtmlEscaped());

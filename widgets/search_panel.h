@@ -98,6 +98,8 @@ private:
     void plotResultMarkers();
     void highlightSelectedRow();
     void refreshControls();
+    // What the status says before a search: what it would search, or why it cannot.
+    QString idleStatus() const;
     int candidateAt(const QPointF& pixel) const; // index into m_points, -1 for none
     bool resultMatchesDocument() const;
 
@@ -120,6 +122,7 @@ private:
     QPushButton* m_cancelButton;
     QPushButton* m_applyButton;
     QProgressBar* m_progress;
+    int m_runBudget = 0; // the genetic search's budget of the run shown
     QLabel* m_status;
     QCustomPlot* m_scatter;
     QCPGraph* m_candidates;

@@ -9,6 +9,8 @@
 #include <QAbstractItemModelTester>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QLabel>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QThread>
@@ -66,6 +68,19 @@ TEST(SearchPanel, FillsTheScatterAndTheTableWithTheBaselines) {
     EXPECT_EQ(f.panel.plottedCandidates(), static_cast<int>(result->candidates.size()));
     EXPECT_GE(f.panel.paretoPoints(), 1);
     EXPECT_LE(f.panel.paretoPoints(), f.panel.plottedCandidates());
+    // The bar and the text give the same counts (issue 20 item 3: they disagreed).
+    const auto* bar = f.panel.findChild<QProgressBar*>("searchProgress");
+    const auto* status = f.panel.findChild<QLabel*>("searchStatus");
+    ASSERT_TRUE(bar && status);
+    const int genetic = result->evaluations;
+    EXPECT_TRUE(bar->text().startsWith(QString("done: %1 / 200 evaluations").arg(genetic)))
+        << bar->text().toStdString();
+    EXPECT_TRUE(status->text().contains(
+        QString("%1 strategies evaluated (%2 of the genetic search's budget of 200, %3 by level 1")
+            .arg(genetic + result->otherEvaluations)
+            .arg(genetic)
+            .arg(result->otherEvaluations)))
+        << status->text().toStdString();
 
     const SearchResultsModel* model = f.panel.resultsModel();
     ASSERT_EQ(model->rowCount(), static_cast<int>(result->top.size() + result->baselines.size()));
@@ -203,6 +218,10 @@ TEST(SearchPanel, PlotsLiveAndCancelKeepsTheBestSoFar) {
     ASSERT_NE(panel.result(), nullptr);
     EXPECT_TRUE(panel.result()->cancelled);
     EXPECT_LT(panel.result()->evaluations, 200000);
+    const auto* bar = panel.findChild<QProgressBar*>("searchProgress");
+    ASSERT_TRUE(bar);
+    EXPECT_EQ(bar->text(),
+              QString("cancelled at %1 / 200000 evaluations").arg(panel.result()->evaluations));
 }
 
 TEST(SearchPanel, MainWindowHasASearchDock) {
@@ -220,6 +239,11 @@ TEST(SearchPanel, ExplainsThatExplicitTrafficHasNothingToSearch) {
     ScenarioDocument document;
     document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
     SearchPanel panel(&document);
+    // Before anything is pressed the dock says why its Search button is greyed out.
+    const auto* status = panel.findChild<QLabel*>("searchStatus");
+    ASSERT_TRUE(status);
+    EXPECT_TRUE(status->text().startsWith("This scenario has no workload"))
+        << status->text().toStdString();
     QSignalSpy messages(&panel, &SearchPanel::statusMessage);
     panel.start();
     EXPECT_FALSE(panel.isBusy());
