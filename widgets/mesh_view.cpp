@@ -33,6 +33,7 @@ constexpr std::array<QRgb, 12> kDpFills{0xff8dd3c7, 0xffffffb3, 0xffbebada, 0xff
 constexpr std::array<QRgb, 8> kTatpBorders{0xff1b9e77, 0xffd95f02, 0xff7570b3, 0xffe7298a,
                                            0xff66a61e, 0xffe6ab02, 0xffa6761d, 0xff666666};
 const QColor kUnusedFill(252, 252, 252);
+const QColor kNoDpFill(222, 228, 236); // a die of a TATP group in no DP group (dp 1)
 const QColor kDeadFill(120, 120, 120);
 const QColor kSelection(0, 90, 220);
 const QColor kHotLink(220, 20, 20);
@@ -145,12 +146,17 @@ void MeshView::zoomBy(double factor, QPointF anchor) {
 double MeshView::linkValue(LinkId link) const {
     const auto index = static_cast<std::size_t>(link);
     const SimulationReport& report = m_analysis->report;
-    const double bytes = m_override ? m_override->bytes[index] : report.links[index].bytes;
+    return m_override ? linkValueOf(link, m_override->bytes[index], m_override->makespanS)
+                      : linkValueOf(link, report.links[index].bytes, report.makespanS);
+}
+
+double MeshView::linkValueOf(LinkId link, double bytes, double makespan) const {
+    const auto index = static_cast<std::size_t>(link);
+    const SimulationReport& report = m_analysis->report;
     switch (m_metric) {
     case LinkMetric::Bytes:
         return bytes;
     case LinkMetric::Utilization: {
-        const double makespan = m_override ? m_override->makespanS : report.makespanS;
         const double busy = report.links[index].bytes > 0
                                 ? report.links[index].busyS / report.links[index].bytes
                                 : 1.0 / m_analysis->scenario.wafer.linkBandwidth.value;
@@ -166,8 +172,15 @@ double MeshView::maxLinkValue() const {
     double best = 0;
     if (!m_analysis)
         return best;
-    for (LinkId link = 0; link < m_analysis->topology->linkCount(); ++link)
+    const bool compared =
+        m_override && m_override->comparedBytes.size() == m_override->bytes.size();
+    for (LinkId link = 0; link < m_analysis->topology->linkCount(); ++link) {
         best = std::max(best, linkValue(link));
+        if (compared)
+            best = std::max(
+                best, linkValueOf(link, m_override->comparedBytes[static_cast<std::size_t>(link)],
+                                  m_override->comparedMakespanS));
+    }
     return best;
 }
 
@@ -260,7 +273,8 @@ void MeshView::paintTiles(QPainter& painter, const QRectF& visible) const {
             continue;
         }
         const int dp = groups.dpOfDie[static_cast<std::size_t>(die)];
-        const QRgb fill = (detailed ? dpFill(dp) : (dp >= 0 ? dpFill(dp) : kUnusedFill)).rgb();
+        const bool grouped = groups.tatpOfDie[static_cast<std::size_t>(die)] >= 0;
+        const QRgb fill = (dp >= 0 ? dpFill(dp) : grouped ? kNoDpFill : kUnusedFill).rgb();
         auto bucket = std::find_if(fills.begin(), fills.end(),
                                    [&](const auto& entry) { return entry.first == fill; });
         if (bucket == fills.end())
@@ -517,7 +531,9 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
                          bucketColor(bucket));
     painter.setPen(QColor(40, 40, 40));
     painter.drawText(QRect(left + 30, y - 2, area.width() - 44, line), Qt::AlignLeft | Qt::AlignTop,
-                     formatValue(m_maxValue) + tr(" (max)"));
+                     formatValue(m_maxValue) + (m_override && !m_override->comparedBytes.empty()
+                                                    ? tr(" (max of both)")
+                                                    : tr(" (max)")));
     painter.drawText(QRect(left + 30, y + kLoadBuckets * step - line + 2, area.width() - 44, line),
                      Qt::AlignLeft | Qt::AlignBottom, formatValue(0));
     y += kLoadBuckets * step + 8;
@@ -527,14 +543,28 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
     swatch(QBrush(kDeadFill, Qt::BDiagPattern), QPen(QColor(120, 120, 120)), tr("dead die"));
     y += 6;
 
+    // One row per colour in use, at any number of groups: past the palette a colour is shared,
+    // and its row names every group it marks ("D0, D12, D24"), all of them in its tooltip.
+    m_legendRows.clear();
+    const auto colourRows = [&](int groupCount, int colours, const QString& prefix,
+                                const QString& what, const auto& draw) {
+        for (int colour = 0; colour < std::min(groupCount, colours); ++colour) {
+            QStringList names;
+            for (int g = colour; g < groupCount; g += colours)
+                names << prefix + QString::number(g);
+            m_legendRows.push_back({QRect(area.left(), y, area.width(), line),
+                                    what.arg(names.join(QStringLiteral(", ")))});
+            draw(colour, names.join(QStringLiteral(", ")));
+        }
+    };
     const DieGroups& groups = m_analysis->groups;
-    constexpr int kShown = 6;
     if (!groups.dp.empty()) {
         heading(tr("Fill: DP group"));
-        for (int g = 0; g < std::min<int>(kShown, static_cast<int>(groups.dp.size())); ++g)
-            swatch(dpFill(g), QPen(QColor(150, 150, 150)), tr("D%1").arg(g));
-        if (groups.dp.size() > kShown)
-            swatch(Qt::NoBrush, Qt::NoPen, tr("+%1 more").arg(groups.dp.size() - kShown));
+        colourRows(static_cast<int>(groups.dp.size()), static_cast<int>(kDpFills.size()),
+                   QStringLiteral("D"), tr("DP groups filled in this colour: %1"),
+                   [&](int colour, const QString& names) {
+                       swatch(dpFill(colour), QPen(QColor(150, 150, 150)), names);
+                   });
     }
     if (!groups.tatp.empty()) {
         heading(tr("Border: TATP group"));
@@ -542,10 +572,13 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
         painter.drawText(QRect(left, y, area.width() - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
                          tr("badge Tg.i: group g, position i"));
         y += line;
-        for (int g = 0; g < std::min<int>(kShown, static_cast<int>(groups.tatp.size())); ++g)
-            swatch(Qt::white, QPen(tatpBorder(g), 3), tr("T%1").arg(g));
-        if (groups.tatp.size() > kShown)
-            swatch(Qt::NoBrush, Qt::NoPen, tr("+%1 more").arg(groups.tatp.size() - kShown));
+        colourRows(static_cast<int>(groups.tatp.size()), static_cast<int>(kTatpBorders.size()),
+                   QStringLiteral("T"), tr("TATP groups bordered in this colour: %1"),
+                   [&](int colour, const QString& names) {
+                       swatch(Qt::white, QPen(tatpBorder(colour), 3), names);
+                   });
+        if (groups.dp.empty())
+            swatch(kNoDpFill, QPen(QColor(150, 150, 150)), tr("in no DP group"));
     }
     swatch(kUnusedFill, QPen(QColor(150, 150, 150)), tr("unused die"));
     if (m_tcme || m_selectedLink) {
@@ -756,8 +789,12 @@ bool MeshView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip && m_analysis) {
         const auto* help = static_cast<QHelpEvent*>(event);
         QString text;
+        const auto row = std::find_if(m_legendRows.begin(), m_legendRows.end(),
+                                      [&](const auto& r) { return r.first.contains(help->pos()); });
         if (!m_banner.isEmpty() && m_bannerRect.contains(help->pos()))
             text = m_banner; // a long banner is cut at kBannerLines lines
+        else if (row != m_legendRows.end())
+            text = row->second;
         else if (const auto link = m_geometry.linkAt(*m_analysis->topology, help->pos()))
             text = linkToolTip(*link);
         else if (const auto die = m_geometry.dieAt(*m_analysis->topology, help->pos()))

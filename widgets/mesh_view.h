@@ -6,11 +6,13 @@
 
 #include <QList>
 #include <QPair>
+#include <QRect>
 #include <QString>
 #include <QWidget>
 
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace ws {
@@ -39,6 +41,11 @@ public:
         std::vector<double> bytes; // by LinkId
         double makespanS = 0;      // for utilisation
         QString caption;           // shown in the legend title, e.g. "TCME: after iteration 2"
+        // The state these loads are compared with (TCME's before and after), by LinkId: the
+        // colour scale then spans both, so that one colour means one load in either (issue 20
+        // item 6). Empty: the scale spans these loads alone.
+        std::vector<double> comparedBytes;
+        double comparedMakespanS = 0;
     };
     // What the TCME panel wants shown: the iteration's hottest link and the rerouted paths.
     struct TcmeOverlay {
@@ -69,6 +76,9 @@ public:
     void highlightFlow(int flowIndex);
 
     void zoomToFit();
+    // The legend's group rows as last painted: where each is and the groups its colour marks
+    // (also its tooltip).
+    const std::vector<std::pair<QRect, QString>>& legendRows() const { return m_legendRows; }
     void zoomBy(double factor, QPointF anchor);
     const MeshGeometry& geometry() const { return m_geometry; }
     // The fraction of the scale a link's load reaches (what its colour encodes), for tests.
@@ -98,6 +108,8 @@ private:
 
     QRectF meshArea() const; // the widget minus the legend
     double linkValue(LinkId link) const;
+    // The metric's value of `link` carrying `bytes` in a run of `makespanS`.
+    double linkValueOf(LinkId link, double bytes, double makespanS) const;
     double maxLinkValue() const;
     QString linkToolTip(LinkId link) const;
     QString dieToolTip(DieId die) const;
@@ -126,6 +138,8 @@ private:
     QString m_banner;
     bool m_bannerIsError = false;
     mutable QRectF m_bannerRect; // where the banner was last painted, for its tooltip
+    // The legend's group rows as last painted, with the groups each colour marks (tooltips).
+    mutable std::vector<std::pair<QRect, QString>> m_legendRows;
     static constexpr int kBannerLines = 4;
     double m_maxValue = 0; // the top of the colour scale for the current metric
 

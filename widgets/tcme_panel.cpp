@@ -456,6 +456,9 @@ void TcmePanel::publishOverlay() {
     MeshView::LinkLoadOverride loads;
     loads.bytes = m_showAfter ? iteration.linkBytesAfter : iteration.linkBytesBefore;
     loads.makespanS = m_showAfter ? iteration.after.makespanS : iteration.before.makespanS;
+    // One scale for both, so that switching Before/After changes colours only where loads do.
+    loads.comparedBytes = m_showAfter ? iteration.linkBytesBefore : iteration.linkBytesAfter;
+    loads.comparedMakespanS = m_showAfter ? iteration.before.makespanS : iteration.after.makespanS;
     loads.caption =
         (m_showAfter ? tr("TCME: after iteration %1") : tr("TCME: before iteration %1")).arg(index);
     emit overlayChanged(overlay, loads);

@@ -74,6 +74,81 @@ TEST(MeshView, AnOverrideRecoloursTheLinks) {
     EXPECT_DOUBLE_EQ(view.linkFraction(0), 0.0);
 }
 
+// Every colour has a legend entry at any number of groups (issue 20 item 6: the legend stopped
+// after six, "+44 more"): one row per colour in use, naming every group it marks, each group
+// once, and every row inside the view. dp 2 x tatp 50 on 10x10 has 50 DP groups (the pairs of
+// dies at one stream position).
+TEST(MeshView, TheLegendNamesEveryGroupAtFiftyGroups) {
+    Scenario scenario = test::smallStrategyScenario();
+    scenario.wafer.rows = 10;
+    scenario.wafer.cols = 10;
+    scenario.workload =
+        parseWorkload(nlohmann::json{{"kind", "gemm"}, {"m", 1200}, {"k", 1200}, {"n", 1200}}, {});
+    scenario.strategy->dp = 2;
+    scenario.strategy->tatp = 50;
+    const auto analysis = analyseScenario(scenario);
+    ASSERT_EQ(analysis->groups.dp.size(), 50u);
+    MeshView view;
+    view.resize(1000, 800);
+    view.setAnalysis(analysis);
+    view.grab(); // paints, and so lays out the legend
+    QStringList dpNames;
+    int dpRows = 0;
+    for (const auto& [rect, text] : view.legendRows()) {
+        EXPECT_LE(rect.bottom(), view.height()) << text.toStdString();
+        if (!text.startsWith("DP groups filled in this colour: "))
+            continue;
+        ++dpRows;
+        dpNames << text.section(": ", 1).split(", ");
+    }
+    EXPECT_EQ(dpRows, 12); // the palette's colours, all in use
+    ASSERT_EQ(dpNames.size(), 50);
+    for (int g = 0; g < 50; ++g)
+        EXPECT_EQ(dpNames.count(QString("D%1").arg(g)), 1) << "D" << g;
+    EXPECT_TRUE(view.legendRows().front().second.endsWith(": D0, D12, D24, D36, D48"));
+}
+
+// With dp 1 the dies of a TATP group are in no DP group: they are tinted, not white like a die
+// that takes part in nothing.
+TEST(MeshView, DiesOfATatpGroupInNoDpGroupAreNotPaintedAsUnused) {
+    Scenario scenario = test::smallStrategyScenario();
+    scenario.strategy->dp = 1;
+    const auto analysis = analyseScenario(scenario);
+    ASSERT_TRUE(analysis->groups.dp.empty());
+    MeshView view;
+    view.resize(900, 600);
+    view.setAnalysis(analysis);
+    const QImage image = view.grab().toImage();
+    const WaferTopology& topology = *analysis->topology;
+    DieId used = -1, unused = -1;
+    for (DieId die = 0; die < topology.dieCount(); ++die)
+        (analysis->groups.tatpOfDie[static_cast<std::size_t>(die)] >= 0 ? used : unused) = die;
+    ASSERT_TRUE(used >= 0 && unused >= 0);
+    const auto fillOf = [&](DieId die) {
+        const QRectF box = view.geometry().dieRect(topology.coord(die));
+        return image.pixelColor(
+            (box.topLeft() + QPointF(box.width() * 0.5, box.height() * 0.3)).toPoint());
+    };
+    EXPECT_FALSE(test::sameColor(fillOf(used), fillOf(unused), 4));
+}
+
+// Compared loads (TCME's Before and After) share one scale: the larger maximum of the two.
+TEST(MeshView, ComparedLoadsShareOneScale) {
+    MeshView view;
+    view.resize(900, 600);
+    const auto analysis = test::teachingAnalysis();
+    view.setAnalysis(analysis);
+    MeshView::LinkLoadOverride loads;
+    loads.bytes.assign(analysis->report.links.size(), 0.0);
+    loads.bytes[7] = 1e6;
+    loads.comparedBytes = loads.bytes;
+    loads.comparedBytes[7] = 0.0;
+    loads.comparedBytes[3] = 4e6;
+    view.setLinkLoadOverride(loads);
+    EXPECT_DOUBLE_EQ(view.linkFraction(7), 0.25);
+    EXPECT_DOUBLE_EQ(view.linkFraction(3), 0.0);
+}
+
 TEST(MeshView, DraggingADieOntoAnotherAsksForOneSwap) {
     MeshView view;
     view.resize(900, 600);

@@ -1,3 +1,4 @@
+#include "mesh_view.h"
 #include "scenario_document.h"
 #include "tcme_panel.h"
 #include "widget_test_support.h"
@@ -8,6 +9,8 @@
 #include <qcustomplot.h>
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 namespace ws {
 namespace {
@@ -37,6 +40,38 @@ TEST(TcmePanel, StepAdvancesTheIterationAndTheChart) {
     // The makespan on the chart never rises (TCME keeps only improvements).
     const auto* makespans = panel.chart()->graph(1)->data().data();
     EXPECT_LE(makespans->at(2)->value, makespans->at(0)->value);
+}
+
+// Before and After are coloured on one scale (issue 20 item 6: each was scaled to its own
+// maximum, 128 MB against 96 MB, so one colour meant two loads): each state carries the other,
+// and the mesh's scale spans both (MeshView.ComparedLoadsShareOneScale).
+TEST(TcmePanel, BeforeAndAfterShareOneColourScale) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    TcmePanel panel(&document);
+    QSignalSpy overlays(&panel, &TcmePanel::overlayChanged);
+    ASSERT_EQ(panel.stepBlocking(1), 1);
+    using Loads = std::optional<MeshView::LinkLoadOverride>;
+    panel.showAfter(false);
+    const Loads before = overlays.last().at(1).value<Loads>();
+    panel.showAfter(true);
+    const Loads after = overlays.last().at(1).value<Loads>();
+    ASSERT_TRUE(before && after);
+    EXPECT_EQ(before->comparedBytes, after->bytes);
+    EXPECT_EQ(after->comparedBytes, before->bytes);
+    const double beforeMax = *std::max_element(before->bytes.begin(), before->bytes.end());
+    const double afterMax = *std::max_element(after->bytes.begin(), after->bytes.end());
+    const double shared = std::max(beforeMax, afterMax);
+
+    MeshView mesh;
+    mesh.setAnalysis(test::teachingAnalysis());
+    for (const Loads& loads : {before, after}) {
+        mesh.setLinkLoadOverride(loads);
+        for (std::size_t link = 0; link < loads->bytes.size(); ++link)
+            EXPECT_DOUBLE_EQ(mesh.linkFraction(static_cast<LinkId>(link)),
+                             loads->bytes[link] / shared)
+                << "link " << link;
+    }
 }
 
 TEST(TcmePanel, ApplyIsOneUndoCommandAndUndoRestoresTheScenario) {
