@@ -38,6 +38,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -189,8 +190,15 @@ void MainWindow::createDocks() {
         m_runner->setCompareNetworkModels(compare);
         m_runner->evaluate(m_document->scenario());
     });
-    m_strategyDock =
-        dock(tr("Strategy"), QStringLiteral("strategyDock"), m_strategy, Qt::LeftDockWidgetArea);
+    // The form is taller than a laptop screen: it scrolls rather than make the window taller
+    // than the screen (its 943 px minimum made the window 1,316 px tall).
+    auto* strategyScroll = new QScrollArea;
+    strategyScroll->setWidget(m_strategy);
+    strategyScroll->setWidgetResizable(true);
+    strategyScroll->setFrameShape(QFrame::NoFrame);
+    strategyScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_strategyDock = dock(tr("Strategy"), QStringLiteral("strategyDock"), strategyScroll,
+                          Qt::LeftDockWidgetArea);
 
     m_groups = new GroupPanel;
     connect(m_groups, &GroupPanel::dieSwapRequested, this, &MainWindow::requestSwap);
@@ -290,7 +298,7 @@ void MainWindow::createDocks() {
 
     resizeDocks({m_strategyDock, m_tcmeDock}, {290, 420}, Qt::Horizontal);
     resizeDocks({m_timelineDock}, {260}, Qt::Vertical);
-    resizeDocks({m_tcmeDock, m_inspectorDock}, {520, 300}, Qt::Vertical);
+    resizeDocks({m_tcmeDock, m_inspectorDock}, {330, 300}, Qt::Vertical);
 }
 
 void MainWindow::createMenus() {

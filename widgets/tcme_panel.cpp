@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -89,11 +90,16 @@ TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
     m_iterations = new QTreeWidget;
     m_iterations->setHeaderHidden(true);
     m_iterations->setRootIsDecorated(true);
-    m_iterations->setMinimumHeight(120);
-    layout->addWidget(m_iterations, 1);
+    // The list and the chart share one splitter, and their minimums are small, so that the
+    // dock leaves the Inspector below it room (issue 20 item 5: it was three lines tall).
+    auto* split = new QSplitter(Qt::Vertical);
+    split->setChildrenCollapsible(false);
+    m_iterations->setMinimumHeight(60);
+    split->addWidget(m_iterations);
+    layout->addWidget(split, 1);
 
     m_chart = new QCustomPlot;
-    m_chart->setMinimumHeight(190);
+    m_chart->setMinimumHeight(130);
     m_chart->addGraph(m_chart->xAxis, m_chart->yAxis);
     m_chart->addGraph(m_chart->xAxis, m_chart->yAxis2);
     m_chart->graph(0)->setName(tr("hottest link utilisation (%)"));
@@ -118,7 +124,9 @@ TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
     m_chart->legend->setFont(legendFont);
     // Bottom right: both curves sit in the upper part of the plot (ranges start at 0).
     m_chart->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-    layout->addWidget(m_chart, 1);
+    split->addWidget(m_chart);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
 
     connect(m_stepButton, &QPushButton::clicked, this, &TcmePanel::step);
     connect(m_runButton, &QPushButton::clicked, this, &TcmePanel::run);

@@ -10,6 +10,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
@@ -171,6 +172,23 @@ TEST(MainWindow, ARefusalStaysInTheMessageLog) {
     ASSERT_TRUE(window.openScenario(":/scenarios/ring_allgather_line.json", nullptr, true));
     EXPECT_EQ(log.text(log.count() - 2), error); // still kept
     EXPECT_TRUE(window.showView("messages"));
+}
+
+// The window fits a 1440x900 screen with the Inspector roomy enough for a table (issue 20 item
+// 5: the Strategy form's 943 px minimum made the window 1,316 px tall, and TCME's list and chart
+// left the Inspector three lines).
+TEST(MainWindow, FitsALaptopScreenWithARoomyInspector) {
+    MainWindow window;
+    window.restoreState(QByteArray()); // the default layout, whatever an earlier test saved
+    window.resize(1440, 900);
+    ASSERT_TRUE(window.openScenario(":/scenarios/contention_fsdp_tatp_4x4.json", nullptr, true));
+    window.show();
+    ASSERT_TRUE(window.waitForIdle());
+    EXPECT_LE(window.minimumSizeHint().height(), 900);
+    EXPECT_EQ(window.height(), 900);
+    const auto* inspector = window.findChild<QDockWidget*>("inspectorDock");
+    ASSERT_TRUE(inspector);
+    EXPECT_GE(inspector->height(), 180);
 }
 
 TEST(MainWindow, UnknownViewsAreRefused) {
