@@ -168,6 +168,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_autosaveTimer->start();
 
     resize(1440, 900);
+    m_defaultLayout = saveState(); // before the last session's layout replaces it
     restoreGeometry(m_settings.windowGeometry());
     restoreState(m_settings.windowState());
     updateTitle();
@@ -319,7 +320,15 @@ void MainWindow::createMenus() {
     QAction* saveAction = file->addAction(tr("&Save"), this, [this] { save(); });
     saveAction->setShortcut(QKeySequence::Save);
     QAction* saveAsAction = file->addAction(tr("Save &as…"), this, [this] { saveAs(); });
-    saveAsAction->setShortcut(QKeySequence::SaveAs);
+    // Some platforms (offscreen, a bare X11 session) bind no key to the standard Save As.
+    saveAsAction->setShortcut(QKeySequence(QKeySequence::SaveAs).isEmpty()
+                                  ? QKeySequence(tr("Ctrl+Shift+S"))
+                                  : QKeySequence(QKeySequence::SaveAs));
+    QAction* reloadAction = file->addAction(tr("Re&load from disk"), this, [this] { reload(); });
+    reloadAction->setShortcut(QKeySequence(tr("Ctrl+Shift+R")));
+    reloadAction->setToolTip(tr("Read the file again, for edits made outside WaferScope"));
+    connect(file, &QMenu::aboutToShow, this,
+            [this, reloadAction] { reloadAction->setEnabled(!m_document->filePath().isEmpty()); });
     file->addSeparator();
     QMenu* exports = file->addMenu(tr("&Export"));
     ExportActions* e = m_exports;
@@ -363,6 +372,8 @@ void MainWindow::createMenus() {
     view->addSeparator();
     QAction* fit = view->addAction(tr("Zoom to &fit"), m_mesh, &MeshView::zoomToFit);
     fit->setShortcut(QKeySequence(tr("Ctrl+0")));
+    QAction* resetLayout = view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
+    resetLayout->setToolTip(tr("Every dock back where it first was, shown"));
     view->addSeparator();
     for (QDockWidget* dock :
          {m_strategyDock, m_groupsDock, m_tcmeDock, m_inspectorDock, m_historyDock, m_timelineDock,
@@ -394,6 +405,12 @@ void MainWindow::createMenus() {
             m_walkthrough->start();
         });
     walkthrough->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&Keyboard shortcuts"), this, [this] {
+        QMessageBox box(QMessageBox::NoIcon, tr("Keyboard shortcuts"), shortcutsText(),
+                        QMessageBox::Close, this);
+        box.setTextFormat(Qt::RichText);
+        box.exec();
+    });
     help->addAction(tr("&About WaferScope"), this, [this] {
         QMessageBox::about(
             this, tr("About WaferScope"),
@@ -620,6 +637,52 @@ bool MainWindow::saveAs() {
     m_recovery.forget();
     showStatus(tr("Saved %1").arg(path));
     return true;
+}
+
+bool MainWindow::reload() {
+    const QString path = m_document->filePath();
+    if (path.isEmpty()) {
+        showError(
+            tr("Nothing to reload: %1 was never saved to a file").arg(m_document->displayName()));
+        return false;
+    }
+    if (m_document->isModified() &&
+        QMessageBox::question(
+            this, tr("Reload from disk"),
+            tr("Discard the unsaved edits of %1 and read it again?").arg(m_document->displayName()),
+            QMessageBox::Discard | QMessageBox::Cancel) != QMessageBox::Discard)
+        return false;
+    return openScenario(path);
+}
+
+void MainWindow::resetLayout() {
+    restoreState(m_defaultLayout);
+    showStatus(tr("Layout reset"));
+}
+
+QString MainWindow::shortcutsText() const {
+    // Read off the menus, so that the list is never out of date.
+    QString rows;
+    const std::function<void(const QMenu*, const QString&)> visit = [&](const QMenu* menu,
+                                                                        const QString& path) {
+        for (const QAction* action : menu->actions()) {
+            const QString name = QString(action->text()).remove(QLatin1Char('&'));
+            if (action->menu() != nullptr)
+                visit(action->menu(), path + name + QStringLiteral(" › "));
+            else if (!action->shortcut().isEmpty())
+                rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2%3</td></tr>")
+                            .arg(action->shortcut().toString(QKeySequence::NativeText),
+                                 path.toHtmlEscaped(), name.toHtmlEscaped());
+        }
+    };
+    for (const QAction* top : menuBar()->actions())
+        if (top->menu() != nullptr)
+            visit(top->menu(),
+                  QString(top->text()).remove(QLatin1Char('&')) + QStringLiteral(" › "));
+    return tr("<table cellspacing='6'>%1</table><p>On the mesh: wheel zooms about the cursor, "
+              "<b>+</b> and <b>-</b> zoom, <b>0</b> fits, <b>Esc</b> clears the selection; drag "
+              "a die onto another to swap them.</p>")
+        .arg(rows);
 }
 
 bool MainWindow::maybeSave() {

@@ -61,6 +61,14 @@ public:
     // history, messages, ... (viewNames). False for an unknown name.
     bool showView(const QString& name);
     static QStringList viewNames();
+    // File > Reload from disk: reads the document's file again, after asking whether to discard
+    // unsaved edits. False when there is no file, the user declined or the file cannot be read
+    // (then the document is unchanged).
+    bool reload();
+    // View > Reset layout: every dock where the window first put it, shown or hidden as then.
+    void resetLayout();
+    // Help > Keyboard shortcuts: every menu action with a key, read off the menus (rich text).
+    QString shortcutsText() const;
     // Waits until the simulation and TCME are idle (screenshots, tests).
     bool waitForIdle(int timeoutMs = 60000);
 
@@ -149,7 +157,8 @@ private:
     QMenu* m_recentMenu = nullptr;
     QActionGroup* m_metricGroup = nullptr;
     QLabel* m_summary = nullptr;
-    QString m_summaryText; // the latest result's figures, without a stale mark
+    QString m_summaryText;      // the latest result's figures, without a stale mark
+    QByteArray m_defaultLayout; // saveState() of the docks as createDocks placed them
     ElidedLabel* m_message = nullptr;
     QPushButton* m_rerun = nullptr;
     MessageLog* m_messages = nullptr;

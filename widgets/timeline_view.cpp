@@ -191,7 +191,9 @@ void TimelineView::rebuild() {
         link += QStringLiteral(" (%1->%2)").arg(report.from).arg(report.to);
     }
     m_filterLabel->setText(
-        QStringLiteral("transfers of the %1 flows crossing %2").arg(crossingCount).arg(link));
+        crossingCount == 1
+            ? QStringLiteral("transfers of the 1 flow crossing %1").arg(link)
+            : QStringLiteral("transfers of the %1 flows crossing %2").arg(crossingCount).arg(link));
 }
 
 void TimelineView::showWholeRun() {

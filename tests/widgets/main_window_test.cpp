@@ -14,6 +14,7 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
 
@@ -189,6 +190,59 @@ TEST(MainWindow, FitsALaptopScreenWithARoomyInspector) {
     const auto* inspector = window.findChild<QDockWidget*>("inspectorDock");
     ASSERT_TRUE(inspector);
     EXPECT_GE(inspector->height(), 180);
+}
+
+// View > Reset layout puts back the docks as the window first placed them.
+TEST(MainWindow, ResetLayoutBringsBackTheFirstLayout) {
+    MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    ASSERT_TRUE(window.waitForIdle());
+    auto* timeline = window.findChild<QDockWidget*>("timelineDock");
+    auto* charts = window.findChild<QDockWidget*>("chartsDock");
+    auto* inspector = window.findChild<QDockWidget*>("inspectorDock");
+    ASSERT_TRUE(timeline && charts && inspector);
+    timeline->hide();
+    charts->setFloating(true);
+    inspector->hide();
+    window.resetLayout();
+    QCoreApplication::processEvents();
+    EXPECT_TRUE(timeline->isVisible());
+    EXPECT_FALSE(charts->isFloating());
+    EXPECT_TRUE(inspector->isVisible());
+    EXPECT_GE(inspector->height(), 180);
+    EXPECT_EQ(window.height(), 900);
+}
+
+// File > Reload from disk reads edits made outside the app.
+TEST(MainWindow, ReloadReadsTheFileAgain) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath("line.json");
+    const auto write = [&path](const std::string& name) {
+        Scenario scenario = test::exampleScenario("ring_allgather_line.json");
+        scenario.name = name;
+        saveScenario(scenario, path.toStdString());
+    };
+    write("first");
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(path, nullptr, true));
+    EXPECT_EQ(window.document()->scenario().name, "first");
+    write("edited outside");
+    ASSERT_TRUE(window.reload());
+    EXPECT_EQ(window.document()->scenario().name, "edited outside");
+    EXPECT_FALSE(window.isWindowModified());
+}
+
+// Help > Keyboard shortcuts lists the menus' keys, read off the menus.
+TEST(MainWindow, TheShortcutListIsReadOffTheMenus) {
+    MainWindow window;
+    const QString text = window.shortcutsText();
+    EXPECT_TRUE(text.contains("File › Save as…")) << text.toStdString();
+    EXPECT_TRUE(text.contains("Ctrl+Shift+S")) << text.toStdString();
+    EXPECT_TRUE(text.contains("File › Reload from disk"));
+    EXPECT_TRUE(text.contains("Optimize › TCME step"));
+    EXPECT_TRUE(text.contains("<b>F10</b>"));
 }
 
 TEST(MainWindow, UnknownViewsAreRefused) {
