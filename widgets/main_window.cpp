@@ -242,10 +242,10 @@ void MainWindow::createDocks() {
     m_inspectorDock = dock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspectorTabs,
                            Qt::RightDockWidgetArea);
 
-    auto* history = new QUndoView(m_document->undoStack());
-    history->setEmptyLabel(tr("<opened>"));
+    m_history = new QUndoView(m_document->undoStack());
+    m_history->setEmptyLabel(tr("<opened>"));
     m_historyDock =
-        dock(tr("Undo history"), QStringLiteral("historyDock"), history, Qt::RightDockWidgetArea);
+        dock(tr("Undo history"), QStringLiteral("historyDock"), m_history, Qt::RightDockWidgetArea);
     tabifyDockWidget(m_inspectorDock, m_historyDock);
     m_inspectorDock->raise();
     auto* timelinePage = new QWidget;
@@ -525,6 +525,7 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
     m_summaryText = summary;
     m_summary->setToolTip(qs(networkModelSummary(report.network)));
     markResultCurrent();
+    labelUndoState(*analysis);
     emit analysisShown(analysis);
 }
 
@@ -536,6 +537,25 @@ void MainWindow::onAnalysisFailed(const QString& message) {
     m_mesh->setBanner(tr("Cannot simulate: %1").arg(message), true);
     markResultStale(tr("the document as it is now cannot be simulated"));
     showError(tr("Cannot simulate: %1").arg(message));
+}
+
+void MainWindow::labelUndoState(const ScenarioAnalysis& analysis) {
+    if (!(analysis.scenario == m_document->scenario()))
+        return; // not the state the undo stack is at (an answer for an earlier request)
+    const SimulationReport& report = analysis.report;
+    const QString figure = report.step ? tr("step %1").arg(qs(formatSeconds(report.step->stepS)))
+                                       : tr("makespan %1").arg(qs(formatSeconds(report.makespanS)));
+    QUndoStack* stack = m_document->undoStack();
+    if (stack->index() == 0) {
+        m_history->setEmptyLabel(tr("<opened> · %1").arg(figure));
+    } else {
+        // The history shows text(), the Edit menu actionText(): "shown\naction" sets both, so
+        // Undo keeps reading "Undo Swap die 1 with die 5".
+        auto* command = const_cast<QUndoCommand*>(stack->command(stack->index() - 1));
+        const QString action = command->actionText();
+        command->setText(action + QStringLiteral(" · ") + figure + QLatin1Char('\n') + action);
+    }
+    m_history->viewport()->update();
 }
 
 void MainWindow::markResultStale(const QString& why) {

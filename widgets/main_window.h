@@ -20,6 +20,7 @@ class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
 class QTimer;
+class QUndoView;
 
 namespace ws {
 
@@ -110,6 +111,9 @@ private:
     // again of the current one. A stale result is greyed and says so (issue 20 item 3).
     void markResultStale(const QString& why);
     void markResultCurrent();
+    // Writes the analysis's step time (or makespan) beside the undo history's current state,
+    // when the analysis is of that state: the history then compares the edits' effects.
+    void labelUndoState(const ScenarioAnalysis& analysis);
     bool maybeSave(); // false: the user cancelled
     bool save();
     bool saveAs();
@@ -145,6 +149,7 @@ private:
     QDockWidget* m_tcmeDock = nullptr;
     QDockWidget* m_inspectorDock = nullptr;
     QDockWidget* m_historyDock = nullptr;
+    QUndoView* m_history = nullptr;
     QDockWidget* m_timelineDock = nullptr;
     QDockWidget* m_walkthroughDock = nullptr;
     TimelineView* m_timeline = nullptr;

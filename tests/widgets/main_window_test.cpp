@@ -8,6 +8,8 @@
 #include "scenario_document.h"
 #include "widget_test_support.h"
 
+#include "units/quantity.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
@@ -51,6 +53,12 @@ TEST(MainWindow, ADragPushesOneUndoCommandAndChangesTheGroups) {
     EXPECT_EQ(window.document()->undoStack()->count(), 1);
     EXPECT_EQ(window.document()->undoStack()->undoText(), "Swap die 1 with die 5");
     ASSERT_TRUE(window.waitForIdle());
+    // The undo history shows each state's makespan beside the edit; the Edit menu does not.
+    const QString swapped =
+        QString::fromStdString(formatSeconds(mesh.analysis()->report.makespanS));
+    EXPECT_EQ(window.document()->undoStack()->text(0),
+              "Swap die 1 with die 5 · makespan " + swapped);
+    EXPECT_EQ(window.document()->undoStack()->undoText(), "Swap die 1 with die 5");
     EXPECT_EQ(mesh.analysis()->groups.dpOfDie[5], 1); // die 5 took die 1's place in D1
     EXPECT_EQ(mesh.analysis()->groups.dpOfDie[1], -1);
     EXPECT_TRUE(window.isWindowModified());
