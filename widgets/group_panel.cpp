@@ -44,9 +44,10 @@ void GroupPanel::setAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis) {
         return;
     const DieGroups& groups = m_analysis->groups;
     auto addKind = [&](const QString& title, const QString& kind, const QString& prefix,
-                       const std::vector<std::vector<DieId>>& list) {
+                       const std::vector<std::vector<DieId>>& list, const QString& meaning) {
         auto* top = new QTreeWidgetItem(this, {tr("%1 (%2)").arg(title).arg(list.size())});
         top->setFlags(Qt::ItemIsEnabled);
+        top->setToolTip(0, meaning);
         for (std::size_t g = 0; g < list.size(); ++g) {
             QStringList dies;
             for (DieId die : list[g])
@@ -68,8 +69,22 @@ void GroupPanel::setAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis) {
         }
         top->setExpanded(true);
     };
-    addKind(tr("DP groups"), QStringLiteral("dp"), QStringLiteral("D"), groups.dp);
-    addKind(tr("TATP groups"), QStringLiteral("tatp"), QStringLiteral("T"), groups.tatp);
+    // What a group is, in the numbers of this placement: "DP groups (8)" for a dp 6 file is
+    // right (one group per stream position, of 6 replicas each) but reads as a mistake unexplained.
+    const auto sizeOf = [](const std::vector<std::vector<DieId>>& list) {
+        return list.empty() ? 0 : static_cast<int>(list.front().size());
+    };
+    addKind(tr("DP groups"), QStringLiteral("dp"), QStringLiteral("D"), groups.dp,
+            tr("A DP group is the dies that hold the same shard in each data-parallel replica: "
+               "they synchronise gradients (with FSDP also gather weights) together. Here %1 "
+               "groups of %2 dies: one group per die of a replica, one die per replica.")
+                .arg(groups.dp.size())
+                .arg(sizeOf(groups.dp)));
+    addKind(tr("TATP groups"), QStringLiteral("tatp"), QStringLiteral("T"), groups.tatp,
+            tr("A TATP group is the dies of one replica's tensor partition, a path along which "
+               "sub-tensors stream one hop per round. Here %1 groups of %2 dies.")
+                .arg(groups.tatp.size())
+                .arg(sizeOf(groups.tatp)));
     if (groups.dp.empty() && groups.tatp.empty()) {
         auto* note = new QTreeWidgetItem(this, {tr("This scenario has no DP or TATP groups")});
         note->setFlags(Qt::ItemIsEnabled);

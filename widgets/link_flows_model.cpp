@@ -78,6 +78,13 @@ QVariant LinkFlowsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant LinkFlowsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == FlowColumn)
+        // Flow ids are made in core (step/training_step.cpp, collectives/collective_expansion.h).
+        return tr("A flow's id: the op or collective (in a training step \"<what> g<group> "
+                  "#<n>\": its DP or TATP group and its number in the step), then /s<step> (the "
+                  "algorithm's step, e.g. a ring's round) and /r<rank> (the sending rank within "
+                  "the group). Example: \"fsdp fwd weights g0 #0/s0/r3\" is rank 3's first ring "
+                  "step of the first FSDP weight gather of DP group 0.");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {

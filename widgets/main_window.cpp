@@ -502,7 +502,7 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
                       .arg(qs(formatSeconds(report.step->stepS)))
                       .arg(report.step->tokensPerSecond, 0, 'g', 3)
                       .arg(report.step->mfu * 100, 0, 'f', 1) +
-                  tr(" · window %1").arg(qs(formatSeconds(report.makespanS)));
+                  tr(" · simulated window %1").arg(qs(formatSeconds(report.makespanS)));
     const auto hottest = report.hottestLinks(1);
     if (!hottest.empty())
         summary += tr(" · hottest link %1→%2 %3")
@@ -523,7 +523,13 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
                        .arg(comparison->ratio(), 0, 'f', 3);
     }
     m_summaryText = summary;
-    m_summary->setToolTip(qs(networkModelSummary(report.network)));
+    QString explained = qs(networkModelSummary(report.network));
+    if (report.step)
+        explained += tr("\n\nstep: one whole training step. simulated window: the consecutive "
+                        "layers (one micro-batch, forward and backward) that were simulated; the "
+                        "step repeats its steady layer for the layers not simulated "
+                        "(docs/training-model.md).");
+    m_summary->setToolTip(explained);
     markResultCurrent();
     labelUndoState(*analysis);
     emit analysisShown(analysis);

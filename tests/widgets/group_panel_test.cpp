@@ -19,6 +19,9 @@ TEST(GroupPanel, ListsTheGroupsAndPassesTheModelTester) {
     ASSERT_EQ(panel.topLevelItemCount(), 2);
     EXPECT_EQ(panel.topLevelItem(0)->childCount(), 2); // D0, D1
     EXPECT_EQ(panel.topLevelItem(1)->child(1)->text(0), "T1: dies 2, 3");
+    // The headings say what a group is, in this placement's numbers.
+    EXPECT_TRUE(panel.topLevelItem(0)->toolTip(0).contains("Here 2 groups of 2 dies"))
+        << panel.topLevelItem(0)->toolTip(0).toStdString();
     panel.setAnalysis(test::teachingAnalysis()); // a reset under the tester
 }
 
