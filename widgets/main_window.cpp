@@ -39,6 +39,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -198,6 +199,9 @@ void MainWindow::createDocks() {
     strategyScroll->setWidgetResizable(true);
     strategyScroll->setFrameShape(QFrame::NoFrame);
     strategyScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As wide as the form needs, with room for the vertical scroll bar: never cut on the right.
+    strategyScroll->setMinimumWidth(m_strategy->minimumSizeHint().width() +
+                                    strategyScroll->verticalScrollBar()->sizeHint().width());
     m_strategyDock = dock(tr("Strategy"), QStringLiteral("strategyDock"), strategyScroll,
                           Qt::LeftDockWidgetArea);
 

@@ -145,7 +145,9 @@ enum MergeId {
     kMergeSeqLen,
     kMergeGlobalBatch,
     kMergeDieKey,
-    kMergeNetworkChunk = 200 // after kMergeDieKey + the index of each die key
+    kMergeNetworkChunk = 200, // after kMergeDieKey + the index of each die key
+    kMergeLinkBandwidth,
+    kMergeLinkLatency
 };
 
 QString degreeName(StrategyDegree degree) {
@@ -250,15 +252,28 @@ bool ScenarioDocument::setDieKey(const QString& key, const nlohmann::json& value
     const QString shown =
         QString::fromStdString(value.is_string() ? value.get<std::string>() : value.dump());
     // Each key merges its own run of edits (a spin box stepped ten times is one undo step).
-    static const QStringList keys = {
-        QStringLiteral("peak_flops"),    QStringLiteral("sram"),
-        QStringLiteral("hbm_bandwidth"), QStringLiteral("task_overhead"),
-        QStringLiteral("gemm_tile"),     QStringLiteral("sram_reserve")};
+    static const QStringList keys = {QStringLiteral("peak_flops"),
+                                     QStringLiteral("sram"),
+                                     QStringLiteral("hbm_bandwidth"),
+                                     QStringLiteral("task_overhead"),
+                                     QStringLiteral("gemm_tile"),
+                                     QStringLiteral("sram_reserve"),
+                                     QStringLiteral("hbm")};
     const int index = static_cast<int>(keys.indexOf(key));
     const int mergeId = index < 0 ? -1 : kMergeDieKey + index;
     return editBy(
         tr("Set wafer.die.%1 to %2").arg(key, shown),
         [&](const Scenario& s) { return ws::setDieKey(s, name, value); }, reason, mergeId);
+}
+
+bool ScenarioDocument::setLinkKey(const QString& key, const nlohmann::json& value,
+                                  QString* reason) {
+    const QString shown =
+        QString::fromStdString(value.is_string() ? value.get<std::string>() : value.dump());
+    return editBy(
+        tr("Set wafer.%1 to %2").arg(key, shown),
+        [&](const Scenario& s) { return ws::setLinkKey(s, key.toStdString(), value); }, reason,
+        key == QLatin1String("link_bandwidth") ? kMergeLinkBandwidth : kMergeLinkLatency);
 }
 
 bool ScenarioDocument::setWaferPreset(const QString& preset, QString* reason) {

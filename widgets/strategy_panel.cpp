@@ -80,6 +80,14 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     m_cols = positiveBox(64);
     waferForm->addRow(tr("Rows"), m_rows);
     waferForm->addRow(tr("Columns"), m_cols);
+    // Ranges as the file's (io/scenario_limits.h): up to 1 PB/s and 1 s per hop.
+    m_linkBandwidth = quantityBox(0.001, 1000, 3, tr(" TB/s"), "linkBandwidth");
+    m_linkBandwidth->setToolTip(tr("Bandwidth of each direction of a die-to-die link "
+                                   "(wafer.link_bandwidth)"));
+    m_linkLatency = quantityBox(0, 1e9, 0, tr(" ns"), "linkLatency");
+    m_linkLatency->setToolTip(tr("Latency of one hop (wafer.link_latency)"));
+    waferForm->addRow(tr("Link bandwidth"), m_linkBandwidth);
+    waferForm->addRow(tr("Link latency"), m_linkLatency);
     // The network model (docs/network-model.md): the two ends of a bracket around real links.
     m_networkModel = new QComboBox;
     m_networkModel->setObjectName(QStringLiteral("networkModel"));
@@ -121,6 +129,8 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
         tr("Bandwidth between the die's HBM and its SRAM (wafer.die.hbm_bandwidth)"));
     m_sram = quantityBox(0.001, 1e6, 1, tr(" MB"), "sram");
     m_sram->setToolTip(tr("On-die SRAM (wafer.die.sram)"));
+    m_hbm = quantityBox(0, 1e6, 1, tr(" GB"), "hbm");
+    m_hbm->setToolTip(tr("HBM capacity of one die (wafer.die.hbm)"));
     m_taskOverhead = quantityBox(0, 1e9, 0, tr(" ns"), "taskOverhead");
     m_taskOverhead->setToolTip(tr("Fixed cost of every compute task: launch, DMA set-up, "
                                   "synchronisation (wafer.die.task_overhead)"));
@@ -141,6 +151,7 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     dieForm->addRow(tr("Peak compute"), m_peakFlops);
     dieForm->addRow(tr("HBM bandwidth"), m_hbmBandwidth);
     dieForm->addRow(tr("SRAM"), m_sram);
+    dieForm->addRow(tr("HBM"), m_hbm);
     dieForm->addRow(tr("SRAM reserve"), m_sramReserve);
     dieForm->addRow(tr("Task overhead"), m_taskOverhead);
     dieForm->addRow(tr("GEMM tile"), m_gemmTile);
@@ -272,6 +283,17 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     dieKey(m_peakFlops, "peak_flops", QStringLiteral(" TFLOP/s"));
     dieKey(m_hbmBandwidth, "hbm_bandwidth", QStringLiteral(" TB/s"));
     dieKey(m_sram, "sram", QStringLiteral(" MB"));
+    dieKey(m_hbm, "hbm", QStringLiteral(" GB"));
+    auto linkKey = [this](QDoubleSpinBox* box, const char* key, const QString& unit) {
+        connect(box, &QDoubleSpinBox::valueChanged, this, [=, this](double value) {
+            const nlohmann::json written((numberText(value) + unit).toStdString());
+            applyEdit([=, this](QString* reason) {
+                return m_document->setLinkKey(QLatin1String(key), written, reason);
+            });
+        });
+    };
+    linkKey(m_linkBandwidth, "link_bandwidth", QStringLiteral(" TB/s"));
+    linkKey(m_linkLatency, "link_latency", QStringLiteral(" ns"));
     dieKey(m_taskOverhead, "task_overhead", QStringLiteral(" ns"));
     dieKey(m_sramReserve, "sram_reserve", QString());
     connect(m_gemmTile, &QSpinBox::valueChanged, this, [this](int tile) {
@@ -309,6 +331,9 @@ void StrategyPanel::refresh() {
     m_peakFlops->setValue(die.peakFlops.value / 1e12);
     m_hbmBandwidth->setValue(die.hbmBandwidth.value / 1e12);
     m_sram->setValue(die.sram.value / 1e6);
+    m_hbm->setValue(die.hbm.value / 1e9);
+    m_linkBandwidth->setValue(scenario.wafer.linkBandwidth.value / 1e12);
+    m_linkLatency->setValue(scenario.wafer.linkLatency.value / 1e-9);
     m_taskOverhead->setValue(die.taskOverhead.value / 1e-9);
     m_gemmTile->setValue(die.gemmTile);
     m_sramReserve->setValue(die.sramReserve * 100);

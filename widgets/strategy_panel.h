@@ -56,6 +56,9 @@ private:
     QDoubleSpinBox* m_peakFlops;
     QDoubleSpinBox* m_hbmBandwidth;
     QDoubleSpinBox* m_sram;
+    QDoubleSpinBox* m_hbm;
+    QDoubleSpinBox* m_linkBandwidth;
+    QDoubleSpinBox* m_linkLatency;
     QDoubleSpinBox* m_taskOverhead;
     QSpinBox* m_gemmTile;
     QDoubleSpinBox* m_sramReserve;

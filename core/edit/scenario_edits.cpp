@@ -182,6 +182,28 @@ Scenario setDieKey(const Scenario& scenario, const std::string& key, const nlohm
     return after;
 }
 
+Scenario setLinkKey(const Scenario& scenario, const std::string& key, const nlohmann::json& value) {
+    const bool bandwidth = key == "link_bandwidth";
+    if (!bandwidth && key != "link_latency")
+        throw EditRefused(EditRefused::Reason::Infeasible,
+                          "wafer." + key + ": not a link key (link_bandwidth, link_latency)");
+    // The file's own rules and messages: a one-die wafer with just this key, read as a file.
+    const nlohmann::json probe = {{"format", "waferscope.scenario"},
+                                  {"version", 1},
+                                  {"wafer", {{"rows", 1}, {"cols", 1}, {key, value}}}};
+    Scenario after = scenario;
+    try {
+        const WaferSpec read = parseScenario(probe).wafer;
+        if (bandwidth)
+            after.wafer.linkBandwidth = read.linkBandwidth;
+        else
+            after.wafer.linkLatency = read.linkLatency;
+    } catch (const ScenarioError& error) {
+        throw EditRefused(EditRefused::Reason::Infeasible, error.what());
+    }
+    return after;
+}
+
 Scenario resizeWafer(const Scenario& scenario, int rows, int cols) {
     Scenario after = scenario;
     after.wafer.rows = rows;

@@ -48,6 +48,11 @@ Scenario setWorkloadSize(const Scenario& scenario, WorkloadSize size, long long 
 // number, or a quantity's text ("1200 TFLOP/s", "500 ns"). Refused with the file reader's own
 // message (naming the key) for an unknown key or a value the file would reject.
 Scenario setDieKey(const Scenario& scenario, const std::string& key, const nlohmann::json& value);
+// `wafer.link_bandwidth` or `wafer.link_latency` (key without "wafer."), set to a quantity's
+// text as the file would write it ("4 TB/s", "200 ns"); refused with the file reader's message
+// ("wafer.link_bandwidth: '-3 TB/s' is negative") for a value the file would reject, or for
+// another key.
+Scenario setLinkKey(const Scenario& scenario, const std::string& key, const nlohmann::json& value);
 // Refused when an op of the explicit traffic or a strategy would not fit the new wafer.
 Scenario resizeWafer(const Scenario& scenario, int rows, int cols);
 // A hardware preset by name (scenario/wafer_presets.h, the file's `wafer.preset`) applied to the

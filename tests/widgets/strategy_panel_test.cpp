@@ -64,6 +64,31 @@ TEST(StrategyPanel, DieKeysAreEditedInTheUnitsShown) {
     EXPECT_EQ(document.scenario(), original);
 }
 
+// The links and the HBM are edited like the die's other keys: in the units shown, undoably.
+TEST(StrategyPanel, LinksAndHbmAreEditableUndoableFields) {
+    ScenarioDocument document;
+    const Scenario original = transformerStep();
+    document.load(original, {});
+    StrategyPanel panel(&document);
+    auto* bandwidth = panel.findChild<QDoubleSpinBox*>("linkBandwidth");
+    auto* latency = panel.findChild<QDoubleSpinBox*>("linkLatency");
+    auto* hbm = panel.findChild<QDoubleSpinBox*>("hbm");
+    ASSERT_TRUE(bandwidth && latency && hbm);
+    EXPECT_DOUBLE_EQ(bandwidth->value(), original.wafer.linkBandwidth.value / 1e12);
+    bandwidth->setValue(2.5);
+    EXPECT_EQ(document.scenario().wafer.linkBandwidth, (Quantity{2.5e12, "2.5 TB/s"}));
+    EXPECT_EQ(document.undoStack()->undoText(), "Set wafer.link_bandwidth to 2.5 TB/s");
+    latency->setValue(50);
+    EXPECT_EQ(document.scenario().wafer.linkLatency, (Quantity{50e-9, "50 ns"}));
+    hbm->setValue(40);
+    EXPECT_EQ(document.scenario().wafer.die.hbm, (Quantity{40e9, "40 GB"}));
+    EXPECT_EQ(document.undoStack()->count(), 3);
+    while (document.undoStack()->canUndo())
+        document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+    EXPECT_DOUBLE_EQ(bandwidth->value(), original.wafer.linkBandwidth.value / 1e12);
+}
+
 // Choosing a hardware preset is one undoable edit that keeps the wafer's size; the die's boxes
 // follow, and a wafer that names no preset shows none.
 TEST(StrategyPanel, AHardwarePresetIsAppliedKeepingTheWafersSize) {

@@ -88,6 +88,28 @@ TEST(ScenarioEdits, ADieKeyIsSetWithTheFilesOwnRules) {
     EXPECT_EQ(before.wafer.die, transformerScenario().wafer.die); // the scenario is untouched
 }
 
+// The links' bandwidth and latency are set with the file's rules and messages too.
+TEST(ScenarioEdits, ALinkKeyIsSetWithTheFilesOwnRules) {
+    const Scenario before = transformerScenario();
+    EXPECT_EQ(setLinkKey(before, "link_bandwidth", "2.5 TB/s").wafer.linkBandwidth,
+              (Quantity{2.5e12, "2.5 TB/s"}));
+    EXPECT_EQ(setLinkKey(before, "link_latency", "50 ns").wafer.linkLatency,
+              (Quantity{50e-9, "50 ns"}));
+    auto refusal = [&](const char* key, const nlohmann::json& value) -> std::string {
+        try {
+            setLinkKey(before, key, value);
+        } catch (const EditRefused& refused) {
+            return refused.what();
+        }
+        return "applied";
+    };
+    EXPECT_EQ(refusal("link_bandwidth", "-3 TB/s"), "wafer.link_bandwidth: '-3 TB/s' is negative");
+    EXPECT_NE(refusal("link_latency", "2 s").find("wafer.link_latency"), std::string::npos);
+    EXPECT_NE(refusal("link_latency", "4 TB/s").find("wafer.link_latency"), std::string::npos);
+    EXPECT_NE(refusal("rows", 3).find("not a link key"), std::string::npos);
+    EXPECT_EQ(before.wafer, transformerScenario().wafer); // the scenario is untouched
+}
+
 TEST(ScenarioEdits, SetADegreeAndDropDraggedGroups) {
     const Scenario before = gemmScenario({{"dp", 2}, {"tatp", 2}});
     const Scenario after = setStrategyDegree(before, StrategyDegree::Tatp, 4);
