@@ -595,14 +595,17 @@ void MainWindow::requestSwap(const QList<QPair<int, int>>& swaps, const QString&
 }
 
 void MainWindow::showStatus(const QString& text) {
-    m_messages->add(text);
-    m_message->setStyleSheet(QString());
-    m_message->setFullText(text);
+    showMessage(text, MessageLog::Severity::Info);
 }
 
 void MainWindow::showError(const QString& text) {
-    m_messages->add(text, MessageLog::Severity::Error);
-    m_message->setStyleSheet(QStringLiteral("color: #a00000;"));
+    showMessage(text, MessageLog::Severity::Error);
+}
+
+void MainWindow::showMessage(const QString& text, MessageLog::Severity severity) {
+    m_messages->add(text, severity);
+    m_message->setStyleSheet(
+        severity == MessageLog::Severity::Error ? QStringLiteral("color: #a00000;") : QString());
     m_message->setFullText(text);
 }
 

@@ -2,6 +2,7 @@
 
 #include "app_settings.h"
 #include "autosave_recovery.h"
+#include "message_log.h"
 #include "scenario_analysis.h"
 #include "walkthrough_host.h"
 
@@ -32,7 +33,6 @@ class ExportActions;
 class RoundHeatmapControl;
 class GroupPanel;
 class LinkFlowsModel;
-class MessageLog;
 class MeshView;
 class ScenarioDocument;
 class SearchPanel;
@@ -107,6 +107,7 @@ private:
     // A message in the status line (until the next one) and the message log (until cleared).
     void showStatus(const QString& text);
     void showError(const QString& text);
+    void showMessage(const QString& text, MessageLog::Severity severity);
     // The status bar's figures are of an earlier document than the current one (`why`), or
     // again of the current one. A stale result is greyed and says so (issue 20 item 3).
     void markResultStale(const QString& why);

@@ -552,9 +552,9 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
             QStringList names;
             for (int g = colour; g < groupCount; g += colours)
                 names << prefix + QString::number(g);
-            m_legendRows.push_back({QRect(area.left(), y, area.width(), line),
-                                    what.arg(names.join(QStringLiteral(", ")))});
-            draw(colour, names.join(QStringLiteral(", ")));
+            const QString joined = names.join(QStringLiteral(", "));
+            m_legendRows.push_back({QRect(area.left(), y, area.width(), line), what.arg(joined)});
+            draw(colour, joined);
         }
     };
     const DieGroups& groups = m_analysis->groups;

@@ -1,6 +1,5 @@
 #include "message_log.h"
 
-#include <QApplication>
 #include <QHBoxLayout>
 #include <QListWidget>
 #include <QPushButton>
