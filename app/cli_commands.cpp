@@ -340,6 +340,7 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
                  {"conflict_groups", iteration.conflictGroups},
                  {"hot_flows", iteration.hotFlows},
                  {"actions", std::move(actions)},
+                 {"gain", toString(iteration.gain)},
                  {"before", snapshotToJson(iteration.before)},
                  {"after", snapshotToJson(iteration.after)}});
         }

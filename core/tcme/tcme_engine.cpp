@@ -30,6 +30,20 @@ std::string toString(TcmeStopReason reason) {
     return "unknown";
 }
 
+std::string toString(TcmeGain gain) {
+    switch (gain) {
+    case TcmeGain::None:
+        return "none";
+    case TcmeGain::Makespan:
+        return "makespan";
+    case TcmeGain::HottestLink:
+        return "hottest_link";
+    case TcmeGain::Spread:
+        return "spread";
+    }
+    return "unknown";
+}
+
 TcmeOptions tcmeOptionsFrom(const Scenario& scenario) {
     TcmeOptions options;
     options.spec = scenario.tcme.value_or(TcmeSpec{});
@@ -60,6 +74,15 @@ int compareObjective(const ScenarioEvaluation& a, const ScenarioEvaluation& b) {
     if (const int byHottest = compareFigures(a.maxLinkBytes(), b.maxLinkBytes()); byHottest != 0)
         return byHottest;
     return compareFigures(a.sumSquaredLinkBytes(), b.sumSquaredLinkBytes());
+}
+
+// The figure that decides compareObjective(better, worse) < 0.
+TcmeGain gainOf(const ScenarioEvaluation& better, const ScenarioEvaluation& worse) {
+    if (compareFigures(better.makespanS, worse.makespanS) != 0)
+        return TcmeGain::Makespan;
+    if (compareFigures(better.maxLinkBytes(), worse.maxLinkBytes()) != 0)
+        return TcmeGain::HottestLink;
+    return TcmeGain::Spread;
 }
 
 TcmeSnapshot snapshotOf(const ScenarioEvaluation& evaluation) {
@@ -377,6 +400,7 @@ const TcmeIteration& TcmeEngine::step() {
         }
         if (best && compareObjective(bestFigures, evaluation) < 0) {
             improved = true;
+            iteration.gain = gainOf(bestFigures, evaluation);
             iteration.actions = options[*best].actions;
             m_scenario = std::move(options[*best].scenario);
             if (patches[*best]) {

@@ -32,6 +32,12 @@ struct TcmeSnapshot {
 
 // One pass of docs/concepts.md section 3, stages 2-4: the hot link found, what crossed it, what was
 // changed.
+// Which figure of TCME's objective a kept change improved, in the objective's order: the
+// makespan, else the hottest link's bytes, else the spread of bytes over links (the sum of their
+// squares). None: the iteration kept nothing.
+enum class TcmeGain { None, Makespan, HottestLink, Spread };
+std::string toString(TcmeGain gain); // "none", "makespan", "hottest_link", "spread"
+
 struct TcmeIteration {
     int index = 0; // 0-based
     LinkId mcl = -1;
@@ -45,6 +51,7 @@ struct TcmeIteration {
     int conflictGroups = 0;            // distinct groups (ops / collectives) among them
     std::vector<std::string> hotFlows; // ids of the flows crossing mcl, in evaluation order
     std::vector<TcmeAction> actions;   // what this iteration changed; empty if nothing improved
+    TcmeGain gain = TcmeGain::None;    // why `actions` were kept
     std::vector<double> linkBytesBefore, linkBytesAfter; // by LinkId
     TcmeSnapshot before, after;
 };

@@ -126,6 +126,7 @@ TEST(TcmeEngine, ReroutesAHotP2pFlowAndHalvesTheMakespan) {
     EXPECT_EQ(action.newPath, (std::vector<DieId>{0, 2, 3}));
     EXPECT_NEAR(first.after.makespanS, 1e-6, 1e-18);
     EXPECT_NEAR(first.after.makespanS, first.before.makespanS / 2, 1e-18);
+    EXPECT_EQ(first.gain, TcmeGain::Makespan);
     EXPECT_DOUBLE_EQ(first.linkBytesAfter[3], kMB);
     EXPECT_DOUBLE_EQ(first.linkBytesAfter[1], kMB); // 0->2
     EXPECT_DOUBLE_EQ(first.linkBytesAfter[0], 0.0); // 0->1 is free now
@@ -136,8 +137,34 @@ TEST(TcmeEngine, ReroutesAHotP2pFlowAndHalvesTheMakespan) {
     EXPECT_EQ(engine.run(), TcmeStopReason::NoCandidate);
     ASSERT_EQ(engine.iterations().size(), 2u);
     EXPECT_TRUE(engine.iterations()[1].actions.empty());
+    EXPECT_EQ(engine.iterations()[1].gain, TcmeGain::None);
     EXPECT_NEAR(engine.current().makespanS, 1e-6, 1e-18);
     EXPECT_THROW(engine.step(), std::logic_error);
+}
+
+// Two equally hot links (issue 20 item 8: an iteration kept a reroute that moved neither the
+// makespan nor the hottest link, and nothing said why). On the 2x2 mesh "a" and "b" share 1->3
+// and "c" (3->2->0) and "d" share 2->0, 2 MB each: 2 us. Taking "a" off 1->3 leaves 2->0 as hot
+// and the makespan at 2 us, but the squared bytes fall from 1+4+1+4 to 1+1+1+1+4 (MB^2): kept
+// for the spread. The next iteration takes "c" off 2->0, and the makespan halves.
+TEST(TcmeEngine, SaysWhichFigureOfTheObjectiveAKeptChangeImproved) {
+    Scenario scenario = twoFlowsOnOneLink();
+    scenario.traffic.push_back(p2p("c", 3, 0, kMB));
+    scenario.traffic.push_back(p2p("d", 2, 0, kMB));
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, optionsFor(scenario));
+    const TcmeIteration first = engine.step();
+    ASSERT_EQ(first.actions.size(), 1u);
+    EXPECT_EQ(first.actions[0].flow, "a");
+    EXPECT_EQ(first.gain, TcmeGain::Spread);
+    EXPECT_NEAR(first.after.makespanS, 2e-6, 1e-18);
+    EXPECT_DOUBLE_EQ(first.after.maxLinkBytes, 2 * kMB);
+    const TcmeIteration second = engine.step();
+    ASSERT_EQ(second.actions.size(), 1u);
+    EXPECT_EQ(second.gain, TcmeGain::Makespan);
+    EXPECT_NEAR(second.after.makespanS, 1e-6, 1e-18);
+    EXPECT_EQ(toString(TcmeGain::Spread), "spread");
+    EXPECT_EQ(toString(TcmeGain::HottestLink), "hottest_link");
 }
 
 // 1x4 line, links 0: 0->1, 1: 1->2, 2: 1->0, 3: 2->3, 4: 2->1, 5: 3->2; a 4 MB all-gather,
