@@ -40,4 +40,8 @@ std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario
     return analysis;
 }
 
+bool isTatpTransfer(const FlowReport& flow) {
+    return flow.opKind == "p2p" || flow.opKind == "tatp";
+}
+
 } // namespace ws

@@ -37,4 +37,8 @@ std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario
                                                         const std::function<bool()>& cancel = {},
                                                         bool compareNetworkModels = false);
 
+// A flow of a TATP transfer: a point-to-point op of a traffic scenario or a TATP stream of a
+// training step. Every other flow belongs to a collective (FSDP's gathers and reductions).
+bool isTatpTransfer(const FlowReport& flow);
+
 } // namespace ws

@@ -4,8 +4,10 @@
 #include "scenario_document.h"
 
 #include "evaluation/scenario_run.h"
+#include "tcme/scenario_evaluation.h"
 #include "units/quantity.h"
 
+#include <QAction>
 #include <QButtonGroup>
 #include <QCoreApplication>
 #include <QHBoxLayout>
@@ -19,6 +21,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace ws {
 
@@ -52,6 +55,30 @@ QString actionText(const TcmeAction& action) {
 
 } // namespace
 
+// Why TCME kept an iteration's change, in words (issue 20 item 8: a change that left the
+// makespan and the hottest link where they were read as kept against the stated rule).
+QString TcmePanel::keptBecause(const TcmeIteration& iteration) {
+    switch (iteration.gain) {
+    case TcmeGain::None:
+        break;
+    case TcmeGain::Makespan:
+        return tr("kept: the makespan fell");
+    case TcmeGain::HottestLink:
+        return tr("kept: same makespan, the hottest link carries less");
+    case TcmeGain::Spread: {
+        ScenarioEvaluation before, after; // the objective's own figure (tcme_engine.cpp)
+        before.linkBytes = iteration.linkBytesBefore;
+        after.linkBytes = iteration.linkBytesAfter;
+        const double was = before.sumSquaredLinkBytes();
+        return tr("kept: same makespan and hottest link, the load spreads more evenly (sum of "
+                  "squared link bytes %1% lower), so that the next iteration can take another "
+                  "of the equally hot links off the top")
+            .arg(was > 0 ? (was - after.sumSquaredLinkBytes()) / was * 100 : 0.0, 0, 'f', 1);
+    }
+    }
+    return tr("no change improves the objective");
+}
+
 TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_job(new BackgroundJob(this)) {
     auto* layout = new QVBoxLayout(this);
@@ -80,6 +107,9 @@ TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
         toggle->addWidget(button);
     }
     m_afterButton->setChecked(true);
+    m_beforeButton->setToolTip(
+        tr("Colour the links by their loads as the scenario was opened, before TCME"));
+    m_afterButton->setToolTip(tr("Colour the links by their loads after the selected iteration"));
     toggle->addStretch(1);
     layout->addLayout(toggle);
 
@@ -102,14 +132,18 @@ TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
     m_chart->setMinimumHeight(130);
     m_chart->addGraph(m_chart->xAxis, m_chart->yAxis);
     m_chart->addGraph(m_chart->xAxis, m_chart->yAxis2);
-    m_chart->graph(0)->setName(tr("hottest link utilisation (%)"));
+    // The hottest link's bytes, not its utilisation: utilisation is bytes over bandwidth times
+    // the makespan, and both fall together, so it stays flat while TCME works (issue 20 item 8).
+    m_chart->graph(0)->setName(tr("hottest link's bytes (% of start)"));
     m_chart->graph(0)->setPen(QPen(QColor(220, 20, 20), 2));
     m_chart->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
     m_chart->graph(1)->setName(tr("makespan (µs)"));
-    m_chart->graph(1)->setPen(QPen(QColor(30, 90, 200), 2));
+    // Dashed: when the makespan falls with the hottest link (the teaching example), the two
+    // curves coincide and the red one shows through the gaps.
+    m_chart->graph(1)->setPen(QPen(QColor(30, 90, 200), 2, Qt::DashLine));
     m_chart->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 6));
     m_chart->xAxis->setLabel(tr("iteration"));
-    m_chart->yAxis->setLabel(tr("utilisation %"));
+    m_chart->yAxis->setLabel(tr("% of start"));
     m_chart->yAxis2->setLabel(tr("makespan µs"));
     m_chart->yAxis2->setVisible(true);
     m_chart->yAxis->setLabelColor(QColor(220, 20, 20));
@@ -122,12 +156,23 @@ TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
     QFont legendFont = font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
     m_chart->legend->setFont(legendFont);
+    // See-through: on a short chart the curves cross the legend's corner as they fall.
+    m_chart->legend->setBrush(QColor(255, 255, 255, 170));
+    m_chart->legend->setBorderPen(QPen(QColor(160, 160, 160)));
     // Bottom right: both curves sit in the upper part of the plot (ranges start at 0).
     m_chart->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     split->addWidget(m_chart);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
 
+    m_stepAction = new QAction(tr("TCME &step"), this);
+    m_runAction = new QAction(tr("TCME &run"), this);
+    m_resetAction = new QAction(tr("&Reset TCME"), this);
+    m_applyAction = new QAction(tr("&Apply tuned routes"), this);
+    connect(m_stepAction, &QAction::triggered, this, &TcmePanel::step);
+    connect(m_runAction, &QAction::triggered, this, &TcmePanel::run);
+    connect(m_resetAction, &QAction::triggered, this, &TcmePanel::reset);
+    connect(m_applyAction, &QAction::triggered, this, &TcmePanel::apply);
     connect(m_stepButton, &QPushButton::clicked, this, &TcmePanel::step);
     connect(m_runButton, &QPushButton::clicked, this, &TcmePanel::run);
     connect(m_resetButton, &QPushButton::clicked, this, &TcmePanel::reset);
@@ -321,6 +366,17 @@ void TcmePanel::setBusy(bool busy) {
 }
 
 void TcmePanel::refreshControls() {
+    refreshButtons();
+    const std::pair<QAction*, QPushButton*> mirrors[] = {{m_stepAction, m_stepButton},
+                                                         {m_runAction, m_runButton},
+                                                         {m_resetAction, m_resetButton},
+                                                         {m_applyAction, m_applyButton}};
+    for (const auto& [action, button] : mirrors)
+        action->setEnabled(button->isEnabled());
+    m_runAction->setText(m_running ? tr("&Stop TCME") : tr("TCME &run"));
+}
+
+void TcmePanel::refreshButtons() {
     if (m_busy) { // an iteration is running: leave the engine alone, allow only Stop
         for (QPushButton* button : {m_stepButton, m_resetButton, m_applyButton})
             button->setEnabled(false);
@@ -397,11 +453,12 @@ void TcmePanel::refreshList() {
                                 .arg(qs(formatSeconds(iteration.queueingDelayS))));
         for (const TcmeAction& action : iteration.actions)
             new QTreeWidgetItem(item, {actionText(action)});
-        if (iteration.actions.empty())
-            new QTreeWidgetItem(item, {tr("no change improves the objective")});
-        new QTreeWidgetItem(item, {tr("makespan %1 → %2")
+        new QTreeWidgetItem(item, {tr("makespan %1 → %2, hottest link %3 → %4")
                                        .arg(qs(formatSeconds(iteration.before.makespanS)),
-                                            qs(formatSeconds(iteration.after.makespanS)))});
+                                            qs(formatSeconds(iteration.after.makespanS)),
+                                            qs(formatBytes(iteration.before.maxLinkBytes)),
+                                            qs(formatBytes(iteration.after.maxLinkBytes)))});
+        new QTreeWidgetItem(item, {keptBecause(iteration)});
         item->setExpanded(true);
         last = item;
     }
@@ -410,18 +467,19 @@ void TcmePanel::refreshList() {
 }
 
 void TcmePanel::refreshChart() {
-    QVector<double> x, utilisation, makespan;
+    QVector<double> x, hottest, makespan;
     if (m_engine) {
+        const double start = m_engine->initial().maxLinkBytes;
         auto add = [&](double index, const TcmeSnapshot& snapshot) {
             x << index;
-            utilisation << snapshot.maxUtilization * 100;
+            hottest << (start > 0 ? snapshot.maxLinkBytes / start * 100 : 0.0);
             makespan << snapshot.makespanS * 1e6;
         };
         add(0, m_engine->initial());
         for (const TcmeIteration& iteration : m_engine->iterations())
             add(iteration.index + 1, iteration.after);
     }
-    m_chart->graph(0)->setData(x, utilisation, true);
+    m_chart->graph(0)->setData(x, hottest, true);
     m_chart->graph(1)->setData(x, makespan, true);
     const double last = x.isEmpty() ? 1 : std::max(1.0, x.back());
     m_chart->xAxis->setRange(-0.3, last + 0.3);
@@ -433,7 +491,7 @@ void TcmePanel::refreshChart() {
         const double top = *std::max_element(values.begin(), values.end());
         axis->setRange(0, top > 0 ? top * 1.12 : 1);
     };
-    fit(m_chart->yAxis, utilisation);
+    fit(m_chart->yAxis, hottest);
     fit(m_chart->yAxis2, makespan);
     m_chart->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -461,14 +519,19 @@ void TcmePanel::publishOverlay() {
                 overlay.oldPaths.push_back(action.oldPath);
                 overlay.newPaths.push_back(action.newPath);
             }
+    // Before is the scenario as opened, whichever iteration is selected: "before" a later
+    // iteration read as the original and was not (issue 20 item 8).
+    const TcmeIteration& first = m_engine->iterations().front();
+    const std::vector<double>& openedBytes = first.linkBytesBefore;
+    const double openedMakespanS = first.before.makespanS;
     MeshView::LinkLoadOverride loads;
-    loads.bytes = m_showAfter ? iteration.linkBytesAfter : iteration.linkBytesBefore;
-    loads.makespanS = m_showAfter ? iteration.after.makespanS : iteration.before.makespanS;
+    loads.bytes = m_showAfter ? iteration.linkBytesAfter : openedBytes;
+    loads.makespanS = m_showAfter ? iteration.after.makespanS : openedMakespanS;
     // One scale for both, so that switching Before/After changes colours only where loads do.
-    loads.comparedBytes = m_showAfter ? iteration.linkBytesBefore : iteration.linkBytesAfter;
-    loads.comparedMakespanS = m_showAfter ? iteration.before.makespanS : iteration.after.makespanS;
+    loads.comparedBytes = m_showAfter ? openedBytes : iteration.linkBytesAfter;
+    loads.comparedMakespanS = m_showAfter ? openedMakespanS : iteration.after.makespanS;
     loads.caption =
-        (m_showAfter ? tr("TCME: after iteration %1") : tr("TCME: before iteration %1")).arg(index);
+        m_showAfter ? tr("TCME: after iteration %1").arg(index) : tr("TCME: before, as opened");
     emit overlayChanged(overlay, loads);
 }
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+class QAction;
 class QCustomPlot;
 class QLabel;
 class QPushButton;
@@ -24,9 +25,10 @@ class ScenarioDocument;
 // Steps the TCME optimizer on the document's scenario (docs/gui.md, TCME): Step runs one
 // iteration, Run steps until a stop rule fires (and becomes Stop meanwhile), Reset starts
 // over, Apply commits the tuned routes as one undo command. Every iteration is listed with its
-// hottest link and actions, and charted (hottest link's utilisation and the makespan per
-// iteration). Iterations run off the GUI thread, one at a time; the engine is rebuilt whenever
-// the document changes under it.
+// hottest link and actions, and charted (the hottest link's bytes against the start's, and the
+// makespan per iteration). The heatmap's Before is the scenario as opened (before iteration 0)
+// and its After the selected iteration's result, on one colour scale. Iterations run off the GUI
+// thread, one at a time; the engine is rebuilt whenever the document changes under it.
 class TcmePanel : public QWidget {
     Q_OBJECT
 public:
@@ -53,8 +55,17 @@ public:
     // The scenario with the tuned routes pinned, once an iteration has changed something and
     // none is in flight (File > Export > Tuned scenario); nullopt otherwise.
     std::optional<Scenario> tunedScenario() const;
-    // The heatmap shows the selected iteration's link loads after (true) or before it.
+    // The heatmap shows the link loads after the selected iteration (true) or as the scenario
+    // was opened, before any iteration (false).
     void showAfter(bool after);
+    // Which of the objective's figures an iteration's kept change improved, in words.
+    static QString keptBecause(const TcmeIteration& iteration);
+    // Step, Run / Stop, Reset and Apply as actions (the Optimize menu), enabled exactly when
+    // the panel's own buttons are (issue 20 item 9).
+    QAction* stepAction() const { return m_stepAction; }
+    QAction* runAction() const { return m_runAction; }
+    QAction* resetAction() const { return m_resetAction; }
+    QAction* applyAction() const { return m_applyAction; }
 
 signals:
     // What the mesh should show for the selected iteration; nullopts clear it.
@@ -73,7 +84,8 @@ private:
     void startStep();
     void finishStep(const StepOutcome& outcome);
     void setBusy(bool busy);
-    void refreshControls();
+    void refreshControls(); // the buttons, then the actions that mirror them
+    void refreshButtons();
     void refreshList();
     void refreshChart();
     void publishOverlay();
@@ -97,6 +109,10 @@ private:
     QPushButton* m_applyButton;
     QPushButton* m_beforeButton;
     QPushButton* m_afterButton;
+    QAction* m_stepAction;
+    QAction* m_runAction;
+    QAction* m_resetAction;
+    QAction* m_applyAction;
     QLabel* m_status;
     QTreeWidget* m_iterations;
     QCustomPlot* m_chart;

@@ -51,7 +51,7 @@ Conflict findConflict(const ScenarioAnalysis& analysis) {
         const FlowReport* fsdp = nullptr;
         for (int index : analysis.flowsOnLink[static_cast<std::size_t>(link.id)]) {
             const FlowReport& flow = analysis.report.flows[static_cast<std::size_t>(index)];
-            if (!tatp && (flow.opKind == "p2p" || flow.opKind == "tatp"))
+            if (!tatp && isTatpTransfer(flow))
                 tatp = &flow;
             if (!fsdp && (flow.opKind == "allgather" || flow.opKind == "collective"))
                 fsdp = &flow;
@@ -97,6 +97,21 @@ QString routeText(const Route& route) {
     return WalkthroughPanel::tr("a tree (%1)").arg(parts.join(QStringLiteral(", ")));
 }
 
+// When the busiest link of all is not the one where the two kinds meet, says so: the status
+// bar names the hottest link, and a selection elsewhere reads as a mistake (issue 20 item 8).
+QString hottestElsewhere(const SimulationReport& report, const LinkReport& shared) {
+    const std::vector<LinkReport> hottest = report.hottestLinks(1);
+    if (hottest.empty() || hottest.front().id == shared.id || hottest.front().bytes <= shared.bytes)
+        return {};
+    const LinkReport& top = hottest.front();
+    return WalkthroughPanel::tr("<p>The busiest link of all, %1 → %2 (%3, the status bar's "
+                                "\"hottest link\"), carries only one of the two kinds of "
+                                "traffic; this one is the busiest where they meet.</p>")
+        .arg(top.from)
+        .arg(top.to)
+        .arg(qs(formatBytes(top.bytes)));
+}
+
 QString iterationsText(int count) {
     return count == 1 ? WalkthroughPanel::tr("1 iteration")
                       : WalkthroughPanel::tr("%1 iterations").arg(count);
@@ -123,11 +138,12 @@ QString actionsText(const std::vector<TcmeIteration>& iterations) {
             }
             actions << text;
         }
-        lines << WalkthroughPanel::tr("Iteration %1 kept %2 (makespan %3 → %4).")
+        lines << WalkthroughPanel::tr("Iteration %1 kept %2 (makespan %3 → %4; %5).")
                      .arg(iteration.index)
                      .arg(actions.join(QStringLiteral("; ")),
                           qs(formatSeconds(iteration.before.makespanS)),
-                          qs(formatSeconds(iteration.after.makespanS)));
+                          qs(formatSeconds(iteration.after.makespanS)),
+                          TcmePanel::keptBecause(iteration).toHtmlEscaped());
     }
     return lines.join(QStringLiteral(" "));
 }
@@ -247,10 +263,12 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
         const FlowReport& tatp = *conflict.tatp;
         return tr("<h3>The conflicting link</h3>"
                   "<p>The link <b>%1 → %2</b> is now selected (black outline; the routes "
-                  "through it are drawn in magenta). It carried <b>%3</b> shared by %4.</p>"
+                  "through it are drawn, TATP transfers in teal and collective flows in "
+                  "magenta). It carried <b>%3</b> shared by %4.</p>"
                   "<p>Under %5 routing, the all-gather flow %6 from die %7 goes %8: it has to "
                   "cross the very link the TATP transfer %9 streams over. FSDP and TATP traffic "
                   "collide although no die asked for it.</p>"
+                  "%10"
                   "<p>Inspector &gt; Link flows lists the flows; hover any link for the same.</p>")
             .arg(link.from)
             .arg(link.to)
@@ -258,7 +276,7 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
                  link.flowCount == 1 ? tr("1 flow") : tr("%1 flows").arg(link.flowCount),
                  qs(toString(analysis->scenario.routingMode())), qs(fsdp.id))
             .arg(fsdp.src)
-            .arg(routeText(fsdp.route), qs(tatp.id));
+            .arg(routeText(fsdp.route), qs(tatp.id), hottestElsewhere(report, link));
     }
     case 2: {
         if (conflict.link < 0)
@@ -301,8 +319,11 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
                   "<p>The optimizer (TCME panel, right) finds the most congested link, lists "
                   "the flows that cross it and tries to take some off: merging duplicate "
                   "transfers into multicast trees, or rerouting a flow on a bypass path weighted "
-                  "by current load. A change is kept only if the simulated makespan (then the "
-                  "hottest link's load) improves.</p>"
+                  "by current load. A change is kept only if it improves the simulation: a "
+                  "lower makespan; at an equal makespan, a lighter hottest link; with both "
+                  "equal, a more even spread of load, so that the next iteration can take "
+                  "another of several equally hot links off the top. Each iteration below "
+                  "says which.</p>"
                   "<p>%1 ran. %2</p>"
                   "<p>On the mesh the hottest link is outlined in red, each rerouted flow's old "
                   "path is dashed grey and its new path orange. The chart plots the makespan per "
@@ -313,14 +334,18 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
         if (act)
             tcme->showAfter(false);
         return tr("<h3>Before and after</h3>"
-                  "<p>The heatmap now shows the loads <b>before</b> the selected iteration; "
-                  "press <b>After</b> in the TCME panel to compare. The iteration list gives the "
-                  "numbers: the makespan and the hottest link's bytes before and after each "
-                  "iteration.</p>"
+                  "<p>The heatmap now shows the loads <b>before</b> TCME, as the scenario was "
+                  "opened; press <b>After</b> in the TCME panel to see them after the selected "
+                  "iteration. Both use one colour scale, so a colour that changes is a load that "
+                  "changed. The iteration list gives the numbers: the makespan and the hottest "
+                  "link's bytes before and after each iteration.</p>"
                   "<p>Press <b>Next</b> to apply the tuned routes to the scenario (one undo step: "
                   "Ctrl+Z brings the old routes back) and see the new timeline.</p>");
     case 5: {
         if (act) {
+            // The whole timeline after: step 2's link and flow no longer filter it.
+            m_host.selectLink(std::nullopt);
+            m_host.highlightFlowOnTimeline(QString());
             m_host.bringViewForward(QStringLiteral("timeline"));
             m_makespanBeforeApply.reset();
             if (tcme->iterationCount() > 0 && !tcme->isBusy()) {

@@ -3,6 +3,7 @@
 #include "tcme_panel.h"
 #include "widget_test_support.h"
 
+#include <QAction>
 #include <QSignalSpy>
 #include <QUndoStack>
 
@@ -72,6 +73,66 @@ TEST(TcmePanel, BeforeAndAfterShareOneColourScale) {
                              loads->bytes[link] / shared)
                 << "link " << link;
     }
+}
+
+// Before is the scenario as opened whichever iteration is selected (issue 20 item 8: it was
+// "before the selected iteration", which after two iterations is not the original).
+TEST(TcmePanel, BeforeIsTheScenarioAsOpened) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    TcmePanel panel(&document);
+    QSignalSpy overlays(&panel, &TcmePanel::overlayChanged);
+    ASSERT_EQ(panel.stepBlocking(2), 2);
+    const std::vector<TcmeIteration> iterations = panel.iterations();
+    ASSERT_FALSE(iterations[0].actions.empty());
+    ASSERT_NE(iterations[1].linkBytesBefore, iterations[0].linkBytesBefore);
+    using Loads = std::optional<MeshView::LinkLoadOverride>;
+    panel.showAfter(false); // the last iteration stays selected
+    const Loads before = overlays.last().at(1).value<Loads>();
+    ASSERT_TRUE(before);
+    EXPECT_EQ(before->bytes, iterations[0].linkBytesBefore);
+    EXPECT_DOUBLE_EQ(before->makespanS, iterations[0].before.makespanS);
+    EXPECT_EQ(before->comparedBytes, iterations[1].linkBytesAfter);
+    EXPECT_EQ(before->caption, "TCME: before, as opened");
+}
+
+// The Optimize menu's items are the panel's actions, enabled exactly as its buttons (issue 20
+// item 9: Apply was offered in the menu while the panel's Apply was greyed out).
+TEST(TcmePanel, ItsActionsAreEnabledExactlyAsItsButtons) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
+    TcmePanel panel(&document);
+    EXPECT_TRUE(panel.stepAction()->isEnabled());
+    EXPECT_FALSE(panel.applyAction()->isEnabled()); // nothing to apply yet
+    EXPECT_FALSE(panel.resetAction()->isEnabled());
+    panel.run();
+    EXPECT_FALSE(panel.stepAction()->isEnabled()); // an iteration runs: only Stop
+    EXPECT_TRUE(panel.runAction()->isEnabled());
+    EXPECT_EQ(panel.runAction()->text(), "&Stop TCME");
+    ASSERT_TRUE(panel.waitForIdle());
+    ASSERT_TRUE(panel.isFinished());
+    EXPECT_FALSE(panel.stepAction()->isEnabled()); // a stop rule fired
+    EXPECT_FALSE(panel.runAction()->isEnabled());
+    EXPECT_EQ(panel.runAction()->text(), "TCME &run");
+    EXPECT_TRUE(panel.applyAction()->isEnabled());
+    EXPECT_TRUE(panel.resetAction()->isEnabled());
+    panel.apply(); // the document is the tuned scenario now: the engine starts over
+    EXPECT_FALSE(panel.applyAction()->isEnabled());
+    EXPECT_TRUE(panel.stepAction()->isEnabled());
+}
+
+// Each iteration says why its change was kept, by the objective's order (issue 20 item 8).
+TEST(TcmePanel, SaysWhyEachChangeWasKept) {
+    TcmeIteration iteration;
+    EXPECT_EQ(TcmePanel::keptBecause(iteration), "no change improves the objective");
+    iteration.actions.push_back({});
+    iteration.gain = TcmeGain::Makespan;
+    EXPECT_EQ(TcmePanel::keptBecause(iteration), "kept: the makespan fell");
+    iteration.gain = TcmeGain::Spread;
+    iteration.linkBytesBefore = {2, 2, 1};
+    iteration.linkBytesAfter = {2, 1, 1, 1}; // squares 9 -> 7: 22.2% lower
+    EXPECT_TRUE(TcmePanel::keptBecause(iteration).contains("22.2% lower"))
+        << TcmePanel::keptBecause(iteration).toStdString();
 }
 
 TEST(TcmePanel, ApplyIsOneUndoCommandAndUndoRestoresTheScenario) {

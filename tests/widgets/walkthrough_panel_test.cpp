@@ -3,6 +3,7 @@
 #include "mesh_view.h"
 #include "scenario_document.h"
 #include "tcme_panel.h"
+#include "timeline_view.h"
 #include "walkthrough_host.h"
 #include "walkthrough_panel.h"
 #include "widget_test_support.h"
@@ -46,6 +47,13 @@ TEST(WalkthroughPanel, PointsAtTheConflictWithTheSimulatorsNumbers) {
         fsdp = fsdp || kind == "allgather";
     }
     EXPECT_TRUE(tatp && fsdp);
+    // The teaching example's hottest link (1 -> 2, FSDP alone) is not this one: the text says
+    // so rather than leave the status bar's "hottest link" contradicting it (issue 20 item 8).
+    const LinkReport hottest = analysis->report.hottestLinks(1).front();
+    ASSERT_NE(hottest.id, link);
+    EXPECT_TRUE(tour.currentText().contains(
+        QString("The busiest link of all, %1 → %2").arg(hottest.from).arg(hottest.to)))
+        << tour.currentText().toStdString();
 
     tour.showStep(3); // TCME runs to its own stop rule
     ASSERT_TRUE(window.waitForIdle());
@@ -53,9 +61,15 @@ TEST(WalkthroughPanel, PointsAtTheConflictWithTheSimulatorsNumbers) {
     EXPECT_TRUE(tour.currentText().contains(
         QString("%1 iteration").arg(window.tcmePanel()->iterationCount())))
         << tour.currentText().toStdString();
+    // Every kept change says which figure it improved (issue 20 item 8).
+    EXPECT_TRUE(tour.currentText().contains("kept: ")) << tour.currentText().toStdString();
 
     tour.showStep(5); // applied as one undo command; the makespan fell
     EXPECT_EQ(window.document()->undoStack()->count(), 1);
+    // The whole timeline after: step 2's link filter and flow highlight are gone (item 8).
+    EXPECT_FALSE(window.meshView()->selectedLink().has_value());
+    EXPECT_FALSE(window.timelineView()->linkFilter().has_value());
+    EXPECT_TRUE(window.timelineView()->highlightedFlow().isEmpty());
     ASSERT_TRUE(window.waitForIdle());
     EXPECT_LT(window.meshView()->analysis()->report.makespanS, analysis->report.makespanS);
     EXPECT_TRUE(tour.currentText().contains(
