@@ -150,6 +150,9 @@ void addCentredNote(QCustomPlot* plot, const QString& text) {
     note->setFont(font);
 }
 
+// A level under this fraction of the axis's height is drawn on the axis line itself.
+constexpr double kOnTheAxis = 0.03;
+
 // A horizontal line across the plot at `value`, drawn as a graph so that it has a legend entry.
 void addLevel(QCustomPlot* plot, double from, double to, double value, const QString& name,
               const QPen& pen) {
@@ -401,8 +404,20 @@ void ChartsPanel::rebuildMemory() {
     addLevel(plot, left, right, capacity / unit.bytes,
              tr("SRAM + HBM %1").arg(qs(formatBytes(capacity))),
              QPen(Qt::black, 1.5, Qt::DashDotLine));
+    const double top = std::max(largest, capacity) / unit.bytes * 1.1;
     plot->xAxis->setRange(left, right);
-    plot->yAxis->setRange(0, std::max(largest, capacity) / unit.bytes * 1.1);
+    plot->yAxis->setRange(0, top);
+    if (sram / unit.bytes < kOnTheAxis * top) {
+        // The SRAM line lies on the axis at this scale (issue 20 item 6): name it where it is.
+        auto* label = new QCPItemText(plot);
+        label->position->setType(QCPItemPosition::ptPlotCoords);
+        label->position->setCoords(right, sram / unit.bytes);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->setText(tr("SRAM %1 ↓").arg(qs(formatBytes(sram))));
+        label->setColor(QColor(20, 60, 160));
+        label->setBrush(QColor(255, 255, 255, 220));
+        label->setPadding(QMargins(3, 1, 3, 1));
+    }
 
     QString title = tr("Memory per die: %1 dies used, largest %2")
                         .arg(used.size())

@@ -3,6 +3,7 @@
 #include "die_drag.h"
 
 #include "edit/scenario_edits.h"
+#include "report/report_comparison.h"
 #include "units/quantity.h"
 
 #include <QApplication>
@@ -39,7 +40,8 @@ const QColor kSelection(0, 90, 220);
 const QColor kHotLink(220, 20, 20);
 const QColor kOldPath(110, 110, 110);
 const QColor kNewPath(255, 120, 0);
-const QColor kFlowPath(200, 0, 160, 170);
+const QColor kFlowPath(200, 0, 160, 170); // a collective's flow through the selected link
+const QColor kTatpPath(0, 150, 140, 190); // a TATP transfer through it (issue 20 item 8)
 
 QColor dpFill(int group) {
     return group < 0 ? kUnusedFill
@@ -89,6 +91,17 @@ void MeshView::setLinkLoadOverride(std::optional<LinkLoadOverride> loads) {
     m_override = std::move(loads);
     recomputeScale();
     update();
+}
+
+void MeshView::setLinkDifference(std::optional<LinkDifference> difference) {
+    m_difference = std::move(difference);
+    recomputeScale();
+    update();
+}
+
+bool MeshView::showsDifference() const {
+    return m_difference && m_difference->pinned && m_analysis &&
+           sameLinks(m_difference->pinned->report, m_analysis->report);
 }
 
 void MeshView::setTcmeOverlay(std::optional<TcmeOverlay> overlay) {
@@ -143,9 +156,24 @@ void MeshView::zoomBy(double factor, QPointF anchor) {
     update();
 }
 
+double MeshView::reportedValue(const SimulationReport& report, LinkId link) const {
+    const LinkReport& load = report.links[static_cast<std::size_t>(link)];
+    switch (m_metric) {
+    case LinkMetric::Bytes:
+        return load.bytes;
+    case LinkMetric::Utilization:
+        return load.utilization;
+    case LinkMetric::Conflicts:
+        return load.flowCount;
+    }
+    return 0;
+}
+
 double MeshView::linkValue(LinkId link) const {
     const auto index = static_cast<std::size_t>(link);
     const SimulationReport& report = m_analysis->report;
+    if (showsDifference())
+        return reportedValue(report, link) - reportedValue(m_difference->pinned->report, link);
     return m_override ? linkValueOf(link, m_override->bytes[index], m_override->makespanS)
                       : linkValueOf(link, report.links[index].bytes, report.makespanS);
 }
@@ -174,8 +202,11 @@ double MeshView::maxLinkValue() const {
         return best;
     const bool compared =
         m_override && m_override->comparedBytes.size() == m_override->bytes.size();
+    const bool difference = showsDifference(); // its scale is symmetric about 0
     for (LinkId link = 0; link < m_analysis->topology->linkCount(); ++link) {
-        best = std::max(best, linkValue(link));
+        best = std::max(best, difference ? std::abs(linkValue(link)) : linkValue(link));
+        if (difference)
+            continue;
         if (compared)
             best = std::max(
                 best, linkValueOf(link, m_override->comparedBytes[static_cast<std::size_t>(link)],
@@ -226,8 +257,8 @@ void MeshView::render(QPainter& painter, const QRect& area) const {
     painter.setRenderHint(QPainter::Antialiasing, false); // boxes: crisp and fast
     paintTiles(painter, mesh);
     paintLinks(painter, mesh);
-    paintLabels(painter, mesh);
     paintOverlays(painter);
+    paintLabels(painter, mesh); // over the paths, so that no overlay hides a badge (item 6)
     painter.restore();
 
     paintLegend(painter,
@@ -322,6 +353,7 @@ void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
     std::vector<QRectF> idle;
     std::vector<QRectF> dead;
     const bool arrows = tile >= 44;
+    const bool difference = showsDifference();
     std::array<QPainterPath, kLoadBuckets> arrowHeads;
     QPainterPath idleHeads;
     for (const LinkProperties& link : topology.links()) {
@@ -333,8 +365,9 @@ void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
             continue;
         }
         const double value = linkValue(link.id);
-        const int bucket = loadBucket(m_maxValue > 0 ? value / m_maxValue : 0.0);
-        if (value <= 0)
+        const double fraction = m_maxValue > 0 ? value / m_maxValue : 0.0;
+        const int bucket = difference ? differenceBucket(fraction) : loadBucket(fraction);
+        if (difference ? value == 0 : value <= 0) // idle, or unchanged
             idle.push_back(bar);
         else
             buckets[static_cast<std::size_t>(bucket)].push_back(bar);
@@ -361,7 +394,8 @@ void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
                          << bar.topRight();
                 break;
             }
-            (value <= 0 ? idleHeads : arrowHeads[static_cast<std::size_t>(bucket)])
+            ((difference ? value == 0 : value <= 0) ? idleHeads
+                                                    : arrowHeads[static_cast<std::size_t>(bucket)])
                 .addPolygon(triangle);
         }
     }
@@ -373,7 +407,7 @@ void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
         const auto& bars = buckets[static_cast<std::size_t>(bucket)];
         if (bars.empty())
             continue;
-        painter.setBrush(bucketColor(bucket));
+        painter.setBrush(difference ? differenceBucketColor(bucket) : bucketColor(bucket));
         painter.drawRects(bars.data(), static_cast<int>(bars.size()));
         painter.drawPath(arrowHeads[static_cast<std::size_t>(bucket)]);
     }
@@ -395,13 +429,24 @@ void MeshView::paintLabels(QPainter& painter, const QRectF& visible) const {
     painter.setFont(font);
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     const bool badges = tile >= 60;
+    // With paths drawn across the tiles, each label gets a pale backing so that it stays legible.
+    const bool overlaid = m_selectedLink || m_tcme || m_highlightedFlow >= 0;
+    const auto backed = [&](const QRectF& inner, int flags, const QString& text) {
+        if (overlaid)
+            painter.fillRect(painter.boundingRect(inner, flags, text).adjusted(-2, 0, 2, 0),
+                             QColor(255, 255, 255, 200));
+        painter.drawText(inner, flags, text);
+    };
     for (DieId die = 0; die < topology.dieCount(); ++die) {
         const QRectF box = m_geometry.dieRect(topology.coord(die));
         if (!box.intersects(visible))
             continue;
         const QRectF inner = box.adjusted(tile * 0.1, tile * 0.08, -tile * 0.1, -tile * 0.08);
         painter.setPen(topology.isAlive(die) ? QColor(20, 20, 20) : QColor(245, 245, 245));
-        painter.drawText(inner, Qt::AlignLeft | Qt::AlignTop, QString::number(die));
+        if (topology.isAlive(die))
+            backed(inner, Qt::AlignLeft | Qt::AlignTop, QString::number(die));
+        else
+            painter.drawText(inner, Qt::AlignLeft | Qt::AlignTop, QString::number(die));
         if (!badges || !topology.isAlive(die))
             continue;
         QStringList badge;
@@ -416,8 +461,7 @@ void MeshView::paintLabels(QPainter& painter, const QRectF& visible) const {
         }
         if (!badge.isEmpty()) {
             painter.setPen(QColor(50, 50, 50));
-            painter.drawText(inner, Qt::AlignHCenter | Qt::AlignBottom,
-                             badge.join(QLatin1Char(' ')));
+            backed(inner, Qt::AlignHCenter | Qt::AlignBottom, badge.join(QLatin1Char(' ')));
         }
     }
 }
@@ -445,9 +489,16 @@ void MeshView::paintOverlays(QPainter& painter) const {
         }
     };
     if (m_selectedLink) {
-        painter.setPen(QPen(kFlowPath, width, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
-        for (int flow : m_analysis->flowsOnLink[static_cast<std::size_t>(*m_selectedLink)])
-            flowPath(report.flows[static_cast<std::size_t>(flow)]);
+        // Collectives' flows, then TATP transfers over them: the two kinds that collide.
+        for (const bool tatp : {false, true}) {
+            painter.setPen(QPen(tatp ? kTatpPath : kFlowPath, width, Qt::SolidLine, Qt::RoundCap,
+                                Qt::RoundJoin));
+            for (int index : m_analysis->flowsOnLink[static_cast<std::size_t>(*m_selectedLink)]) {
+                const FlowReport& flow = report.flows[static_cast<std::size_t>(index)];
+                if (isTatpTransfer(flow) == tatp)
+                    flowPath(flow);
+            }
+        }
     }
     if (m_highlightedFlow >= 0 && m_highlightedFlow < static_cast<int>(report.flows.size())) {
         painter.setPen(QPen(kSelection, width * 1.4, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
@@ -515,12 +566,16 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
         y += line;
     };
 
-    heading(tr("Link %1").arg(toDisplayString(m_metric).toLower()));
-    if (m_override) {
+    const bool difference = showsDifference();
+    heading(difference ? tr("Link %1: change").arg(toDisplayString(m_metric).toLower())
+                       : tr("Link %1").arg(toDisplayString(m_metric).toLower()));
+    const QString caption = difference   ? m_difference->caption
+                            : m_override ? m_override->caption
+                                         : QString();
+    if (!caption.isEmpty()) {
         painter.setPen(QColor(90, 90, 90));
-        painter.drawText(
-            QRect(left, y, area.width() - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
-            metrics.elidedText(m_override->caption, Qt::ElideRight, area.width() - 20));
+        painter.drawText(QRect(left, y, area.width() - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(caption, Qt::ElideRight, area.width() - 20));
         y += line;
     }
     // The scale: kLoadBuckets steps, top = max, exactly the colours the links are drawn in.
@@ -528,16 +583,27 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
     const int step = barHeight / kLoadBuckets;
     for (int bucket = 0; bucket < kLoadBuckets; ++bucket)
         painter.fillRect(QRect(left, y + (kLoadBuckets - 1 - bucket) * step, 22, step),
-                         bucketColor(bucket));
+                         difference ? differenceBucketColor(bucket) : bucketColor(bucket));
     painter.setPen(QColor(40, 40, 40));
-    painter.drawText(QRect(left + 30, y - 2, area.width() - 44, line), Qt::AlignLeft | Qt::AlignTop,
-                     formatValue(m_maxValue) + (m_override && !m_override->comparedBytes.empty()
-                                                    ? tr(" (max of both)")
-                                                    : tr(" (max)")));
-    painter.drawText(QRect(left + 30, y + kLoadBuckets * step - line + 2, area.width() - 44, line),
-                     Qt::AlignLeft | Qt::AlignBottom, formatValue(0));
+    const QRect top(left + 30, y - 2, area.width() - 44, line);
+    const QRect bottom(left + 30, y + kLoadBuckets * step - line + 2, area.width() - 44, line);
+    if (difference) {
+        painter.drawText(top, Qt::AlignLeft | Qt::AlignTop,
+                         tr("+%1 (more now)").arg(formatValue(m_maxValue)));
+        painter.drawText(
+            QRect(left + 30, y + kLoadBuckets * step / 2 - line / 2, area.width() - 44, line),
+            Qt::AlignLeft | Qt::AlignVCenter, formatValue(0));
+        painter.drawText(bottom, Qt::AlignLeft | Qt::AlignBottom,
+                         tr("−%1 (less now)").arg(formatValue(m_maxValue)));
+    } else {
+        painter.drawText(top, Qt::AlignLeft | Qt::AlignTop,
+                         formatValue(m_maxValue) + (m_override && !m_override->comparedBytes.empty()
+                                                        ? tr(" (max of both)")
+                                                        : tr(" (max)")));
+        painter.drawText(bottom, Qt::AlignLeft | Qt::AlignBottom, formatValue(0));
+    }
     y += kLoadBuckets * step + 8;
-    swatch(idleLinkColor(), Qt::NoPen, tr("no traffic"));
+    swatch(idleLinkColor(), Qt::NoPen, difference ? tr("no change") : tr("no traffic"));
     swatch(QBrush(QColor(60, 60, 60), Qt::DiagCrossPattern), QPen(QColor(60, 60, 60)),
            tr("dead link"));
     swatch(QBrush(kDeadFill, Qt::BDiagPattern), QPen(QColor(120, 120, 120)), tr("dead die"));
@@ -589,8 +655,16 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
             swatch(kOldPath, Qt::NoPen, tr("path before TCME"));
             swatch(kNewPath, Qt::NoPen, tr("path after TCME"));
         }
-        if (m_selectedLink)
-            swatch(kFlowPath, Qt::NoPen, tr("flows on selected link"));
+        if (m_selectedLink) {
+            const auto& onLink = m_analysis->flowsOnLink[static_cast<std::size_t>(*m_selectedLink)];
+            const auto tatpCount = std::count_if(onLink.begin(), onLink.end(), [&](int index) {
+                return isTatpTransfer(m_analysis->report.flows[static_cast<std::size_t>(index)]);
+            });
+            if (tatpCount > 0)
+                swatch(kTatpPath, Qt::NoPen, tr("TATP on selected link"));
+            if (tatpCount < static_cast<long>(onLink.size()))
+                swatch(kFlowPath, Qt::NoPen, tr("collectives on selected link"));
+        }
     }
     painter.restore();
 }
@@ -816,10 +890,17 @@ QString MeshView::linkToolTip(LinkId link) const {
     text += tr("<br>%1 carried, busy %2, utilisation %3%")
                 .arg(qs(formatBytes(report.bytes)), qs(formatSeconds(report.busyS)))
                 .arg(report.utilization * 100, 0, 'f', 1);
-    if (m_override)
+    if (showsDifference()) {
+        const double pinned =
+            m_difference->pinned->report.links[static_cast<std::size_t>(link)].bytes;
+        text += tr("<br>pinned result: %1 carried (change %2%3)")
+                    .arg(qs(formatBytes(pinned)), report.bytes >= pinned ? "+" : "−",
+                         qs(formatBytes(std::abs(report.bytes - pinned))));
+    } else if (m_override) {
         text += tr("<br>%1: %2")
                     .arg(m_override->caption,
                          qs(formatBytes(m_override->bytes[static_cast<std::size_t>(link)])));
+    }
     const auto& flows = m_analysis->flowsOnLink[static_cast<std::size_t>(link)];
     text += flows.size() == 1 ? tr("<br>1 flow:") : tr("<br>%1 flows:").arg(flows.size());
     constexpr int kListed = 8;

@@ -54,6 +54,15 @@ public:
         std::vector<std::vector<DieId>> newPaths;
     };
 
+    // Compare mode (docs/gui.md, Compare): links coloured by the current result's value minus
+    // the pinned result's, in the current metric, on a diverging map whose scale is symmetric
+    // about 0. Shown only while both ran on the same links (report_comparison.h, sameLinks);
+    // it takes precedence over a LinkLoadOverride.
+    struct LinkDifference {
+        std::shared_ptr<const ScenarioAnalysis> pinned;
+        QString caption; // "current − pinned (step 6.2 s)"
+    };
+
     static constexpr int kLegendWidth = 200; // pixels, on the right, not zoomed
 
     explicit MeshView(QWidget* parent = nullptr);
@@ -65,6 +74,8 @@ public:
     LinkMetric metric() const { return m_metric; }
     void setLinkLoadOverride(std::optional<LinkLoadOverride> loads);
     void setTcmeOverlay(std::optional<TcmeOverlay> overlay);
+    void setLinkDifference(std::optional<LinkDifference> difference);
+    bool showsDifference() const; // a difference is set and comparable with the analysis
     // A banner over the mesh: "Simulating..." while a re-simulation runs, or an error.
     void setBanner(const QString& text, bool isError = false);
 
@@ -81,7 +92,8 @@ public:
     const std::vector<std::pair<QRect, QString>>& legendRows() const { return m_legendRows; }
     void zoomBy(double factor, QPointF anchor);
     const MeshGeometry& geometry() const { return m_geometry; }
-    // The fraction of the scale a link's load reaches (what its colour encodes), for tests.
+    // The fraction of the scale a link's load reaches (what its colour encodes), for tests;
+    // in [-1, 1] while a difference is shown.
     double linkFraction(LinkId link) const;
     // Paints mesh and legend into any device (the widget, an image, an SVG or PDF export).
     void render(QPainter& painter, const QRect& area) const;
@@ -111,6 +123,8 @@ private:
     // The metric's value of `link` carrying `bytes` in a run of `makespanS`.
     double linkValueOf(LinkId link, double bytes, double makespanS) const;
     double maxLinkValue() const;
+    // The metric's value of `link` as `report` has it (no override): bytes, utilisation, flows.
+    double reportedValue(const SimulationReport& report, LinkId link) const;
     QString linkToolTip(LinkId link) const;
     QString dieToolTip(DieId die) const;
     QString formatValue(double value) const;
@@ -135,6 +149,7 @@ private:
     LinkMetric m_metric = LinkMetric::Bytes;
     std::optional<LinkLoadOverride> m_override;
     std::optional<TcmeOverlay> m_tcme;
+    std::optional<LinkDifference> m_difference;
     QString m_banner;
     bool m_bannerIsError = false;
     mutable QRectF m_bannerRect; // where the banner was last painted, for its tooltip

@@ -12,6 +12,7 @@
 #include "units/quantity.h"
 
 #include <QCheckBox>
+#include <QFontMetricsF>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -49,6 +50,7 @@ const QColor kOutOfMemoryColour(214, 39, 40, 130);
 const QColor kFrontColour(255, 127, 14);
 const QColor kBaselineColour(31, 119, 180);
 const QColor kBestColour(44, 160, 44);
+const QColor kCurrentColour(148, 103, 189);
 
 QCPGraph* addScatterGraph(QCustomPlot* plot, const QString& name, const QColor& colour,
                           QCPScatterStyle::ScatterShape shape, double size) {
@@ -136,6 +138,9 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
     m_best =
         addScatterGraph(m_scatter, tr("best (sim.)"), kBestColour, QCPScatterStyle::ssStar, 16);
     m_best->setPen(QPen(kBestColour, 2.5));
+    m_current = addScatterGraph(m_scatter, tr("current strategy (sim.)"), kCurrentColour,
+                                QCPScatterStyle::ssDiamond, 12);
+    m_current->setPen(QPen(kCurrentColour, 2.5));
     m_selected = m_scatter->addGraph();
     m_selected->setLineStyle(QCPGraph::lsNone);
     m_selected->setScatterStyle(
@@ -235,6 +240,28 @@ QString SearchPanel::idleStatus() const {
         return tr("This scenario has no workload (it is explicit traffic): open a model "
                   "example, such as GPT-3 175B on 6x8, to search its strategies.");
     return tr("Search the strategies of this scenario's workload.");
+}
+
+void SearchPanel::setCurrentAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis) {
+    m_currentAnalysis = std::move(analysis);
+    replot();
+}
+
+std::optional<QPointF> SearchPanel::currentPoint() const {
+    if (!m_result || !m_currentAnalysis || !m_currentAnalysis->report.step)
+        return std::nullopt;
+    const Scenario& current = m_currentAnalysis->scenario;
+    if (!(current.wafer == m_searched.wafer && current.workload == m_searched.workload))
+        return std::nullopt; // another wafer or model: not comparable with the candidates
+    // Per die as the search counts it: the largest die's total (strategy_scoring.cpp).
+    double memory = 0.0;
+    for (const DieReport& die : m_currentAnalysis->report.dies)
+        if (die.memory)
+            memory = std::max(memory, die.memory->total());
+    const double stepS = m_currentAnalysis->report.step->stepS;
+    if (stepS <= 0.0)
+        return std::nullopt;
+    return QPointF(memory / kBytesPerGB, stepS);
 }
 
 void SearchPanel::setBudget(int evaluations) {
@@ -476,7 +503,7 @@ void SearchPanel::replot() {
         else if (!p.outOfMemory)
             include(p.memoryGB, p.stepS);
     }
-    for (QCPGraph* graph : {m_baselines, m_best})
+    for (QCPGraph* graph : {m_baselines, m_best, m_current})
         for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
             include(it->key, it->value);
     if (yMax <= 0.0) { // nothing fits (yet): show what there is below the memory cut
@@ -511,22 +538,34 @@ void SearchPanel::replot() {
         label->setRotation(-90);
         label->setPadding(QMargins(2, 0, 2, 2));
     }
-    // Baselines with the same simulated point (Megatron-1 and -3 often pick the same tp-only
-    // configuration) share one label.
-    std::vector<std::pair<QPointF, QStringList>> labels;
-    if (m_result)
-        for (const BaselineScore& baseline : m_result->baselines) {
-            if (!baseline.score)
-                continue;
-            const QPointF point(baseline.score->memoryPerDieBytes / kBytesPerGB,
-                                SearchResultsModel::stepTime(*baseline.score));
-            auto same = std::find_if(labels.begin(), labels.end(),
-                                     [&](const auto& l) { return l.first == point; });
-            if (same == labels.end())
-                labels.push_back({point, {qs(baseline.name)}});
-            else
-                same->second << qs(baseline.name);
-        }
+    // The named points: baselines, the best and the current strategy. Those at one simulated
+    // point (Megatron-1 and -3 often pick the same tp-only configuration) share one label.
+    struct Named {
+        QPointF point;
+        QStringList names;
+        QColor colour;
+    };
+    std::vector<Named> labels;
+    auto name = [&](const QPointF& point, const QString& text, const QColor& colour) {
+        auto same = std::find_if(labels.begin(), labels.end(),
+                                 [&](const Named& l) { return l.point == point; });
+        if (same == labels.end())
+            labels.push_back({point, {text}, colour});
+        else
+            same->names << text;
+    };
+    if (m_result) {
+        name(QPointF(m_result->best.memoryPerDieBytes / kBytesPerGB,
+                     SearchResultsModel::stepTime(m_result->best)),
+             tr("best"), kBestColour.darker(130));
+        for (const BaselineScore& baseline : m_result->baselines)
+            if (baseline.score)
+                name(QPointF(baseline.score->memoryPerDieBytes / kBytesPerGB,
+                             SearchResultsModel::stepTime(*baseline.score)),
+                     qs(baseline.name), kBaselineColour);
+    }
+    if (const std::optional<QPointF> current = currentPoint())
+        name(*current, tr("current"), kCurrentColour.darker(120));
     // Zoomed on the candidates (they often differ by tens of percent, far from 0).
     const double span = std::max(std::min(memoryShownGB, xMax) - xMin, 1e-3);
     const QCPRange x(std::max(0.0, xMin - 0.08 * span),
@@ -540,20 +579,34 @@ void SearchPanel::replot() {
         note->position->setCoords(1.0, 0.0);
         note->setPadding(QMargins(2, 2, 4, 2));
     }
-    for (const auto& [point, names] : labels) {
-        auto* label = new QCPItemText(m_scatter);
-        label->setText(names.join(QStringLiteral(" = ")));
-        label->setColor(kBaselineColour);
-        const bool rightHalf = point.x() > x.center(); // the label goes towards the middle
-        label->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) |
-                                    Qt::AlignVCenter);
-        label->position->setCoords(point.x(), point.y());
-        label->setPadding(rightHalf ? QMargins(0, 0, 8, 0) : QMargins(8, 0, 0, 0));
-    }
-    // Log axis: a little room above and below, in ratio.
-    const QCPRange y(yMin / 1.25, yMax * 1.25);
+    // Log axis: room above and below, in ratio, so that no marker sits on the frame (the
+    // best is the lowest point, and its star is 16 px wide).
+    const QCPRange y(yMin / 1.4, yMax * 1.4);
     m_scatter->xAxis->setRange(x);
     m_scatter->yAxis->setRange(y);
+    // Each label goes towards the middle; labels on one side closer than a line apart are
+    // pushed down one under the other (issue 20 item 10: they overlapped).
+    const double lineHeight = QFontMetricsF(m_scatter->font()).height();
+    std::sort(labels.begin(), labels.end(),
+              [](const Named& a, const Named& b) { return a.point.y() > b.point.y(); });
+    double lastPixel[2] = {-1e9, -1e9}; // by side: left, right
+    for (const Named& named : labels) {
+        const bool rightHalf = named.point.x() > x.center();
+        double labelY = named.point.y();
+        if (m_scatter->axisRect()->height() > 0) { // laid out: pixels mean something
+            const double pixel =
+                std::max(m_scatter->yAxis->coordToPixel(labelY), lastPixel[rightHalf] + lineHeight);
+            lastPixel[rightHalf] = pixel;
+            labelY = m_scatter->yAxis->pixelToCoord(pixel);
+        }
+        auto* label = new QCPItemText(m_scatter);
+        label->setText(named.names.join(QStringLiteral(" = ")));
+        label->setColor(named.colour);
+        label->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) |
+                                    Qt::AlignVCenter);
+        label->position->setCoords(named.point.x(), labelY);
+        label->setPadding(rightHalf ? QMargins(0, 0, 9, 0) : QMargins(9, 0, 0, 0));
+    }
     m_scatter->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -570,6 +623,12 @@ void SearchPanel::plotResultMarkers() {
     }
     m_baselines->setData(baselineX, baselineY);
     m_best->setData(bestX, bestY, true);
+    QVector<double> currentX, currentY;
+    if (const std::optional<QPointF> current = currentPoint()) {
+        currentX << current->x();
+        currentY << current->y();
+    }
+    m_current->setData(currentX, currentY, true);
     highlightSelectedRow();
 }
 

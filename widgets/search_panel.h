@@ -1,10 +1,12 @@
 #pragma once
 
 #include "background_job.h"
+#include "scenario_analysis.h"
 
 #include "scenario/scenario.h"
 #include "search/strategy_search.h"
 
+#include <QPointF>
 #include <QWidget>
 
 #include <memory>
@@ -68,6 +70,11 @@ public:
     // The hover text of the candidate nearest to `pixel` on the scatter (within a few
     // pixels): its strategy, step time and memory; empty when none is that close.
     QString candidateToolTip(const QPointF& pixel) const;
+    // The document's own simulated result: drawn beside the best as "current strategy" while
+    // its wafer and workload are those searched (issue 20 item 10).
+    void setCurrentAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis);
+    // The current strategy's point on the scatter (memory GB, step s), if it is drawn.
+    std::optional<QPointF> currentPoint() const;
     void setBudget(int evaluations);
     void setThreads(int threads);
 
@@ -108,6 +115,7 @@ private:
     BackgroundJob* m_runner;
     std::shared_ptr<ProgressBuffer> m_buffer; // the running search's; null when idle
     std::shared_ptr<const SearchResult> m_result;
+    std::shared_ptr<const ScenarioAnalysis> m_currentAnalysis; // the document's, last simulated
     std::vector<Point> m_points;
     std::optional<StrategyScore> m_picked; // clicked on the scatter; cleared by a table selection
     bool m_discardRunning = false;         // the search in flight is for a replaced document
@@ -130,6 +138,7 @@ private:
     QCPGraph* m_front;
     QCPGraph* m_baselines;
     QCPGraph* m_best;
+    QCPGraph* m_current;
     QCPGraph* m_selected;
     QTableView* m_table;
     SearchResultsModel* m_model;

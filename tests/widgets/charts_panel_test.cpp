@@ -3,6 +3,7 @@
 #include "io/workload_reader.h"
 #include "main_window.h"
 #include "mesh_view.h"
+#include "units/quantity.h"
 #include "widget_test_support.h"
 
 #include <QDockWidget>
@@ -171,6 +172,12 @@ TEST(ChartsPanel, MemoryBarsStackToEachDiesTotal) {
     // A legend entry for every colour: six terms and two capacity lines (no die out of memory).
     EXPECT_EQ(plot->legend->itemCount(), 8);
     EXPECT_FALSE(hasText(plot, "no training step: no memory model"));
+    // 40 MB of SRAM against tens of GB per die: the SRAM line lies on the axis, and a label
+    // names it there (issue 20 item 6).
+    const MemoryBreakdown& first = *used.begin()->second;
+    ASSERT_LT(first.sramCapacity, 0.03 * plot->yAxis->range().upper * panel.memoryUnitBytes());
+    EXPECT_TRUE(hasText(
+        plot, QString("SRAM %1 ↓").arg(QString::fromStdString(formatBytes(first.sramCapacity)))));
 }
 
 TEST(ChartsPanel, AScenarioWithoutATrainingStepSaysSo) {
@@ -281,7 +288,7 @@ TEST(ChartsPanel, MainWindowHasAChartsDockTabbedWithTheTimeline) {
     for (const QDockWidget* other : window.tabifiedDockWidgets(dock))
         tabbed << other->objectName();
     tabbed.sort();
-    EXPECT_EQ(tabbed, QStringList({"messagesDock", "searchDock", "timelineDock"}));
+    EXPECT_EQ(tabbed, QStringList({"compareDock", "messagesDock", "searchDock", "timelineDock"}));
     ASSERT_TRUE(window.openScenario(":/scenarios/contention_fsdp_tatp_4x4.json", nullptr, true));
     ASSERT_TRUE(window.waitForIdle());
     EXPECT_EQ(window.chartsPanel()->analysis(), window.meshView()->analysis());

@@ -104,6 +104,47 @@ TEST(SearchPanel, FillsTheScatterAndTheTableWithTheBaselines) {
     }
 }
 
+// The document's own strategy is drawn beside the best, labelled, and every named point is
+// inside the axes, not on their frame (issue 20 item 10).
+TEST(SearchPanel, DrawsTheCurrentStrategyBesideTheBest) {
+    SearchFixture f;
+    f.panel.resize(900, 500);
+    ASSERT_TRUE(f.panel.searchBlocking());
+    const auto analysis = analyseScenario(f.document.scenario());
+    ASSERT_TRUE(analysis->report.step);
+    EXPECT_FALSE(f.panel.currentPoint()); // not told yet
+    f.panel.setCurrentAnalysis(analysis);
+    const std::optional<QPointF> current = f.panel.currentPoint();
+    ASSERT_TRUE(current);
+    EXPECT_DOUBLE_EQ(current->y(), analysis->report.step->stepS);
+    double memory = 0;
+    for (const DieReport& die : analysis->report.dies)
+        memory = std::max(memory, die.memory->total());
+    EXPECT_DOUBLE_EQ(current->x(), memory / 1e9);
+    QStringList labels;
+    for (int i = 0; i < f.panel.scatter()->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(f.panel.scatter()->item(i)))
+            labels << text->text();
+    EXPECT_TRUE(labels.contains("current") || labels.filter("current").size() == 1)
+        << labels.join(" | ").toStdString();
+    EXPECT_EQ(labels.filter("best").size(), 1) << labels.join(" | ").toStdString();
+    const QCPRange x = f.panel.scatter()->xAxis->range();
+    const QCPRange y = f.panel.scatter()->yAxis->range();
+    const SearchResult& result = *f.panel.result();
+    for (const QPointF& point : {*current, QPointF(result.best.memoryPerDieBytes / 1e9,
+                                                   SearchResultsModel::stepTime(result.best))}) {
+        EXPECT_GT(point.x(), x.lower);
+        EXPECT_LT(point.x(), x.upper);
+        EXPECT_GE(point.y() / y.lower, 1.4 * (1 - 1e-9)); // room for the 16 px star
+        EXPECT_GE(y.upper / point.y(), 1.4 * (1 - 1e-9));
+    }
+    // Another wafer: the point is no longer comparable with the candidates.
+    Scenario other = f.document.scenario();
+    other.wafer.cols = 5;
+    f.panel.setCurrentAnalysis(analyseScenario(other));
+    EXPECT_FALSE(f.panel.currentPoint());
+}
+
 TEST(SearchPanel, HoveringACandidateNamesItsStrategy) {
     SearchFixture f;
     ASSERT_TRUE(f.panel.searchBlocking());
