@@ -22,6 +22,32 @@ constexpr std::array<std::array<int, 3>, 9> kViridis{{{68, 1, 84},
                                                       {170, 220, 50},
                                                       {253, 231, 37}}};
 
+// ColorBrewer RdBu (11 classes), from blue to red, sampled at -1, -0.8, ..., 1.
+constexpr std::array<std::array<int, 3>, 11> kRdBu = {{{5, 48, 97},
+                                                       {33, 102, 172},
+                                                       {67, 147, 195},
+                                                       {146, 197, 222},
+                                                       {209, 229, 240},
+                                                       {247, 247, 247},
+                                                       {253, 219, 199},
+                                                       {244, 165, 130},
+                                                       {214, 96, 77},
+                                                       {178, 24, 43},
+                                                       {103, 0, 31}}};
+
+// The colour at `unit` in [0, 1] along evenly spaced stops, interpolated linearly.
+template <std::size_t N>
+QColor interpolate(const std::array<std::array<int, 3>, N>& stops, double unit) {
+    const double position = unit * (N - 1);
+    const auto lower = static_cast<std::size_t>(std::floor(position));
+    const std::size_t upper = std::min(lower + 1, N - 1);
+    const double t = position - static_cast<double>(lower);
+    auto channel = [&](std::size_t c) {
+        return static_cast<int>(std::lround(stops[lower][c] * (1 - t) + stops[upper][c] * t));
+    };
+    return QColor(channel(0), channel(1), channel(2));
+}
+
 } // namespace
 
 QString toDisplayString(LinkMetric metric) {
@@ -39,15 +65,7 @@ QString toDisplayString(LinkMetric metric) {
 QColor loadColor(double fraction) {
     if (!(fraction > 0)) // also NaN
         fraction = 0;
-    fraction = std::min(fraction, 1.0);
-    const double position = fraction * (kViridis.size() - 1);
-    const auto lower = static_cast<std::size_t>(std::floor(position));
-    const std::size_t upper = std::min(lower + 1, kViridis.size() - 1);
-    const double t = position - static_cast<double>(lower);
-    auto channel = [&](std::size_t c) {
-        return static_cast<int>(std::lround(kViridis[lower][c] * (1 - t) + kViridis[upper][c] * t));
-    };
-    return QColor(channel(0), channel(1), channel(2));
+    return interpolate(kViridis, std::min(fraction, 1.0));
 }
 
 QColor idleLinkColor() {
@@ -62,6 +80,23 @@ int loadBucket(double fraction) {
 
 QColor bucketColor(int bucket) {
     return loadColor((bucket + 0.5) / kLoadBuckets);
+}
+
+QColor differenceColor(double signedFraction) {
+    if (std::isnan(signedFraction))
+        signedFraction = 0;
+    return interpolate(kRdBu, (std::clamp(signedFraction, -1.0, 1.0) + 1) / 2);
+}
+
+int differenceBucket(double signedFraction) {
+    if (std::isnan(signedFraction))
+        signedFraction = 0;
+    const double unit = (std::clamp(signedFraction, -1.0, 1.0) + 1) / 2;
+    return std::min(kLoadBuckets - 1, static_cast<int>(unit * kLoadBuckets));
+}
+
+QColor differenceBucketColor(int bucket) {
+    return differenceColor(-1 + 2 * (bucket + 0.5) / kLoadBuckets);
 }
 
 } // namespace ws

@@ -29,4 +29,13 @@ constexpr int kLoadBuckets = 32;
 int loadBucket(double fraction);
 QColor bucketColor(int bucket);
 
+// The difference map of compare mode: ColorBrewer's RdBu reversed, blue for a link carrying
+// less than in the pinned result (-1), near-white for no change (0), red for more (+1).
+// `signedFraction` is clamped to [-1, 1]; NaN counts as 0.
+QColor differenceColor(double signedFraction);
+// The difference in kLoadBuckets colours: bucket b covers signed fractions
+// [-1 + 2b / kLoadBuckets, -1 + 2(b + 1) / kLoadBuckets).
+int differenceBucket(double signedFraction);
+QColor differenceBucketColor(int bucket);
+
 } // namespace ws

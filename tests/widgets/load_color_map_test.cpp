@@ -53,5 +53,25 @@ TEST(LoadColorMap, IdleIsNotOnTheMap) {
         EXPECT_NE(idleLinkColor(), loadColor(i / 10.0));
 }
 
+// Compare mode's map: RdBu's ends and middle, symmetric buckets (issue 20 item 9).
+TEST(LoadColorMap, TheDifferenceMapIsBlueForLessWhiteForNoneRedForMore) {
+    EXPECT_EQ(differenceColor(-1.0), QColor(5, 48, 97));
+    EXPECT_EQ(differenceColor(0.0), QColor(247, 247, 247));
+    EXPECT_EQ(differenceColor(1.0), QColor(103, 0, 31));
+    EXPECT_EQ(differenceColor(-4.0), differenceColor(-1.0));
+    EXPECT_EQ(differenceColor(std::numeric_limits<double>::quiet_NaN()), differenceColor(0.0));
+    EXPECT_EQ(differenceBucket(-1.0), 0);
+    EXPECT_EQ(differenceBucket(1.0), kLoadBuckets - 1);
+    EXPECT_EQ(differenceBucket(-1e-9), kLoadBuckets / 2 - 1);
+    EXPECT_EQ(differenceBucket(1e-9), kLoadBuckets / 2);
+    for (int bucket = 0; bucket < kLoadBuckets / 2; ++bucket) {
+        // Mirror buckets are as far from white: more red one way, more blue the other.
+        const QColor less = differenceBucketColor(bucket);
+        const QColor more = differenceBucketColor(kLoadBuckets - 1 - bucket);
+        EXPECT_GT(less.blue(), less.red()) << bucket;
+        EXPECT_GT(more.red(), more.blue()) << bucket;
+    }
+}
+
 } // namespace
 } // namespace ws

@@ -1,0 +1,72 @@
+#include "report/report_comparison.h"
+
+#include <algorithm>
+
+namespace ws {
+
+std::vector<ReportFigure> headlineFigures(const SimulationReport& report) {
+    using Unit = ReportFigure::Unit;
+    std::vector<ReportFigure> figures;
+    if (report.step) {
+        const StepMetrics& step = *report.step;
+        double memory = 0.0;
+        for (const DieReport& die : report.dies)
+            if (die.memory)
+                memory = std::max(memory, die.memory->total());
+        figures.push_back({"step time", Unit::Seconds, true, step.stepS});
+        figures.push_back({"throughput", Unit::TokensPerSecond, false, step.tokensPerSecond});
+        figures.push_back({"MFU", Unit::Fraction, false, step.mfu});
+        figures.push_back({"exposed communication per die", Unit::Seconds, true, step.exposedS});
+        figures.push_back({"memory of the largest die", Unit::Bytes, true, memory});
+    }
+    double hottest = 0.0;
+    for (const LinkReport& link : report.links)
+        hottest = std::max(hottest, link.bytes);
+    figures.push_back({"makespan of the simulated window", Unit::Seconds, true, report.makespanS});
+    figures.push_back({"bytes over links", Unit::Bytes, true, report.totalLinkBytes()});
+    figures.push_back({"hottest link's bytes", Unit::Bytes, true, hottest});
+    figures.push_back({"D2D energy", Unit::Joules, true, report.energyD2dJ});
+    figures.push_back({"energy", Unit::Joules, true, report.energyJ()});
+    return figures;
+}
+
+std::optional<double> FigureComparison::relativeChange() const {
+    if (!pinned || !current || *pinned == 0.0)
+        return std::nullopt;
+    return (*current - *pinned) / *pinned;
+}
+
+int FigureComparison::verdict() const {
+    if (!pinned || !current || *current == *pinned)
+        return 0;
+    return (*current < *pinned) == lowerIsBetter ? 1 : -1;
+}
+
+std::vector<FigureComparison> compareReports(const SimulationReport& pinned,
+                                             const SimulationReport& current) {
+    std::vector<FigureComparison> rows;
+    auto row = [&](const ReportFigure& figure) -> FigureComparison& {
+        const auto found = std::find_if(rows.begin(), rows.end(), [&](const FigureComparison& r) {
+            return r.name == figure.name;
+        });
+        if (found != rows.end())
+            return *found;
+        rows.push_back(
+            {figure.name, figure.unit, figure.lowerIsBetter, std::nullopt, std::nullopt});
+        return rows.back();
+    };
+    for (const ReportFigure& figure : headlineFigures(current))
+        row(figure).current = figure.value;
+    for (const ReportFigure& figure : headlineFigures(pinned))
+        row(figure).pinned = figure.value;
+    return rows;
+}
+
+bool sameLinks(const SimulationReport& a, const SimulationReport& b) {
+    return std::equal(a.links.begin(), a.links.end(), b.links.begin(), b.links.end(),
+                      [](const LinkReport& x, const LinkReport& y) {
+                          return x.id == y.id && x.from == y.from && x.to == y.to;
+                      });
+}
+
+} // namespace ws
