@@ -2,11 +2,13 @@
 
 #include "builtin_scenarios.h"
 #include "charts_panel.h"
+#include "compare_panel.h"
 #include "die_inspector.h"
 #include "elided_label.h"
 #include "evaluation_runner.h"
 #include "export_actions.h"
 #include "group_panel.h"
+#include "hardware_panel.h"
 #include "link_flows_model.h"
 #include "mesh_view.h"
 #include "message_log.h"
@@ -186,31 +188,39 @@ void MainWindow::createDocks() {
         addDockWidget(area, d);
         return d;
     };
+    // Each form scrolls rather than make the window taller than a laptop screen (the whole
+    // form's 943 px minimum once made the window 1,316 px tall), and is as wide as it needs,
+    // with room for the vertical scroll bar: never cut on the right.
+    const auto scrolled = [](QWidget* form) {
+        auto* scroll = new QScrollArea;
+        scroll->setWidget(form);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        scroll->setMinimumWidth(form->minimumSizeHint().width() +
+                                scroll->verticalScrollBar()->sizeHint().width());
+        return scroll;
+    };
     m_strategy = new StrategyPanel(m_document);
     connect(m_strategy, &StrategyPanel::statusMessage, this, &MainWindow::showStatus);
-    connect(m_strategy, &StrategyPanel::compareNetworkModelsChanged, this, [this](bool compare) {
+    m_strategyDock = dock(tr("Strategy"), QStringLiteral("strategyDock"), scrolled(m_strategy),
+                          Qt::LeftDockWidgetArea);
+    m_hardware = new HardwarePanel(m_document);
+    connect(m_hardware, &HardwarePanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_hardware, &HardwarePanel::compareNetworkModelsChanged, this, [this](bool compare) {
         m_runner->setCompareNetworkModels(compare);
         m_runner->evaluate(m_document->scenario());
     });
-    // The form is taller than a laptop screen: it scrolls rather than make the window taller
-    // than the screen (its 943 px minimum made the window 1,316 px tall).
-    auto* strategyScroll = new QScrollArea;
-    strategyScroll->setWidget(m_strategy);
-    strategyScroll->setWidgetResizable(true);
-    strategyScroll->setFrameShape(QFrame::NoFrame);
-    strategyScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // As wide as the form needs, with room for the vertical scroll bar: never cut on the right.
-    strategyScroll->setMinimumWidth(m_strategy->minimumSizeHint().width() +
-                                    strategyScroll->verticalScrollBar()->sizeHint().width());
-    m_strategyDock = dock(tr("Strategy"), QStringLiteral("strategyDock"), strategyScroll,
+    m_hardwareDock = dock(tr("Hardware"), QStringLiteral("hardwareDock"), scrolled(m_hardware),
                           Qt::LeftDockWidgetArea);
+    tabifyDockWidget(m_strategyDock, m_hardwareDock);
 
     m_groups = new GroupPanel;
     connect(m_groups, &GroupPanel::dieSwapRequested, this, &MainWindow::requestSwap);
     connect(m_groups, &GroupPanel::statusMessage, this, &MainWindow::showStatus);
     m_groupsDock =
         dock(tr("Groups"), QStringLiteral("groupsDock"), m_groups, Qt::LeftDockWidgetArea);
-    tabifyDockWidget(m_strategyDock, m_groupsDock);
+    tabifyDockWidget(m_hardwareDock, m_groupsDock);
     m_strategyDock->raise();
 
     m_tcme = new TcmePanel(m_document);
@@ -290,6 +300,12 @@ void MainWindow::createDocks() {
     m_messagesDock =
         dock(tr("Messages"), QStringLiteral("messagesDock"), m_messages, Qt::BottomDockWidgetArea);
     tabifyDockWidget(m_searchDock, m_messagesDock);
+    m_compare = new ComparePanel;
+    connect(m_compare, &ComparePanel::differenceChanged, m_mesh, &MeshView::setLinkDifference);
+    connect(m_compare, &ComparePanel::statusMessage, this, &MainWindow::showStatus);
+    m_compareDock =
+        dock(tr("Compare"), QStringLiteral("compareDock"), m_compare, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(m_messagesDock, m_compareDock);
     m_timelineDock->raise();
 
     m_walkthrough = new WalkthroughPanel(*this, this);
@@ -376,21 +392,28 @@ void MainWindow::createMenus() {
     view->addSeparator();
     QAction* fit = view->addAction(tr("Zoom to &fit"), m_mesh, &MeshView::zoomToFit);
     fit->setShortcut(QKeySequence(tr("Ctrl+0")));
+    QAction* pin = view->addAction(tr("&Pin result to compare"), this, [this] {
+        m_compareDock->show();
+        m_compareDock->raise();
+        m_compare->pin();
+    });
+    pin->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
+    pin->setToolTip(tr("Keep this result beside the next ones (the Compare dock)"));
     QAction* resetLayout = view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
     resetLayout->setToolTip(tr("Every dock back where it first was, shown"));
     view->addSeparator();
-    for (QDockWidget* dock :
-         {m_strategyDock, m_groupsDock, m_tcmeDock, m_inspectorDock, m_historyDock, m_timelineDock,
-          m_chartsDock, m_searchDock, m_messagesDock, m_walkthroughDock})
+    for (QDockWidget* dock : {m_strategyDock, m_hardwareDock, m_groupsDock, m_tcmeDock,
+                              m_inspectorDock, m_historyDock, m_compareDock, m_timelineDock,
+                              m_chartsDock, m_searchDock, m_messagesDock, m_walkthroughDock})
         view->addAction(dock->toggleViewAction());
 
     QMenu* optimize = menuBar()->addMenu(tr("&Optimize"));
-    QAction* step = optimize->addAction(tr("TCME &step"), m_tcme, &TcmePanel::step);
-    step->setShortcut(QKeySequence(Qt::Key_F10));
-    QAction* run = optimize->addAction(tr("TCME &run / stop"), m_tcme, &TcmePanel::run);
-    run->setShortcut(QKeySequence(Qt::Key_F5));
-    optimize->addAction(tr("&Reset"), m_tcme, &TcmePanel::reset);
-    optimize->addAction(tr("&Apply tuned routes"), m_tcme, &TcmePanel::apply);
+    // The TCME panel's own actions: enabled exactly when its buttons are.
+    m_tcme->stepAction()->setShortcut(QKeySequence(Qt::Key_F10));
+    m_tcme->runAction()->setShortcut(QKeySequence(Qt::Key_F5));
+    for (QAction* action :
+         {m_tcme->stepAction(), m_tcme->runAction(), m_tcme->resetAction(), m_tcme->applyAction()})
+        optimize->addAction(action);
     optimize->addSeparator();
     QAction* search = optimize->addAction(tr("S&earch strategies"), this, [this] {
         m_searchDock->show();
@@ -451,7 +474,8 @@ QStringList MainWindow::viewNames() {
     return {QStringLiteral("mesh"),     QStringLiteral("strategy"),  QStringLiteral("groups"),
             QStringLiteral("tcme"),     QStringLiteral("inspector"), QStringLiteral("history"),
             QStringLiteral("timeline"), QStringLiteral("charts"),    QStringLiteral("breakdown"),
-            QStringLiteral("search"),   QStringLiteral("messages"),  QStringLiteral("walkthrough")};
+            QStringLiteral("search"),   QStringLiteral("messages"),  QStringLiteral("walkthrough"),
+            QStringLiteral("compare"),  QStringLiteral("hardware")};
 }
 
 bool MainWindow::showView(const QString& name) {
@@ -466,10 +490,12 @@ bool MainWindow::showView(const QString& name) {
         return true;
     }
     const std::pair<const char*, QDockWidget*> docks[] = {
-        {"strategy", m_strategyDock},      {"groups", m_groupsDock},   {"tcme", m_tcmeDock},
-        {"inspector", m_inspectorDock},    {"history", m_historyDock}, {"timeline", m_timelineDock},
-        {"charts", m_chartsDock},          {"search", m_searchDock},   {"messages", m_messagesDock},
-        {"walkthrough", m_walkthroughDock}};
+        {"strategy", m_strategyDock}, {"groups", m_groupsDock},
+        {"tcme", m_tcmeDock},         {"inspector", m_inspectorDock},
+        {"history", m_historyDock},   {"timeline", m_timelineDock},
+        {"charts", m_chartsDock},     {"search", m_searchDock},
+        {"messages", m_messagesDock}, {"walkthrough", m_walkthroughDock},
+        {"compare", m_compareDock},   {"hardware", m_hardwareDock}};
     for (const auto& [dockName, dock] : docks)
         if (name == QLatin1String(dockName)) {
             dock->show();
@@ -495,6 +521,8 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
     m_groups->setAnalysis(analysis);
     m_dieInspector->setAnalysis(analysis);
     m_charts->setAnalysis(analysis);
+    m_search->setCurrentAnalysis(analysis);
+    m_compare->setCurrentAnalysis(analysis);
     m_linkFlows->setLink(analysis, m_mesh->selectedLink().value_or(-1));
     // The timeline shares the analysis's report (an aliasing pointer keeps the analysis alive).
     m_timeline->setReport(std::shared_ptr<const SimulationReport>(analysis, &analysis->report));
@@ -574,6 +602,7 @@ void MainWindow::markResultStale(const QString& why) {
     m_summary->setProperty("stale", true);
     m_summary->setStyleSheet(QStringLiteral("color: gray; font-style: italic;"));
     m_summary->setText(tr("previous result (%1): %2").arg(why, m_summaryText));
+    m_compare->setCurrentStale(true);
 }
 
 void MainWindow::markResultCurrent() {

@@ -26,12 +26,14 @@ class QUndoView;
 namespace ws {
 
 class ChartsPanel;
+class ComparePanel;
 class DieInspector;
 class ElidedLabel;
 class EvaluationRunner;
 class ExportActions;
 class RoundHeatmapControl;
 class GroupPanel;
+class HardwarePanel;
 class LinkFlowsModel;
 class MeshView;
 class ScenarioDocument;
@@ -80,6 +82,7 @@ public:
     SearchPanel* searchPanel() const { return m_search; }
     GroupPanel* groupPanel() const { return m_groups; }
     TimelineView* timelineView() const { return m_timeline; }
+    ComparePanel* comparePanel() const { return m_compare; }
     WalkthroughPanel* walkthrough() const { return m_walkthrough; }
     ChartsPanel* chartsPanel() const { return m_charts; }
     MessageLog* messageLog() const { return m_messages; }
@@ -137,6 +140,7 @@ private:
     EvaluationRunner* m_runner;
     MeshView* m_mesh;
     StrategyPanel* m_strategy = nullptr;
+    HardwarePanel* m_hardware = nullptr;
     GroupPanel* m_groups = nullptr;
     TcmePanel* m_tcme = nullptr;
     SearchPanel* m_search = nullptr;
@@ -151,11 +155,14 @@ private:
     QDockWidget* m_inspectorDock = nullptr;
     QDockWidget* m_historyDock = nullptr;
     QUndoView* m_history = nullptr;
+    QDockWidget* m_compareDock = nullptr;
+    QDockWidget* m_hardwareDock = nullptr;
     QDockWidget* m_timelineDock = nullptr;
     QDockWidget* m_walkthroughDock = nullptr;
     TimelineView* m_timeline = nullptr;
     WalkthroughPanel* m_walkthrough = nullptr;
     ChartsPanel* m_charts = nullptr;
+    ComparePanel* m_compare = nullptr;
     ExportActions* m_exports = nullptr;
     QDockWidget* m_chartsDock = nullptr;
     QDockWidget* m_searchDock = nullptr;

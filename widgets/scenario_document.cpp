@@ -147,7 +147,10 @@ enum MergeId {
     kMergeDieKey,
     kMergeNetworkChunk = 200, // after kMergeDieKey + the index of each die key
     kMergeLinkBandwidth,
-    kMergeLinkLatency
+    kMergeLinkLatency,
+    kMergeD2dEnergy,
+    kMergeHbmEnergy,
+    kMergeComputeEfficiency
 };
 
 QString degreeName(StrategyDegree degree) {
@@ -274,6 +277,15 @@ bool ScenarioDocument::setLinkKey(const QString& key, const nlohmann::json& valu
         tr("Set wafer.%1 to %2").arg(key, shown),
         [&](const Scenario& s) { return ws::setLinkKey(s, key.toStdString(), value); }, reason,
         key == QLatin1String("link_bandwidth") ? kMergeLinkBandwidth : kMergeLinkLatency);
+}
+
+bool ScenarioDocument::setEnergyKey(const QString& key, double value, QString* reason) {
+    return editBy(
+        tr("Set wafer.energy.%1 to %2").arg(key).arg(value, 0, 'g', 6),
+        [&](const Scenario& s) { return ws::setEnergyKey(s, key.toStdString(), value); }, reason,
+        key == QLatin1String("d2d_pj_per_bit")   ? kMergeD2dEnergy
+        : key == QLatin1String("hbm_pj_per_bit") ? kMergeHbmEnergy
+                                                 : kMergeComputeEfficiency);
 }
 
 bool ScenarioDocument::setWaferPreset(const QString& preset, QString* reason) {

@@ -77,6 +77,8 @@ public:
     bool setDieKey(const QString& key, const nlohmann::json& value, QString* reason);
     // wafer.link_bandwidth or wafer.link_latency: a quantity's text (ws::setLinkKey).
     bool setLinkKey(const QString& key, const nlohmann::json& value, QString* reason);
+    // One key of wafer.energy, a number (ws::setEnergyKey).
+    bool setEnergyKey(const QString& key, double value, QString* reason);
     // A hardware preset applied to the wafer, keeping its size (ws::setWaferPreset).
     bool setWaferPreset(const QString& preset, QString* reason);
     // The network model and store-and-forward chunk (ws::setNetworkModel).

@@ -204,6 +204,32 @@ Scenario setLinkKey(const Scenario& scenario, const std::string& key, const nloh
     return after;
 }
 
+Scenario setEnergyKey(const Scenario& scenario, const std::string& key, double value) {
+    // The file's own rules and messages: this wafer's energy with the key changed, read back.
+    const nlohmann::json probe = {
+        {"format", "waferscope.scenario"},
+        {"version", 1},
+        {"wafer", {{"rows", 1}, {"cols", 1}, {"energy", {{key, value}}}}}};
+    Scenario after = scenario;
+    try {
+        const EnergySpec read = parseScenario(probe).wafer.energy;
+        if (key == "d2d_pj_per_bit")
+            after.wafer.energy.d2dPicojoulesPerBit = read.d2dPicojoulesPerBit;
+        else if (key == "hbm_pj_per_bit")
+            after.wafer.energy.hbmPicojoulesPerBit = read.hbmPicojoulesPerBit;
+        else if (key == "flops_per_joule")
+            after.wafer.energy.flopsPerJoule = read.flopsPerJoule;
+        else // an "x-..." key the reader keeps as an extension: not an energy figure
+            throw EditRefused(EditRefused::Reason::Infeasible,
+                              "wafer.energy." + key +
+                                  ": not an energy key (d2d_pj_per_bit, hbm_pj_per_bit, "
+                                  "flops_per_joule)");
+    } catch (const ScenarioError& error) {
+        throw EditRefused(EditRefused::Reason::Infeasible, error.what());
+    }
+    return after;
+}
+
 Scenario resizeWafer(const Scenario& scenario, int rows, int cols) {
     Scenario after = scenario;
     after.wafer.rows = rows;

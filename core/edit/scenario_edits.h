@@ -53,6 +53,10 @@ Scenario setDieKey(const Scenario& scenario, const std::string& key, const nlohm
 // ("wafer.link_bandwidth: '-3 TB/s' is negative") for a value the file would reject, or for
 // another key.
 Scenario setLinkKey(const Scenario& scenario, const std::string& key, const nlohmann::json& value);
+// One key of `wafer.energy` (d2d_pj_per_bit, hbm_pj_per_bit, flops_per_joule: numbers, as the
+// file writes them), the others kept; refused with the file reader's message for a value the
+// file would reject ("wafer.energy.d2d_pj_per_bit: ... negative") or an unknown key.
+Scenario setEnergyKey(const Scenario& scenario, const std::string& key, double value);
 // Refused when an op of the explicit traffic or a strategy would not fit the new wafer.
 Scenario resizeWafer(const Scenario& scenario, int rows, int cols);
 // A hardware preset by name (scenario/wafer_presets.h, the file's `wafer.preset`) applied to the

@@ -4,7 +4,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QUndoStack>
@@ -38,77 +37,6 @@ TEST(StrategyPanel, SequenceLengthAndGlobalBatchAreEditableUndoableFields) {
     document.undoStack()->undo();
     EXPECT_EQ(document.scenario(), original);
     EXPECT_EQ(seqLen->value(), original.workload->seqLen); // the form follows the document
-}
-
-// The die's keys of docs/compute-model.md, typed in display units, land in the file's own units
-// and text, one undoable edit each.
-TEST(StrategyPanel, DieKeysAreEditedInTheUnitsShown) {
-    ScenarioDocument document;
-    const Scenario original = transformerStep();
-    document.load(original, {});
-    StrategyPanel panel(&document);
-    auto* overhead = panel.findChild<QDoubleSpinBox*>("taskOverhead");
-    auto* reserve = panel.findChild<QDoubleSpinBox*>("sramReserve");
-    auto* tile = panel.findChild<QSpinBox*>("gemmTile");
-    ASSERT_TRUE(overhead && reserve && tile);
-    EXPECT_DOUBLE_EQ(overhead->value(), original.wafer.die.taskOverhead.value * 1e9);
-    overhead->setValue(250);
-    EXPECT_EQ(document.scenario().wafer.die.taskOverhead, (Quantity{250e-9, "250 ns"}));
-    reserve->setValue(20);
-    EXPECT_DOUBLE_EQ(document.scenario().wafer.die.sramReserve, 0.2);
-    tile->setValue(64);
-    EXPECT_EQ(document.scenario().wafer.die.gemmTile, 64);
-    EXPECT_EQ(document.undoStack()->count(), 3);
-    while (document.undoStack()->canUndo())
-        document.undoStack()->undo();
-    EXPECT_EQ(document.scenario(), original);
-}
-
-// The links and the HBM are edited like the die's other keys: in the units shown, undoably.
-TEST(StrategyPanel, LinksAndHbmAreEditableUndoableFields) {
-    ScenarioDocument document;
-    const Scenario original = transformerStep();
-    document.load(original, {});
-    StrategyPanel panel(&document);
-    auto* bandwidth = panel.findChild<QDoubleSpinBox*>("linkBandwidth");
-    auto* latency = panel.findChild<QDoubleSpinBox*>("linkLatency");
-    auto* hbm = panel.findChild<QDoubleSpinBox*>("hbm");
-    ASSERT_TRUE(bandwidth && latency && hbm);
-    EXPECT_DOUBLE_EQ(bandwidth->value(), original.wafer.linkBandwidth.value / 1e12);
-    bandwidth->setValue(2.5);
-    EXPECT_EQ(document.scenario().wafer.linkBandwidth, (Quantity{2.5e12, "2.5 TB/s"}));
-    EXPECT_EQ(document.undoStack()->undoText(), "Set wafer.link_bandwidth to 2.5 TB/s");
-    latency->setValue(50);
-    EXPECT_EQ(document.scenario().wafer.linkLatency, (Quantity{50e-9, "50 ns"}));
-    hbm->setValue(40);
-    EXPECT_EQ(document.scenario().wafer.die.hbm, (Quantity{40e9, "40 GB"}));
-    EXPECT_EQ(document.undoStack()->count(), 3);
-    while (document.undoStack()->canUndo())
-        document.undoStack()->undo();
-    EXPECT_EQ(document.scenario(), original);
-    EXPECT_DOUBLE_EQ(bandwidth->value(), original.wafer.linkBandwidth.value / 1e12);
-}
-
-// Choosing a hardware preset is one undoable edit that keeps the wafer's size; the die's boxes
-// follow, and a wafer that names no preset shows none.
-TEST(StrategyPanel, AHardwarePresetIsAppliedKeepingTheWafersSize) {
-    ScenarioDocument document;
-    const Scenario original = transformerStep();
-    document.load(original, {});
-    StrategyPanel panel(&document);
-    auto* preset = panel.findChild<QComboBox*>("hardwarePreset");
-    auto* peak = panel.findChild<QDoubleSpinBox*>("peakFlops");
-    ASSERT_TRUE(preset && peak);
-    EXPECT_EQ(preset->currentIndex(), -1);
-    preset->setCurrentText(QStringLiteral("tesla-dojo-tile"));
-    EXPECT_EQ(document.scenario().wafer.preset, "tesla-dojo-tile");
-    EXPECT_EQ(document.scenario().wafer.rows, original.wafer.rows);
-    EXPECT_EQ(document.scenario().wafer.cols, original.wafer.cols);
-    EXPECT_DOUBLE_EQ(peak->value(), 362.0);
-    EXPECT_EQ(document.undoStack()->count(), 1);
-    document.undoStack()->undo();
-    EXPECT_EQ(document.scenario(), original);
-    EXPECT_EQ(preset->currentIndex(), -1);
 }
 
 TEST(StrategyPanel, ABatchTheStrategyCannotSplitIsRefusedAndTheFormSnapsBack) {

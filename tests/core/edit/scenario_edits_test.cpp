@@ -110,6 +110,31 @@ TEST(ScenarioEdits, ALinkKeyIsSetWithTheFilesOwnRules) {
     EXPECT_EQ(before.wafer, transformerScenario().wafer); // the scenario is untouched
 }
 
+TEST(ScenarioEdits, AnEnergyKeyIsSetWithTheFilesOwnRules) {
+    const Scenario before = transformerScenario();
+    const Scenario after = setEnergyKey(before, "d2d_pj_per_bit", 2.5);
+    EXPECT_DOUBLE_EQ(after.wafer.energy.d2dPicojoulesPerBit, 2.5);
+    EXPECT_DOUBLE_EQ(after.wafer.energy.hbmPicojoulesPerBit,
+                     before.wafer.energy.hbmPicojoulesPerBit); // the others are kept
+    EXPECT_DOUBLE_EQ(setEnergyKey(before, "flops_per_joule", 4e12).wafer.energy.flopsPerJoule,
+                     4e12);
+    EXPECT_DOUBLE_EQ(setEnergyKey(before, "hbm_pj_per_bit", 0).wafer.energy.hbmPicojoulesPerBit,
+                     0.0);
+    auto refusal = [&](const char* key, double value) -> std::string {
+        try {
+            setEnergyKey(before, key, value);
+        } catch (const EditRefused& refused) {
+            return refused.what();
+        }
+        return "applied";
+    };
+    EXPECT_NE(refusal("d2d_pj_per_bit", -1).find("wafer.energy.d2d_pj_per_bit"), std::string::npos);
+    EXPECT_NE(refusal("flops_per_joule", 0).find("greater than 0"), std::string::npos);
+    EXPECT_NE(refusal("d2d_pj_per_byte", 1).find("d2d_pj_per_byte"), std::string::npos);
+    EXPECT_NE(refusal("x-note", 1).find("not an energy key"), std::string::npos);
+    EXPECT_EQ(before.wafer, transformerScenario().wafer);
+}
+
 TEST(ScenarioEdits, SetADegreeAndDropDraggedGroups) {
     const Scenario before = gemmScenario({{"dp", 2}, {"tatp", 2}});
     const Scenario after = setStrategyDegree(before, StrategyDegree::Tatp, 4);

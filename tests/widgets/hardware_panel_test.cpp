@@ -1,0 +1,140 @@
+#include "hardware_panel.h"
+#include "scenario_document.h"
+#include "widget_test_support.h"
+
+#include "units/quantity.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+namespace ws {
+namespace {
+
+// GPT-3 175B on 6x8: dp 6 x tatp 8, 4 micro-batches of the global batch 96, seq_len 2048.
+Scenario transformerStep() {
+    return test::exampleScenario("gpt3_175b_6x8_fsdp_tatp.json");
+}
+
+// The die's keys of docs/compute-model.md, typed in display units, land in the file's own units
+// and text, one undoable edit each.
+TEST(HardwarePanel, DieKeysAreEditedInTheUnitsShown) {
+    ScenarioDocument document;
+    const Scenario original = transformerStep();
+    document.load(original, {});
+    HardwarePanel panel(&document);
+    auto* overhead = panel.findChild<QDoubleSpinBox*>("taskOverhead");
+    auto* reserve = panel.findChild<QDoubleSpinBox*>("sramReserve");
+    auto* tile = panel.findChild<QSpinBox*>("gemmTile");
+    ASSERT_TRUE(overhead && reserve && tile);
+    EXPECT_DOUBLE_EQ(overhead->value(), original.wafer.die.taskOverhead.value * 1e9);
+    overhead->setValue(250);
+    EXPECT_EQ(document.scenario().wafer.die.taskOverhead, (Quantity{250e-9, "250 ns"}));
+    reserve->setValue(20);
+    EXPECT_DOUBLE_EQ(document.scenario().wafer.die.sramReserve, 0.2);
+    tile->setValue(64);
+    EXPECT_EQ(document.scenario().wafer.die.gemmTile, 64);
+    EXPECT_EQ(document.undoStack()->count(), 3);
+    while (document.undoStack()->canUndo())
+        document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+}
+
+// The links and the HBM are edited like the die's other keys: in the units shown, undoably.
+TEST(HardwarePanel, LinksAndHbmAreEditableUndoableFields) {
+    ScenarioDocument document;
+    const Scenario original = transformerStep();
+    document.load(original, {});
+    HardwarePanel panel(&document);
+    auto* bandwidth = panel.findChild<QDoubleSpinBox*>("linkBandwidth");
+    auto* latency = panel.findChild<QDoubleSpinBox*>("linkLatency");
+    auto* hbm = panel.findChild<QDoubleSpinBox*>("hbm");
+    ASSERT_TRUE(bandwidth && latency && hbm);
+    EXPECT_DOUBLE_EQ(bandwidth->value(), original.wafer.linkBandwidth.value / 1e12);
+    bandwidth->setValue(2.5);
+    EXPECT_EQ(document.scenario().wafer.linkBandwidth, (Quantity{2.5e12, "2.5 TB/s"}));
+    EXPECT_EQ(document.undoStack()->undoText(), "Set wafer.link_bandwidth to 2.5 TB/s");
+    latency->setValue(50);
+    EXPECT_EQ(document.scenario().wafer.linkLatency, (Quantity{50e-9, "50 ns"}));
+    hbm->setValue(40);
+    EXPECT_EQ(document.scenario().wafer.die.hbm, (Quantity{40e9, "40 GB"}));
+    EXPECT_EQ(document.undoStack()->count(), 3);
+    while (document.undoStack()->canUndo())
+        document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+    EXPECT_DOUBLE_EQ(bandwidth->value(), original.wafer.linkBandwidth.value / 1e12);
+}
+
+// Choosing a hardware preset is one undoable edit that keeps the wafer's size; the die's boxes
+// follow, and a wafer that names no preset shows none.
+TEST(HardwarePanel, AHardwarePresetIsAppliedKeepingTheWafersSize) {
+    ScenarioDocument document;
+    const Scenario original = transformerStep();
+    document.load(original, {});
+    HardwarePanel panel(&document);
+    auto* preset = panel.findChild<QComboBox*>("hardwarePreset");
+    auto* peak = panel.findChild<QDoubleSpinBox*>("peakFlops");
+    ASSERT_TRUE(preset && peak);
+    EXPECT_EQ(preset->currentIndex(), -1);
+    preset->setCurrentText(QStringLiteral("tesla-dojo-tile"));
+    EXPECT_EQ(document.scenario().wafer.preset, "tesla-dojo-tile");
+    EXPECT_EQ(document.scenario().wafer.rows, original.wafer.rows);
+    EXPECT_EQ(document.scenario().wafer.cols, original.wafer.cols);
+    EXPECT_DOUBLE_EQ(peak->value(), 362.0);
+    EXPECT_EQ(document.undoStack()->count(), 1);
+    document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+    EXPECT_EQ(preset->currentIndex(), -1);
+}
+
+// The energy model (issue 20 item 9: it could not be edited): pJ per bit and TFLOP per joule,
+// written as the file's numbers, one undoable edit each, and a refused value snaps back.
+TEST(HardwarePanel, EnergyIsEditedInTheUnitsShown) {
+    ScenarioDocument document;
+    const Scenario original = transformerStep();
+    document.load(original, {});
+    HardwarePanel panel(&document);
+    auto* d2d = panel.findChild<QDoubleSpinBox*>("d2dEnergy");
+    auto* hbm = panel.findChild<QDoubleSpinBox*>("hbmEnergy");
+    auto* compute = panel.findChild<QDoubleSpinBox*>("computeEfficiency");
+    ASSERT_TRUE(d2d && hbm && compute);
+    EXPECT_DOUBLE_EQ(d2d->value(), original.wafer.energy.d2dPicojoulesPerBit);
+    EXPECT_DOUBLE_EQ(compute->value(), original.wafer.energy.flopsPerJoule / 1e12);
+    d2d->setValue(1.5);
+    EXPECT_DOUBLE_EQ(document.scenario().wafer.energy.d2dPicojoulesPerBit, 1.5);
+    EXPECT_EQ(document.undoStack()->undoText(), "Set wafer.energy.d2d_pj_per_bit to 1.5");
+    hbm->setValue(3);
+    EXPECT_DOUBLE_EQ(document.scenario().wafer.energy.hbmPicojoulesPerBit, 3.0);
+    compute->setValue(4);
+    EXPECT_DOUBLE_EQ(document.scenario().wafer.energy.flopsPerJoule, 4e12);
+    EXPECT_EQ(document.undoStack()->count(), 3);
+    while (document.undoStack()->canUndo())
+        document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+    EXPECT_DOUBLE_EQ(d2d->value(), original.wafer.energy.d2dPicojoulesPerBit);
+}
+
+// The wafer's size is edited here too, and a size the strategy cannot fit is refused.
+TEST(HardwarePanel, AWaferTooSmallForTheStrategyIsRefusedAndTheFormSnapsBack) {
+    ScenarioDocument document;
+    const Scenario original = transformerStep();
+    document.load(original, {});
+    HardwarePanel panel(&document);
+    QStringList messages;
+    QObject::connect(&panel, &HardwarePanel::statusMessage,
+                     [&](const QString& text) { messages << text; });
+    auto* rows = panel.findChild<QSpinBox*>("waferRows");
+    ASSERT_TRUE(rows);
+    ASSERT_EQ(rows->value(), original.wafer.rows);
+    rows->setValue(2); // 2 x 8 dies cannot hold dp 6 x tatp 8
+    EXPECT_EQ(document.scenario(), original);
+    EXPECT_EQ(rows->value(), original.wafer.rows);
+    ASSERT_EQ(messages.size(), 1);
+    EXPECT_TRUE(messages.front().startsWith("Not applied: ")) << messages.front().toStdString();
+}
+
+} // namespace
+} // namespace ws
