@@ -1,0 +1,197 @@
+// The three paths of issue 20, replayed in a real window with real gestures (QTest), each step
+// checked and photographed: an engineer exploring GPT-3 175B strategies on 6x8, a teacher going
+// through the walkthrough, a newcomer opening a broken file and a 32x32 wafer. CI runs it under
+// Xvfb (scripts/run-sessions.sh); the screenshots go to $WAFERSCOPE_SESSION_SHOTS (docs/images
+// holds the ones the docs show).
+#include "compare_panel.h"
+#include "hardware_panel.h"
+#include "main_window.h"
+#include "mesh_view.h"
+#include "message_log.h"
+#include "scenario_document.h"
+#include "search_panel.h"
+#include "walkthrough_panel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+namespace ws {
+namespace {
+
+QString scenarioFile(const char* name) {
+    return QStringLiteral(WAFERSCOPE_SCENARIO_DIR "/") + QLatin1String(name);
+}
+
+// Saves the window as a user sees it, when a directory is given.
+void shoot(QWidget& window, const QString& name) {
+    QApplication::processEvents();
+    const QByteArray dir = qgetenv("WAFERSCOPE_SESSION_SHOTS");
+    if (dir.isEmpty())
+        return;
+    QDir().mkpath(QString::fromLocal8Bit(dir));
+    const QString path = QString::fromLocal8Bit(dir) + QLatin1Char('/') + name + ".png";
+    EXPECT_TRUE(window.grab().save(path)) << path.toStdString();
+}
+
+// Types a value into a spin box as a user would: select all, type, Enter.
+void typeInto(QAbstractSpinBox* box, const QString& text) {
+    box->setFocus();
+    QTest::keyClick(box, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(box, text);
+    QTest::keyClick(box, Qt::Key_Return);
+}
+
+void click(QWidget* widget) {
+    ASSERT_NE(widget, nullptr);
+    ASSERT_TRUE(widget->isEnabled()) << widget->objectName().toStdString();
+    QTest::mouseClick(widget, Qt::LeftButton);
+}
+
+QAction* menuAction(const MainWindow& window, const QString& text) {
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->text() == text)
+            return action;
+    return nullptr;
+}
+
+class UserSession : public testing::Test {
+protected:
+    void SetUp() override {
+        window.resize(1440, 900);
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        // Active, so that the window's shortcuts (Ctrl+Z) reach it as a user's keys would.
+        window.activateWindow();
+        ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+    }
+    MainWindow window;
+};
+
+// The engineer: GPT-3 175B on 6x8, a TATP degree typed in the Strategy dock, the result pinned
+// and compared with the next change, then a strategy search.
+TEST_F(UserSession, AnEngineerExploresGpt3StrategiesOn6x8) {
+    ASSERT_TRUE(window.openScenario(scenarioFile("gpt3_175b_6x8_fsdp_tatp.json"), nullptr, true));
+    ASSERT_TRUE(window.waitForIdle(120000));
+    const double firstStep = window.meshView()->analysis()->report.step->stepS;
+    shoot(window, "session_engineer_opened");
+
+    window.showView("compare");
+    click(window.findChild<QPushButton*>("pinResult"));
+    ASSERT_TRUE(window.comparePanel()->isPinned());
+
+    window.showView("strategy");
+    auto* tatpBox = window.findChild<QSpinBox*>("tatp");
+    ASSERT_TRUE(tatpBox);
+    ASSERT_EQ(tatpBox->value(), 8);
+    typeInto(tatpBox, "4"); // dp 6 x tatp 4: half the dies
+    ASSERT_TRUE(window.waitForIdle(120000));
+    EXPECT_EQ(window.document()->scenario().strategy->tatp, 4);
+    EXPECT_EQ(window.document()->undoStack()->count(), 1);
+    window.showView("compare");
+    const QTableWidget& table = *window.comparePanel()->table();
+    ASSERT_GT(table.rowCount(), 0);
+    EXPECT_EQ(table.item(0, 0)->text(), "step time");
+    EXPECT_NE(table.item(0, 1)->text(), table.item(0, 2)->text());
+    shoot(window, "session_engineer_compare");
+
+    // The difference heatmap on one symmetric scale.
+    click(window.findChild<QCheckBox*>("showDifference"));
+    EXPECT_TRUE(window.meshView()->showsDifference());
+    shoot(window, "session_engineer_difference");
+
+    // Undo brings the first strategy and its figure back.
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Z, Qt::ControlModifier);
+    ASSERT_TRUE(window.waitForIdle(120000));
+    EXPECT_DOUBLE_EQ(window.meshView()->analysis()->report.step->stepS, firstStep);
+
+    // A strategy search, small enough for CI, with the current strategy beside the best.
+    window.showView("search");
+    window.searchPanel()->setBudget(300);
+    ASSERT_TRUE(window.searchPanel()->searchBlocking(300000));
+    EXPECT_TRUE(window.searchPanel()->currentPoint().has_value());
+    shoot(window, "session_engineer_search");
+}
+
+// The teacher: Help > Walkthrough, then Next through every step, each step's text read.
+TEST_F(UserSession, ATeacherGoesThroughTheWalkthrough) {
+    QAction* walkthrough = menuAction(window, "&Walkthrough: why FSDP and TATP collide");
+    ASSERT_NE(walkthrough, nullptr);
+    walkthrough->trigger();
+    ASSERT_TRUE(window.waitForIdle());
+    WalkthroughPanel& tour = *window.walkthrough();
+    QPushButton* next = nullptr;
+    for (QPushButton* button : tour.findChildren<QPushButton*>())
+        if (button->text().startsWith("Next"))
+            next = button;
+    ASSERT_NE(next, nullptr);
+    EXPECT_TRUE(tour.currentText().contains("Two strategies on one wafer"));
+    shoot(window, "session_teacher_step1");
+    for (int step = 1; step < tour.stepCount(); ++step) {
+        click(next);
+        ASSERT_TRUE(window.waitForIdle());
+        QApplication::processEvents();
+        EXPECT_EQ(tour.currentStep(), step);
+        EXPECT_FALSE(tour.currentText().contains("Simulating")) << step;
+        shoot(window, QStringLiteral("session_teacher_step%1").arg(step + 1));
+    }
+    // The tour ends on the tuned scenario: applied as one undo step, faster than the example.
+    EXPECT_EQ(window.document()->undoStack()->count(), 1);
+    EXPECT_TRUE(tour.currentText().contains("The timeline after"));
+    EXPECT_FALSE(next->isEnabled());
+}
+
+// The newcomer: a file with a typo key changes nothing and says why in full; a 32x32 wafer is
+// typed in and the mesh is fitted and drawn.
+TEST_F(UserSession, ANewcomerOpensABrokenFileAndA32x32Wafer) {
+    ASSERT_TRUE(window.openScenario(scenarioFile("contention_fsdp_tatp_4x4.json"), nullptr, true));
+    ASSERT_TRUE(window.waitForIdle());
+    const Scenario before = window.document()->scenario();
+    QTemporaryDir dir;
+    const QString broken = dir.filePath("typo.json");
+    {
+        QFile file(broken);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format": "waferscope.scenario", "version": 1,
+            "wafer": {"rows": 4, "cols": 4},
+            "workload": {"kind": "gemm", "m": 1024, "k": 1024, "n": 1024},
+            "strategy": {"dp": 2, "tapt": 2}})");
+    }
+    QString error;
+    EXPECT_FALSE(window.openScenario(broken, &error, true));
+    EXPECT_TRUE(error.contains("tapt")) << error.toStdString();
+    EXPECT_TRUE(error.contains("tatp")) << error.toStdString(); // did you mean
+    EXPECT_EQ(window.document()->scenario(), before);           // nothing changed
+    ASSERT_GT(window.messageLog()->count(), 0);
+    EXPECT_TRUE(window.messageLog()->text(window.messageLog()->count() - 1).contains("tapt"));
+    window.showView("messages");
+    shoot(window, "session_newcomer_broken_file");
+
+    window.showView("hardware");
+    shoot(*window.findChild<HardwarePanel*>(), "session_hardware_form"); // the whole form
+    auto* rows = window.findChild<QSpinBox*>("waferRows");
+    auto* cols = window.findChild<QSpinBox*>("waferCols");
+    ASSERT_TRUE(rows && cols);
+    typeInto(rows, "32");
+    typeInto(cols, "32");
+    ASSERT_TRUE(window.waitForIdle());
+    ASSERT_EQ(window.meshView()->analysis()->topology->dieCount(), 1024);
+    // Fitted: every die of the wafer is inside the view.
+    const QRectF last = window.meshView()->geometry().dieRect({31, 31});
+    EXPECT_TRUE(QRectF(window.meshView()->rect()).contains(last.center()));
+    shoot(window, "session_newcomer_32x32");
+}
+
+} // namespace
+} // namespace ws
