@@ -13,6 +13,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 namespace ws {
@@ -86,6 +87,25 @@ void BM_PaintMesh32x32(benchmark::State& state) {
 }
 // The default window's mesh area, and a 4K-sized one.
 BENCHMARK(BM_PaintMesh32x32)->Args({1000, 700})->Args({3200, 2000})->Unit(benchmark::kMillisecond);
+
+// Compare mode's difference heatmap on 32x32: the transpose against itself with every byte
+// halved, so that every link's colour is a difference (docs/gui.md, Compare).
+void BM_PaintMesh32x32Difference(benchmark::State& state) {
+    const auto analysis = transpose32();
+    auto pinned = std::make_shared<ScenarioAnalysis>(*analysis);
+    for (LinkReport& link : pinned->report.links)
+        link.bytes *= 2;
+    MeshView view;
+    view.resize(1000, 700);
+    view.setAnalysis(analysis);
+    view.setLinkDifference(MeshView::LinkDifference{pinned, QStringLiteral("now − pinned")});
+    QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
+    for (auto _ : state) {
+        paint(view, image);
+        benchmark::DoNotOptimize(image.constBits());
+    }
+}
+BENCHMARK(BM_PaintMesh32x32Difference)->Unit(benchmark::kMillisecond);
 
 void BM_PaintMesh32x32Zoomed(benchmark::State& state) {
     const auto analysis = transpose32();

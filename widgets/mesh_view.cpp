@@ -99,11 +99,6 @@ void MeshView::setLinkDifference(std::optional<LinkDifference> difference) {
     update();
 }
 
-bool MeshView::showsDifference() const {
-    return m_difference && m_difference->pinned && m_analysis &&
-           sameLinks(m_difference->pinned->report, m_analysis->report);
-}
-
 void MeshView::setTcmeOverlay(std::optional<TcmeOverlay> overlay) {
     m_tcme = std::move(overlay);
     update();
@@ -216,6 +211,8 @@ double MeshView::maxLinkValue() const {
 }
 
 void MeshView::recomputeScale() {
+    m_showsDifference = m_difference && m_difference->pinned && m_analysis &&
+                        sameLinks(m_difference->pinned->report, m_analysis->report);
     m_maxValue = maxLinkValue();
 }
 

@@ -75,7 +75,8 @@ public:
     void setLinkLoadOverride(std::optional<LinkLoadOverride> loads);
     void setTcmeOverlay(std::optional<TcmeOverlay> overlay);
     void setLinkDifference(std::optional<LinkDifference> difference);
-    bool showsDifference() const; // a difference is set and comparable with the analysis
+    // A difference is set and comparable with the analysis.
+    bool showsDifference() const { return m_showsDifference; }
     // A banner over the mesh: "Simulating..." while a re-simulation runs, or an error.
     void setBanner(const QString& text, bool isError = false);
 
@@ -136,7 +137,7 @@ private:
     // Core's swaps for the drop (planDieMove), and the text of the edit or of the refusal.
     QList<QPair<int, int>> swapsForDrop(DieId target, QString* text) const;
     void startExternalDrag();
-    void recomputeScale();
+    void recomputeScale(); // also whether the difference is shown
 
     void paintTiles(QPainter& painter, const QRectF& visible) const;
     void paintLinks(QPainter& painter, const QRectF& visible) const;
@@ -150,6 +151,9 @@ private:
     std::optional<LinkLoadOverride> m_override;
     std::optional<TcmeOverlay> m_tcme;
     std::optional<LinkDifference> m_difference;
+    // m_difference is set and ran on the analysis's links: kept, not recomputed per link (the
+    // check walks every link, and linkValue is asked for every link on every paint).
+    bool m_showsDifference = false;
     QString m_banner;
     bool m_bannerIsError = false;
     mutable QRectF m_bannerRect; // where the banner was last painted, for its tooltip
