@@ -1,5 +1,6 @@
 #include "cli_commands.h"
 #include "cli_search.h"
+#include "cli_sweep.h"
 
 #include "evaluation/network_model_comparison.h"
 #include "evaluation/scenario_run.h"
@@ -61,6 +62,11 @@ Commands:
                                  degrees, FSDP, micro-batches, checkpointing and placement)
                                  and compare it with the Megatron-1, Megatron-3 and FSDP
                                  baselines; progress on stderr; -o writes the best scenario
+  sweep SWEEP.json [-o OUT.csv|OUT.jsonl] [--threads N]
+                                 simulate every point of a sweep file (the cartesian product
+                                 of its axes over scenario keys), one row per point: CSV, or
+                                 JSON Lines for .jsonl; a point that fails is a row with the
+                                 reason; an existing OUT is resumed (its points skipped)
   launch FILE [--framework megatron|deepspeed|fsdp|all] [-o OUT]
                                  launch settings for GPU frameworks from the strategy:
                                  Megatron-LM arguments, a DeepSpeed config, a PyTorch FSDP
@@ -440,6 +446,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     if (command == "search")
         return runSearchCommand(args, out, err);
+    if (command == "sweep")
+        return runSweepCommand(args, out, err);
     if (command != "validate" && command != "simulate" && command != "optimize" &&
         command != "launch") {
         err << "waferscope-cli: unknown command '" << command << "'\n\n" << kUsage;

@@ -1,6 +1,7 @@
 #include "cli_search.h"
 
 #include "cli_commands.h"
+#include "cli_options.h"
 
 #include "evaluation/scenario_run.h"
 #include "io/file_write_error.h"
@@ -12,7 +13,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -22,10 +22,6 @@ namespace ws {
 
 namespace {
 
-struct SearchUsageError {
-    std::string message;
-};
-
 struct SearchCommandOptions {
     std::string file;
     SearchOptions search;
@@ -33,51 +29,25 @@ struct SearchCommandOptions {
     std::optional<std::string> outputPath;
 };
 
-template <class T>
-T parseNumber(const std::string& option, const std::string& text, T low, T high) {
-    T value{};
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size() || value < low || value > high) {
-        // Appended piece by piece: GCC 12 flags a chain of operator+ here (-Wrestrict, a false
-        // positive).
-        std::string message = option;
-        message.append(" takes an integer from ").append(std::to_string(low));
-        message.append(" to ").append(std::to_string(high));
-        message.append(", not '").append(text).append("'");
-        throw SearchUsageError{message};
-    }
-    return value;
-}
-
 SearchCommandOptions parseOptions(const std::vector<std::string>& args) {
     SearchCommandOptions options;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= args.size())
-                throw SearchUsageError{arg + " needs a value"};
-            return args[++i];
-        };
-        if (arg == "--json")
-            options.json = true;
-        else if (arg == "--threads")
-            options.search.threads = parseNumber<int>(arg, value(), 1, 256);
-        else if (arg == "--seed")
-            options.search.seed = parseNumber<std::uint64_t>(
-                arg, value(), 0, std::numeric_limits<std::uint64_t>::max());
-        else if (arg == "--budget")
-            options.search.budget = parseNumber<int>(arg, value(), 1, 10'000'000);
-        else if (arg == "-o")
-            options.outputPath = value();
-        else if (arg.starts_with("-"))
-            throw SearchUsageError{"unknown option '" + arg + "' for search"};
-        else if (options.file.empty())
-            options.file = arg;
-        else
-            throw SearchUsageError{"more than one FILE: '" + options.file + "' and '" + arg + "'"};
-    }
-    if (options.file.empty())
-        throw SearchUsageError{"search needs a scenario FILE"};
+    options.file = readSubcommandArguments(
+        args, "a scenario FILE", [&](const std::string& arg, const auto& value) {
+            if (arg == "--json")
+                options.json = true;
+            else if (arg == "--threads")
+                options.search.threads = parseIntegerOption<int>(arg, value(), 1, 256);
+            else if (arg == "--seed")
+                options.search.seed = parseIntegerOption<std::uint64_t>(
+                    arg, value(), 0, std::numeric_limits<std::uint64_t>::max());
+            else if (arg == "--budget")
+                options.search.budget = parseIntegerOption<int>(arg, value(), 1, 10'000'000);
+            else if (arg == "-o")
+                options.outputPath = value();
+            else
+                return false;
+            return true;
+        });
     return options;
 }
 
@@ -208,7 +178,7 @@ int runSearchCommand(const std::vector<std::string>& args, std::ostream& out, st
         if (options.outputPath && !options.json)
             out << "best scenario written to " << *options.outputPath << '\n';
         return kExitOk;
-    } catch (const SearchUsageError& error) {
+    } catch (const CliUsageError& error) {
         err << "waferscope-cli: " << error.message << "\n(see waferscope-cli --help)\n";
         return kExitBadInput;
     } catch (const ScenarioError& error) {

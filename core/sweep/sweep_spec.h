@@ -1,0 +1,57 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// One axis of a sweep: a dotted scenario key ("strategy.tatp", "wafer.link_bandwidth") and the
+// values it takes, as the file writes them.
+struct SweepAxis {
+    std::string key;
+    std::vector<nlohmann::json> values;
+};
+
+// A sweep file (docs/cli.md section 10, SPEC section 7): a base scenario and axes over its keys.
+// The points are the cartesian product of the axes, each repeated `samples` times.
+struct SweepSpec {
+    nlohmann::ordered_json base;         // the base scenario as written
+    std::filesystem::path baseDirectory; // against which the base's own relative paths are read
+    std::vector<SweepAxis> axes;         // in the file's order
+    int samples = 1;
+    std::uint64_t seed = 1;
+};
+
+// One point: its place in the sweep, its axis values (one per axis) and its sample.
+struct SweepPoint {
+    std::size_t index = 0;
+    std::vector<nlohmann::json> values;
+    int sample = 0;
+};
+
+// Reads and checks a sweep file. Every axis value is applied to the base and read as a
+// scenario, so that a key the scenario file does not have, or a value of the wrong type or out
+// of range, is a ScenarioError naming the axis ("axes.strategy.tapt: ...") before any point runs.
+// A base given as a path is read relative to `directory` (the sweep file's).
+SweepSpec parseSweep(const std::string& text, const std::filesystem::path& directory = {});
+SweepSpec loadSweep(const std::filesystem::path& file);
+
+// Points are numbered with the last axis fastest, then the sample: 0 .. pointCount - 1.
+std::size_t pointCount(const SweepSpec& spec);
+SweepPoint pointAt(const SweepSpec& spec, std::size_t index);
+
+// The base with `point`'s axis values set at their dotted keys (objects created as needed):
+// the scenario as JSON, to read with parseScenario.
+nlohmann::json scenarioJsonAt(const SweepSpec& spec, const SweepPoint& point);
+
+// Sets `value` at the dotted `key` of `document`, creating the objects on the way; a step
+// through something that is not an object is a ScenarioError at the key.
+void setDottedKey(nlohmann::ordered_json& document, const std::string& key,
+                  const nlohmann::json& value);
+
+} // namespace ws

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "sweep/sweep_runner.h"
+#include "sweep/sweep_spec.h"
+
+#include <cstddef>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// The output of a sweep (docs/cli.md section 10): one row per point, CSV or JSON Lines, with the
+// columns of SPEC section 7: the axis keys, sample, ok, error, step_s, tokens_per_s, mfu,
+// makespan_s, max_link_bytes, peak_memory_bytes, oom. Numbers are written as the JSON reports
+// write them (the shortest text that reads back to the same double).
+enum class SweepFormat { Csv, JsonLines };
+SweepFormat sweepFormatFor(const std::filesystem::path& file); // ".jsonl": JSON Lines, else CSV
+
+std::vector<std::string> sweepColumns(const SweepSpec& spec);
+std::string sweepHeader(const SweepSpec& spec, SweepFormat format); // CSV's first line; "" else
+std::string sweepLine(const SweepSpec& spec, const SweepRow& row, SweepFormat format);
+
+// A point as its row identifies it: its axis values as written, and its sample.
+std::string pointKey(const SweepPoint& point);
+
+// What an earlier run's output already holds, for resuming: the keys of its rows, and how many
+// bytes of it are whole lines (a line cut short by an interrupted run is dropped and redone).
+// Throws ScenarioError (at "output") when its columns are not this sweep's.
+struct ExistingRows {
+    std::set<std::string> keys;
+    std::size_t completeBytes = 0;
+    bool hasHeader = false;
+};
+ExistingRows readExistingRows(const std::string& text, const SweepSpec& spec, SweepFormat format);
+
+} // namespace ws

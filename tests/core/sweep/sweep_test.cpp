@@ -1,0 +1,169 @@
+#include "sweep/sweep_runner.h"
+#include "sweep/sweep_spec.h"
+#include "sweep/sweep_table.h"
+
+#include "evaluation/scenario_run.h"
+#include "io/scenario_io.h"
+#include "scenario/scenario_error.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+namespace ws {
+namespace {
+
+// A GEMM step on a 4x4 wafer: each point simulates in milliseconds.
+const char* kBase = R"({"format": "waferscope.scenario", "version": 1,
+    "wafer": {"rows": 4, "cols": 4},
+    "workload": {"kind": "gemm", "m": 2048, "k": 2048, "n": 2048},
+    "strategy": {"dp": 2, "tatp": 2, "fsdp": true}})";
+
+std::string sweepText(const std::string& axes, const std::string& extra = "") {
+    return R"({"format": "waferscope.sweep", "version": 1, "base": )" + std::string(kBase) +
+           R"(, "axes": )" + axes + extra + "}";
+}
+
+std::string problemOf(const std::string& text) {
+    try {
+        parseSweep(text);
+    } catch (const ScenarioError& error) {
+        return error.what();
+    }
+    return "accepted";
+}
+
+TEST(Sweep, PointsAreTheCartesianProductLastAxisFastestThenTheSample) {
+    const SweepSpec spec = parseSweep(
+        sweepText(R"({"strategy.tatp": [1, 2, 4], "wafer.link_bandwidth": ["1 TB/s", "4 TB/s"]})",
+                  R"(, "samples": 2)"));
+    ASSERT_EQ(spec.axes.size(), 2u);
+    EXPECT_EQ(spec.axes[0].key, "strategy.tatp"); // the file's order, not alphabetical
+    EXPECT_EQ(pointCount(spec), 3u * 2u * 2u);
+    const SweepPoint first = pointAt(spec, 0);
+    EXPECT_EQ(first.values, (std::vector<nlohmann::json>{1, "1 TB/s"}));
+    EXPECT_EQ(first.sample, 0);
+    EXPECT_EQ(pointAt(spec, 1).sample, 1);
+    EXPECT_EQ(pointAt(spec, 2).values, (std::vector<nlohmann::json>{1, "4 TB/s"}));
+    const SweepPoint last = pointAt(spec, 11);
+    EXPECT_EQ(last.values, (std::vector<nlohmann::json>{4, "4 TB/s"}));
+    EXPECT_EQ(last.sample, 1);
+    const Scenario scenario = parseScenario(scenarioJsonAt(spec, last));
+    EXPECT_EQ(scenario.strategy->tatp, 4);
+    EXPECT_DOUBLE_EQ(scenario.wafer.linkBandwidth.value, 4e12);
+}
+
+// Bad sweep files exit 2 naming the key (issue 17, Must show).
+TEST(Sweep, BadSweepFilesAreRefusedNamingTheKey) {
+    EXPECT_NE(problemOf(sweepText(R"({"strategy.tapt": [2]})")).find("axes.strategy.tapt[0]"),
+              std::string::npos);
+    EXPECT_NE(problemOf(sweepText(R"({"strategy.tapt": [2]})")).find("did you mean 'tatp'"),
+              std::string::npos)
+        << problemOf(sweepText(R"({"strategy.tapt": [2]})"));
+    EXPECT_NE(problemOf(sweepText(R"({"strategy.tatp": ["four"]})")).find("axes.strategy.tatp[0]"),
+              std::string::npos);
+    EXPECT_NE(problemOf(sweepText(R"({"strategy.tatp": []})")).find("axes.strategy.tatp: must be"),
+              std::string::npos);
+    EXPECT_NE(problemOf(sweepText(R"({})")).find("axes: must be"), std::string::npos);
+    EXPECT_NE(problemOf(sweepText(R"({"wafer.rows": [4]})", R"(, "samples": 0)")).find("samples"),
+              std::string::npos);
+    EXPECT_NE(problemOf(sweepText(R"({"faults.die_rate": [0.1]})")).find("not supported yet"),
+              std::string::npos);
+    EXPECT_NE(problemOf(R"({"format": "waferscope.sweep", "version": 1, "axes": {"a": [1]}})")
+                  .find("base: missing"),
+              std::string::npos);
+    EXPECT_NE(problemOf(R"({"format": "sweep", "version": 1})").find("format"), std::string::npos);
+    EXPECT_NE(problemOf(sweepText(R"({"wafer.rows": [4]})", R"(, "sample": 2)")).find("sample: "),
+              std::string::npos);
+    EXPECT_NE(problemOf("{\"format\": ").find("JSON syntax error"), std::string::npos);
+    EXPECT_NE(problemOf(sweepText(R"({"strategy.tatp": [2, 4, 2]})"))
+                  .find("axes.strategy.tatp[2]: 2 is already the axis's value 0"),
+              std::string::npos);
+}
+
+TEST(Sweep, ADottedKeyCreatesTheObjectsOnItsWay) {
+    nlohmann::ordered_json document = {{"wafer", {{"rows", 2}}}};
+    setDottedKey(document, "tcme.max_iter", 15);
+    EXPECT_EQ(document["tcme"]["max_iter"], 15);
+    setDottedKey(document, "wafer.rows", 6);
+    EXPECT_EQ(document["wafer"]["rows"], 6);
+    EXPECT_THROW(setDottedKey(document, "wafer.rows.x", 1), ScenarioError);
+    EXPECT_THROW(setDottedKey(document, "wafer..rows", 1), ScenarioError);
+}
+
+// A sweep's rows equal individual simulations of the same points (issue 17, Must show).
+TEST(Sweep, ARowIsTheSimulationOfItsPoint) {
+    const SweepSpec spec = parseSweep(sweepText(R"({"strategy.tatp": [2, 4]})"));
+    for (std::size_t index = 0; index < pointCount(spec); ++index) {
+        const SweepPoint point = pointAt(spec, index);
+        const SweepRow row = evaluatePoint(spec, point);
+        ASSERT_TRUE(row.ok) << row.error;
+        const SimulationReport report =
+            simulateScenarioReport(parseScenario(scenarioJsonAt(spec, point)), frontEndRunOptions(),
+                                   ReportDetail::Summary);
+        ASSERT_TRUE(report.step && row.stepS);
+        EXPECT_EQ(*row.stepS, report.step->stepS);
+        EXPECT_EQ(*row.mfu, report.step->mfu);
+        EXPECT_EQ(row.makespanS, report.makespanS);
+        EXPECT_GT(row.maxLinkBytes, 0.0);
+        EXPECT_GT(row.peakMemoryBytes, 0.0);
+    }
+}
+
+// A point that cannot be placed is a row with the reason, never a failed sweep.
+TEST(Sweep, APointThatFailsIsARowWithTheReason) {
+    const SweepSpec spec = parseSweep(sweepText(R"({"strategy.dp": [2, 16]})"));
+    const SweepRow bad = evaluatePoint(spec, pointAt(spec, 1)); // dp 16 x tatp 2 > 16 dies
+    EXPECT_FALSE(bad.ok);
+    EXPECT_FALSE(bad.error.empty());
+    const std::string line = sweepLine(spec, bad, SweepFormat::Csv);
+    EXPECT_EQ(line.rfind("16,0,false,", 0), 0u) << line;
+    EXPECT_TRUE(evaluatePoint(spec, pointAt(spec, 0)).ok);
+}
+
+std::string runToText(const SweepSpec& spec, int threads, SweepFormat format) {
+    std::string text = sweepHeader(spec, format);
+    SweepRunOptions options;
+    options.threads = threads;
+    options.onRow = [&](const SweepRow& row) { text += sweepLine(spec, row, format); };
+    runSweep(spec, options);
+    return text;
+}
+
+// One thread or two: the same output, row for row (issue 17, Must show).
+TEST(Sweep, TheOutputIsTheSameOnOneOrTwoThreads) {
+    const SweepSpec spec =
+        parseSweep(sweepText(R"({"strategy.tatp": [1, 2, 4], "strategy.dp": [1, 2, 16]})"));
+    const std::string one = runToText(spec, 1, SweepFormat::Csv);
+    EXPECT_EQ(one, runToText(spec, 2, SweepFormat::Csv));
+    EXPECT_EQ(std::count(one.begin(), one.end(), '\n'), 1 + 9);
+    EXPECT_EQ(one.substr(0, one.find('\n')),
+              "strategy.tatp,strategy.dp,sample,ok,error,step_s,tokens_per_s,mfu,makespan_s,"
+              "max_link_bytes,peak_memory_bytes,oom");
+    EXPECT_EQ(runToText(spec, 1, SweepFormat::JsonLines),
+              runToText(spec, 2, SweepFormat::JsonLines));
+}
+
+// Resume: the rows already written are recognised, a line cut short is dropped.
+TEST(Sweep, AnEarlierOutputIsReadBackForResuming) {
+    const SweepSpec spec = parseSweep(sweepText(R"({"strategy.tatp": [1, 2, 4]})"));
+    for (const SweepFormat format : {SweepFormat::Csv, SweepFormat::JsonLines}) {
+        const std::string full = runToText(spec, 1, format);
+        const std::size_t cut = full.rfind('\n', full.size() - 2) + 5; // into the last row
+        const ExistingRows rows = readExistingRows(full.substr(0, cut), spec, format);
+        EXPECT_EQ(rows.keys.size(), 2u);
+        EXPECT_EQ(rows.completeBytes, full.rfind('\n', full.size() - 2) + 1);
+        EXPECT_EQ(rows.hasHeader, format == SweepFormat::Csv);
+        EXPECT_TRUE(rows.keys.count(pointKey(pointAt(spec, 0))));
+        EXPECT_TRUE(rows.keys.count(pointKey(pointAt(spec, 1))));
+        EXPECT_FALSE(rows.keys.count(pointKey(pointAt(spec, 2))));
+    }
+    const SweepSpec other = parseSweep(sweepText(R"({"strategy.dp": [1, 2]})"));
+    EXPECT_THROW(readExistingRows(runToText(spec, 1, SweepFormat::Csv), other, SweepFormat::Csv),
+                 ScenarioError);
+}
+
+} // namespace
+} // namespace ws
