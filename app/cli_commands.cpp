@@ -386,6 +386,9 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
             << formatSeconds(iteration.after.makespanS) << ", hottest link "
             << formatBytes(iteration.before.maxLinkBytes) << " -> "
             << formatBytes(iteration.after.maxLinkBytes) << '\n';
+        if (!iteration.actions.empty())
+            out << "  kept for: " << toString(iteration.gain) << " ("
+                << gainExplanation(iteration.gain) << ")\n";
     }
     out << "stopped:   " << toString(reason) << '\n';
     out << "before:    makespan " << formatSeconds(engine.initial().makespanS) << ", hottest link "

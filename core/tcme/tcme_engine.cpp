@@ -44,6 +44,21 @@ std::string toString(TcmeGain gain) {
     return "unknown";
 }
 
+std::string gainExplanation(TcmeGain gain) {
+    switch (gain) {
+    case TcmeGain::None:
+        return "nothing was kept";
+    case TcmeGain::Makespan:
+        return "the makespan fell";
+    case TcmeGain::HottestLink:
+        return "same makespan, the hottest link carries less";
+    case TcmeGain::Spread:
+        return "same makespan and hottest link, the load spreads more evenly: one of several "
+               "equally hot links came off the top";
+    }
+    return "unknown";
+}
+
 TcmeOptions tcmeOptionsFrom(const Scenario& scenario) {
     TcmeOptions options;
     options.spec = scenario.tcme.value_or(TcmeSpec{});

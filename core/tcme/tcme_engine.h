@@ -37,6 +37,8 @@ struct TcmeSnapshot {
 // squares). None: the iteration kept nothing.
 enum class TcmeGain { None, Makespan, HottestLink, Spread };
 std::string toString(TcmeGain gain); // "none", "makespan", "hottest_link", "spread"
+// The gain in words, for reports: "the makespan fell", ...
+std::string gainExplanation(TcmeGain gain);
 
 struct TcmeIteration {
     int index = 0; // 0-based

@@ -282,6 +282,26 @@ TEST(Cli, InfeasibleStrategyExitsTwo) {
     EXPECT_NE(run.err.find(file.string() + ": strategy.tp: "), std::string::npos) << run.err;
 }
 
+// Why each kept change was kept, in the text report as in the JSON's `gain`: on the teaching
+// example iteration 0's reroute leaves the makespan and the hottest link where they were and
+// only spreads the load; iteration 1's lowers the makespan.
+TEST(Cli, OptimizeSaysWhyEachChangeWasKept) {
+    const std::string file = quote((kScenarios / "contention_fsdp_tatp_4x4.json").string());
+    const CliRun text = runCli("optimize " + file);
+    ASSERT_EQ(text.status, 0) << text.err;
+    const std::size_t first = text.out.find("  kept for: spread (same makespan and hottest link");
+    const std::size_t second = text.out.find("  kept for: makespan (the makespan fell)");
+    ASSERT_NE(first, std::string::npos) << text.out;
+    ASSERT_NE(second, std::string::npos) << text.out;
+    EXPECT_LT(first, second);
+    const CliRun json = runCli("optimize --json " + file);
+    ASSERT_EQ(json.status, 0) << json.err;
+    const auto iterations = nlohmann::json::parse(json.out).at("iterations");
+    ASSERT_GE(iterations.size(), 2u);
+    EXPECT_EQ(iterations[0].at("gain"), "spread");
+    EXPECT_EQ(iterations[1].at("gain"), "makespan");
+}
+
 // TCME through the CLI: the JSON of docs/cli.md, and a tuned scenario that simulates to
 // exactly the reported `after`.
 TEST(Cli, OptimizeWritesATunedScenarioThatReproducesAfter) {
