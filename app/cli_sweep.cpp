@@ -3,6 +3,7 @@
 #include "cli_commands.h"
 #include "cli_options.h"
 
+#include "io/scenario_io.h"
 #include "scenario/scenario_error.h"
 #include "sweep/sweep_runner.h"
 #include "sweep/sweep_spec.h"
@@ -15,7 +16,6 @@
 #include <fstream>
 #include <optional>
 #include <ostream>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -45,13 +45,6 @@ SweepCommandOptions parseOptions(const std::vector<std::string>& args) {
     return options;
 }
 
-std::string readFile(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 } // namespace
 
 int runSweepCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -68,7 +61,7 @@ int runSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
         if (options.outputPath) {
             if (std::filesystem::exists(*options.outputPath)) {
                 try {
-                    existing = readExistingRows(readFile(*options.outputPath), spec, format);
+                    existing = readExistingRows(readWholeFile(*options.outputPath), spec, format);
                 } catch (const ScenarioError& error) {
                     err << options.outputPath->string() << ": " << error.problem() << '\n';
                     return kExitBadInput;

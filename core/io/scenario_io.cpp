@@ -12,7 +12,6 @@
 #include <system_error>
 
 namespace ws {
-namespace {
 
 std::string readWholeFile(const std::filesystem::path& file) {
     errno = 0;
@@ -32,8 +31,6 @@ std::string readWholeFile(const std::filesystem::path& file) {
         throw ScenarioError("", "cannot read file: " + systemReason(errno));
     return text;
 }
-
-} // namespace
 
 Scenario parseScenario(const std::string& jsonText, const std::filesystem::path& directory) {
     return parseScenario(parseStrictJson(jsonText), directory);

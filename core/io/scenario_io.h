@@ -31,6 +31,10 @@ inline Scenario parseScenario(const char* jsonText, const std::filesystem::path&
 // what an edit of one die key checks (edit/scenario_edits.h).
 DieSpec parseDie(const nlohmann::json& die);
 
+// A file's whole content; one that cannot be read (missing, a directory) is a ScenarioError
+// with an empty key path ("cannot read file: No such file or directory").
+std::string readWholeFile(const std::filesystem::path& file);
+
 // Reads a file (its `hf_config` relative to the file's directory); a file that cannot be read
 // is a ScenarioError with an empty key path.
 Scenario loadScenario(const std::filesystem::path& file);

@@ -4,9 +4,6 @@
 #include "io/strict_json.h"
 #include "scenario/scenario_error.h"
 
-#include <fstream>
-#include <sstream>
-
 namespace ws {
 
 namespace {
@@ -30,18 +27,15 @@ nlohmann::ordered_json readBase(const nlohmann::ordered_json& value,
     if (!value.is_string())
         throw ScenarioError("base", "must be a scenario file's path or a scenario object");
     const std::filesystem::path file = directory / value.get<std::string>();
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        throw ScenarioError("base", "cannot read the scenario '" + file.string() + "'");
-    std::stringstream text;
-    text << in.rdbuf();
     baseDirectory = file.parent_path();
+    std::string text;
     try {
-        parseStrictJson(text.str());
+        text = readWholeFile(file);
+        parseStrictJson(text);
     } catch (const ScenarioError& error) {
         throw ScenarioError("base", file.string() + ": " + error.what());
     }
-    return nlohmann::ordered_json::parse(text.str());
+    return nlohmann::ordered_json::parse(text);
 }
 
 } // namespace
@@ -146,12 +140,7 @@ SweepSpec parseSweep(const std::string& text, const std::filesystem::path& direc
 }
 
 SweepSpec loadSweep(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        throw ScenarioError("", "cannot read the sweep file");
-    std::stringstream text;
-    text << in.rdbuf();
-    return parseSweep(text.str(), file.parent_path());
+    return parseSweep(readWholeFile(file), file.parent_path());
 }
 
 std::size_t pointCount(const SweepSpec& spec) {
