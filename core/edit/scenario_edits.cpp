@@ -246,6 +246,7 @@ Scenario resizeWafer(const Scenario& scenario, int rows, int cols) {
                                   " wafer does not have");
     }
     std::erase_if(after.wafer.deadDies, [&](DieId die) { return !onWafer(die); });
+    std::erase_if(after.wafer.slowDies, [&](const auto& slow) { return !onWafer(slow.first); });
     std::erase_if(after.wafer.deadLinks,
                   [&](const LinkRef& link) { return !onWafer(link.from) || !onWafer(link.to); });
     checkSimulates(after);
@@ -279,6 +280,7 @@ Scenario setWaferPreset(const Scenario& scenario, const std::string& preset) {
     wafer->cols = before.cols;
     wafer->deadDies = before.deadDies;
     wafer->deadLinks = before.deadLinks;
+    wafer->slowDies = before.slowDies;
     wafer->extensions = before.extensions;
     Scenario after = scenario;
     after.wafer = std::move(*wafer);

@@ -284,10 +284,39 @@ LinkRef readLink(const json& value, const std::string& path, const WaferTopology
     return link;
 }
 
+// `wafer.faults.slow_dies` (SPEC section 4): {"<die id>": fraction of peak in (0, 1)}. Read
+// after `dies`, so that a die both dead and slow is refused.
+void readSlowDies(const json& value, const std::string& path, const DieChecker& dies,
+                  WaferSpec& wafer) {
+    expectObject(value, path);
+    const std::set<DieId> dead(wafer.deadDies.begin(), wafer.deadDies.end());
+    for (auto it = value.begin(); it != value.end(); ++it) {
+        if (isExtensionKey(it.key()))
+            continue;
+        const std::string entryPath = memberPath(path, it.key());
+        const std::string& key = it.key();
+        const bool digits =
+            !key.empty() && key.size() <= 9 &&
+            std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (!digits)
+            failAt(entryPath, "is not a die id: keys of slow_dies are die ids written as "
+                              "strings, like \"5\"");
+        const DieId die = dies.inRange(json(std::stoi(key)), entryPath);
+        if (dead.count(die) != 0)
+            failAt(entryPath, "die " + key + " is dead (wafer.faults.dies), so it cannot be slow");
+        const double speed = readNumber(it.value(), entryPath);
+        if (!(speed > 0.0 && speed < 1.0))
+            failAt(entryPath, "must be the fraction of its peak the die reaches, above 0 and "
+                              "below 1, got " +
+                                  numberText(speed));
+        wafer.slowDies[die] = speed;
+    }
+}
+
 void readFaults(const json& value, const std::string& path, WaferSpec& wafer) {
     expectObject(value, path);
     // A "faults" object has no struct of its own: its "x-..." keys are accepted but not kept.
-    checkKeys(value, path, {"dies", "links"});
+    checkKeys(value, path, {"dies", "links", "slow_dies"});
     const WaferTopology geometry(TopologySpec{wafer.rows, wafer.cols, wafer.topology, {}, {}});
     const DieChecker dies(geometry);
     if (const json* list = findMember(value, "dies")) {
@@ -324,6 +353,8 @@ void readFaults(const json& value, const std::string& path, WaferSpec& wafer) {
             wafer.deadLinks.push_back(link);
         }
     }
+    if (const json* slow = findMember(value, "slow_dies"))
+        readSlowDies(*slow, memberPath(path, "slow_dies"), dies, wafer);
 }
 
 // A `wafer.preset` name (scenario/wafer_presets.h), refused as an unknown enum spelling is:

@@ -48,6 +48,12 @@ ordered_json waferKeysJson(const WaferSpec& wafer) {
         links.push_back(std::to_string(link.from) + (link.bothDirections ? "-" : "->") +
                         std::to_string(link.to));
     out["faults"] = {{"dies", wafer.deadDies}, {"links", links}};
+    if (!wafer.slowDies.empty()) {
+        ordered_json slow = ordered_json::object();
+        for (const auto& [die, speed] : wafer.slowDies)
+            slow[std::to_string(die)] = speed;
+        out["faults"]["slow_dies"] = std::move(slow);
+    }
     addExtensions(out, wafer.extensions);
     return out;
 }

@@ -31,6 +31,7 @@ const std::vector<std::string> kKnownKeys = {"dp",
                                              "micro_batches",
                                              "activation_checkpointing",
                                              "sequence_parallel",
+                                             "balance",
                                              "groups"};
 
 // `true` / `false` (as before "selective" existed) or a name: "none", "selective", "full".
@@ -129,6 +130,16 @@ StrategySpec parseStrategy(const json& strategy) {
             failAt(path("tatp_schedule"),
                    "unknown schedule '" + name + "'; expected \"bidirectional\" or \"ring\"");
     }
+    if (const json* v = at("balance")) {
+        const std::string name = readString(*v, path("balance"));
+        if (name == "even")
+            spec.balance = StrategySpec::Balance::Even;
+        else if (name == "speed")
+            spec.balance = StrategySpec::Balance::Speed;
+        else
+            failAt(path("balance"),
+                   "unknown balance '" + name + "'; expected \"even\" or \"speed\"");
+    }
     if (const json* v = at("double_buffering"))
         spec.doubleBuffering = readBoolean(*v, path("double_buffering"));
     if (const json* v = at("activation_checkpointing"))
@@ -195,6 +206,8 @@ ordered_json toOrderedJson(const StrategySpec& spec) {
     out["fsdp_allgather"] = spec.fsdpAllGatherMulticast ? "multicast" : "ring";
     out["tatp_schedule"] = toString(spec.tatpSchedule);
     out["double_buffering"] = spec.doubleBuffering;
+    if (spec.balance != StrategySpec::Balance::Even) // files without it keep their text
+        out["balance"] = toString(spec.balance);
     if (spec.mapping == StrategySpec::Explicit) {
         // `groups` says "explicit" by itself (docs/training-model.md `strategy.groups`).
         ordered_json groups = ordered_json::object();

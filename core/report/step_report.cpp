@@ -2,6 +2,7 @@
 
 #include "step/round_link_bytes.h"
 #include "step/round_windows.h"
+#include "step/work_shares.h"
 
 #include <algorithm>
 #include <map>
@@ -36,6 +37,8 @@ std::string strategyText(const StrategySpec& strategy) {
             (strategy.doubleBuffering ? " streams, double-buffered" : " streams, single buffer");
     if (strategy.sequenceParallel)
         text += ", sequence parallel";
+    if (strategy.balance == StrategySpec::Balance::Speed)
+        text += ", speed-balanced shares";
     if (strategy.microBatches > 1)
         text += ", " + std::to_string(strategy.microBatches) + " micro-batches";
     if (strategy.activationCheckpointing == Checkpointing::Full)
@@ -167,8 +170,8 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
 
     for (DieId die : step.placement.usedDies()) {
         DieReport& dieReport = report.dies[static_cast<std::size_t>(die)];
-        dieReport.memory = step.plan.memory;
-        dieReport.peakMemoryBytes = step.plan.memory.total();
+        dieReport.memory = scaledMemory(step.plan.memory, graph.workShare(die));
+        dieReport.peakMemoryBytes = dieReport.memory->total();
         dieReport.utilization =
             timing.stepS > 0 ? scaledCompute[static_cast<std::size_t>(die)] / timing.stepS : 0;
         if (full)
@@ -209,10 +212,11 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     // The optimizer update (costed in closed form, step/step_plan.h) runs on every die used.
     for (const PlannedTask& task : step.plan.optimizer.tasks) {
         const auto& work = std::get<PlannedElementwise>(task.work);
-        const ComputeCost cost = graph.computeModel().cost(work.work());
         for (DieId die : step.placement.usedDies()) {
-            report.dies[static_cast<std::size_t>(die)].hbmBytes += work.hbmBytes;
-            hbmBytes += work.hbmBytes;
+            const ComputeCost cost = graph.costOn(die, work.work());
+            const double dieHbmBytes = graph.workOn(die, work.work()).hbmBytes;
+            report.dies[static_cast<std::size_t>(die)].hbmBytes += dieHbmBytes;
+            hbmBytes += dieHbmBytes;
             metrics.tasks += 1.0;
             metrics.memoryBoundTasks += cost.bound == TaskBound::Memory ? 1.0 : 0.0;
             metrics.overheadBoundTasks += cost.bound == TaskBound::Overhead ? 1.0 : 0.0;

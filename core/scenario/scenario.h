@@ -65,8 +65,17 @@ struct WaferSpec {
     EnergySpec energy;
     std::vector<DieId> deadDies;
     std::vector<LinkRef> deadLinks;
+    // Degraded dies (SPEC section 4, `wafer.faults.slow_dies`): die -> the fraction of its peak
+    // FLOP/s it reaches, in (0, 1). Its HBM and links keep their speed. Never a dead die.
+    std::map<DieId, double> slowDies;
     nlohmann::json extensions = nlohmann::json::object();
     friend bool operator==(const WaferSpec&, const WaferSpec&) = default;
+
+    // The fraction of peak FLOP/s die `id` reaches: its slow_dies entry, else 1.
+    double dieSpeed(DieId id) const {
+        const auto it = slowDies.find(id);
+        return it == slowDies.end() ? 1.0 : it->second;
+    }
 
     // The topology this wafer describes ("a-b" faults expanded to both directions).
     TopologySpec topologySpec() const;

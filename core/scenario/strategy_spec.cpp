@@ -18,6 +18,10 @@ const char* toString(TatpSchedule schedule) {
     return schedule == TatpSchedule::Ring ? "ring" : "bidirectional";
 }
 
+const char* toString(StrategySpec::Balance balance) {
+    return balance == StrategySpec::Balance::Speed ? "speed" : "even";
+}
+
 const char* toString(Checkpointing checkpointing) {
     switch (checkpointing) {
     case Checkpointing::None:

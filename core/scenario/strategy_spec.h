@@ -46,6 +46,11 @@ struct StrategySpec {
     // reduce-scatter plus an all-gather (step/step_plan.h). Needs tp > 1
     // (sequenceParallelProblem). Unlike `sp`, it splits no GEMM's tokens.
     bool sequenceParallel = false;
+    // How a TATP group splits its sub-tensors (SPEC section 4, docs/compute-model.md "Degraded
+    // dies"): equal shares, or each die's share in proportion to its speed
+    // (WaferSpec::dieSpeed), the design note's dynamic balancer.
+    enum class Balance { Even, Speed };
+    Balance balance = Balance::Even;
     // Explicit mapping only (sp = tp = 1): dpGroups[j] are the dp dies of one DP group,
     // tatpGroups[d] the tatp dies of replica d's TATP group in path order. Either may be empty
     // when its degree is 1 (it then follows from the other).
@@ -66,6 +71,7 @@ struct StrategySpec {
 const char* toString(StrategySpec::MappingKind mapping);
 const char* toString(TatpSchedule schedule);
 const char* toString(Checkpointing checkpointing);
+const char* toString(StrategySpec::Balance balance); // "even", "speed"
 std::optional<Checkpointing> checkpointingFromString(const std::string& text);
 
 // Why the strategy's sequence_parallel cannot be, or "" when it can: it needs tp > 1, since it

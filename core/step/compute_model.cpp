@@ -21,9 +21,9 @@ ComputeModel::ComputeModel(const DieSpec& die)
     : m_flopsPerSecond(die.peakFlops.value * die.efficiency),
       m_hbmBytesPerSecond(die.hbmBandwidth.value), m_overheadS(die.taskOverhead.value) {}
 
-ComputeCost ComputeModel::cost(const ComputeWork& work) const {
+ComputeCost ComputeModel::cost(const ComputeWork& work, double speed) const {
     const double computeS =
-        work.flops > 0 ? work.flops / (m_flopsPerSecond * work.tileEfficiency) : 0.0;
+        work.flops > 0 ? work.flops / (m_flopsPerSecond * speed * work.tileEfficiency) : 0.0;
     const double memoryS = work.hbmBytes > 0 ? work.hbmBytes / m_hbmBytesPerSecond : 0.0;
     ComputeCost cost;
     cost.seconds = std::max(computeS, memoryS) + m_overheadS;

@@ -41,7 +41,9 @@ class ComputeModel {
 public:
     explicit ComputeModel(const DieSpec& die);
 
-    ComputeCost cost(const ComputeWork& work) const;
+    // `speed`: the fraction of peak the die reaches (WaferSpec::dieSpeed; 1 for a sound die).
+    // It slows the compute term only: a degraded die's HBM keeps its bandwidth.
+    ComputeCost cost(const ComputeWork& work, double speed = 1.0) const;
     double seconds(const ComputeWork& work) const { return cost(work).seconds; }
 
     double overheadS() const { return m_overheadS; }

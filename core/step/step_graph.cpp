@@ -10,7 +10,16 @@ StepGraph::StepGraph(const WaferTopology& topology, const WaferSpec& wafer, Rout
     : m_topology(topology), m_router(topology, mode), m_compute(wafer.die),
       m_problem(
           problemOnLinks(topology, wafer.linkBandwidth.value, wafer.linkLatency.value, network)),
-      m_budget({}, network) {}
+      m_budget({}, network) {
+    m_speeds.reserve(static_cast<std::size_t>(topology.dieCount()));
+    for (DieId die = 0; die < topology.dieCount(); ++die)
+        m_speeds.push_back(wafer.dieSpeed(die));
+}
+
+ComputeWork StepGraph::workOn(DieId die, const ComputeWork& work) const {
+    const double share = workShare(die);
+    return {work.flops * share, work.hbmBytes * share, work.tileEfficiency};
+}
 
 TaskId StepGraph::push(SimTask task, StepTaskInfo info) {
     const auto id = static_cast<TaskId>(m_problem.tasks.size());
@@ -43,15 +52,16 @@ std::optional<Route> StepGraph::pinnedRoute(const std::string& id, DieId src,
 
 TaskId StepGraph::addCompute(DieId die, const ComputeWork& work, std::vector<TaskId> deps,
                              StepTaskInfo info) {
-    const ComputeCost cost = m_compute.cost(work);
+    const ComputeWork onDie = workOn(die, work);
+    const ComputeCost cost = m_compute.cost(onDie, dieSpeed(die));
     SimTask task;
     task.kind = SimTask::Kind::Compute;
     task.die = die;
     task.seconds = cost.seconds;
     task.deps = std::move(deps);
     info.kind = StepTaskInfo::Kind::Compute;
-    info.flops = work.flops;
-    info.hbmBytes = work.hbmBytes;
+    info.flops = onDie.flops;
+    info.hbmBytes = onDie.hbmBytes;
     info.cost = cost;
     return push(std::move(task), std::move(info));
 }

@@ -43,7 +43,8 @@ public:
     StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode,
               NetworkSettings network);
 
-    // A compute task on `die`, costed by the die's compute model (step/compute_model.h).
+    // A compute task on `die`, costed by the die's compute model (step/compute_model.h) at its
+    // speed and share (costOn). `work` is an even share's.
     TaskId addCompute(DieId die, const ComputeWork& work, std::vector<TaskId> deps,
                       StepTaskInfo info);
     // One routed unicast transfer; throws ScenarioError("strategy", ...) if unroutable.
@@ -74,6 +75,21 @@ public:
     const std::vector<Flow>& flows() const { return m_flows; }
     const WaferTopology& topology() const { return m_topology; }
     const ComputeModel& computeModel() const { return m_compute; }
+
+    // Each die's share of its group's work as a multiple of the even share (step/work_shares.h;
+    // 1 unless strategy.balance is "speed"), by die id. Set before any compute task is added.
+    void setWorkShares(std::vector<double> shares) { m_shares = std::move(shares); }
+    double workShare(DieId die) const {
+        const auto d = static_cast<std::size_t>(die);
+        return d < m_shares.size() ? m_shares[d] : 1.0;
+    }
+    double dieSpeed(DieId die) const { return m_speeds[static_cast<std::size_t>(die)]; }
+    // What an even share's `work` becomes on `die`: its FLOPs and HBM bytes scaled by the die's
+    // share, its compute time by the die's speed (wafer.faults.slow_dies).
+    ComputeWork workOn(DieId die, const ComputeWork& work) const;
+    ComputeCost costOn(DieId die, const ComputeWork& work) const {
+        return m_compute.cost(workOn(die, work), dieSpeed(die));
+    }
 
     // Whether tasks keep their labels in info() (on by default). Off, labels are left empty and
     // the builders skip making them: a caller that only simulates the problem and reads the
@@ -108,6 +124,8 @@ private:
     const WaferTopology& m_topology;
     Router m_router;
     ComputeModel m_compute;
+    std::vector<double> m_speeds; // by die: WaferSpec::dieSpeed
+    std::vector<double> m_shares; // by die, or empty: every share even
     SimProblem m_problem;
     std::vector<StepTaskInfo> m_info;
     std::vector<Flow> m_flows;

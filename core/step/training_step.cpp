@@ -5,10 +5,12 @@
 #include "sim/run_cancelled.h"
 #include "step/step_plan.h"
 #include "step/tatp_stream.h"
+#include "step/work_shares.h"
 #include "strategy/workload_divisibility.h"
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <string>
 #include <variant>
@@ -302,6 +304,15 @@ std::vector<GemmPartition> partitionsOf(const StepPlan& plan, const Workload& wo
     return partitions;
 }
 
+// The rows a TATP group splits (step/work_shares.h): its tokens per micro-batch, I's M, or a
+// gemm workload's m over the replicas.
+double tatpGroupRows(const TrainingStep& step) {
+    if (step.workload.kind == WorkloadKind::Gemm)
+        return step.workload.gemm.m / step.strategy.dp;
+    return step.plan.replicaSequences * static_cast<double>(step.workload.seqLen) /
+           step.strategy.sp;
+}
+
 } // namespace
 
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
@@ -332,6 +343,8 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
     step.graph.setExpansionLimits(limits);
     if (scenario.routing)
         step.graph.setPinnedRoutes(&scenario.routing->paths);
+    step.graph.setWorkShares(tatpWorkShares(step.placement, step.strategy, scenario.wafer,
+                                            topology.dieCount(), tatpGroupRows(step)));
     StepBuilder(step, step.plan, cancel).build();
     step.partitions = partitionsOf(step.plan, step.workload, step.strategy, step.placement);
     if (step.workload.kind == WorkloadKind::Gemm) {
@@ -348,6 +361,16 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
                 std::to_string(step.plan.windowLayers) + ") x layer " +
                 std::to_string(step.plan.steadyLayer()) +
                 "'s forward and backward + head) + optimizer";
+        step.notes.push_back(std::move(note));
+    }
+    if (!scenario.wafer.slowDies.empty()) {
+        std::string note = "degraded dies (wafer.faults.slow_dies):";
+        for (const auto& [die, speed] : scenario.wafer.slowDies)
+            note += " " + std::to_string(die) + " at " +
+                    std::to_string(static_cast<int>(std::lround(speed * 100))) + "%";
+        note += step.strategy.balance == StrategySpec::Balance::Speed
+                    ? "; TATP shares in proportion to speed (strategy.balance \"speed\")"
+                    : "; even TATP shares (strategy.balance \"even\")";
         step.notes.push_back(std::move(note));
     }
     // Pins that name no flow of the step are left to the explicit traffic's planner, which
@@ -388,10 +411,25 @@ WindowTiming windowTiming(const WindowTasks& tasks, const SimResult& result) {
 
 } // namespace
 
+double optimizerSeconds(const TrainingStep& step) {
+    const std::vector<DieId>& dies = step.placement.usedDies();
+    if (dies.empty())
+        return sectionSeconds(step.plan.optimizer, step.graph.computeModel());
+    double slowest = 0.0;
+    for (DieId die : dies) {
+        double seconds = 0.0;
+        for (const PlannedTask& task : step.plan.optimizer.tasks)
+            seconds +=
+                step.graph.costOn(die, std::get<PlannedElementwise>(task.work).work()).seconds;
+        slowest = std::max(slowest, seconds);
+    }
+    return slowest;
+}
+
 StepTiming stepTiming(const TrainingStep& step, const SimResult& result) {
     StepTiming timing;
     timing.window = windowTiming(step.window, result);
-    timing.optimizerS = sectionSeconds(step.plan.optimizer, step.graph.computeModel());
+    timing.optimizerS = optimizerSeconds(step);
     timing.layerS = timing.window.steadyLayerS(step.plan);
     timing.syncS = timing.window.exposedSyncS();
     if (step.workload.kind == WorkloadKind::Gemm) {

@@ -81,4 +81,9 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
 
 StepTiming stepTiming(const TrainingStep& step, const SimResult& result);
 
+// The optimizer update (step/step_plan.h, costed in closed form): the slowest die's, each die
+// costing its share of the parameters at its speed (StepGraph::costOn). Every die alike unless
+// strategy.balance is "speed" and some dies are slow.
+double optimizerSeconds(const TrainingStep& step);
+
 } // namespace ws
