@@ -2,6 +2,7 @@
 
 #include "evaluation/scenario_run.h"
 #include "io/scenario_io.h"
+#include "sweep/fault_sample.h"
 
 #include <algorithm>
 #include <atomic>
@@ -10,18 +11,47 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace ws {
 
+namespace {
+
+bool hasFaultAxes(const SweepSpec& spec) {
+    return std::any_of(spec.axes.begin(), spec.axes.end(),
+                       [](const SweepAxis& axis) { return isFaultAxis(axis.key); });
+}
+
+// The point's value on the axis `key`, or 0 when the sweep has no such axis.
+double rateAt(const SweepSpec& spec, const SweepPoint& point, std::string_view key) {
+    for (std::size_t a = 0; a < spec.axes.size(); ++a)
+        if (spec.axes[a].key == key)
+            return point.values[a].get<double>();
+    return 0.0;
+}
+
+} // namespace
+
 SweepRow evaluatePoint(const SweepSpec& spec, const SweepPoint& point) {
     SweepRow row;
     row.point = point;
+    std::string faultNote; // what the faults changed in the strategy, to explain a failure
     try {
-        const Scenario scenario = parseScenario(scenarioJsonAt(spec, point), spec.baseDirectory);
-        const SimulationReport report =
-            simulateScenarioReport(scenario, frontEndRunOptions(), ReportDetail::Summary);
+        Scenario scenario = parseScenario(scenarioJsonAt(spec, point), spec.baseDirectory);
+        // Only a sweep with fault axes draws faults: any other simulates its points as written.
+        if (hasFaultAxes(spec)) {
+            FaultedScenario faulted = sampleFaults(scenario, rateAt(spec, point, kDieRateAxis),
+                                                   rateAt(spec, point, kLinkRateAxis), spec.seed,
+                                                   point.sample, point.index);
+            scenario = std::move(faulted.scenario);
+            faultNote = std::move(faulted.note);
+        }
+        const SimulationReport report = simulateScenarioReport(
+            std::move(scenario), frontEndRunOptions(), ReportDetail::Summary);
         row.makespanS = report.makespanS;
         for (const LinkReport& link : report.links)
             row.maxLinkBytes = std::max(row.maxLinkBytes, link.bytes);
@@ -41,6 +71,8 @@ SweepRow evaluatePoint(const SweepSpec& spec, const SweepPoint& point) {
     } catch (const std::exception& error) {
         row.error = error.what(); // the reader's, the planner's or the builder's sentence
     }
+    if (!row.ok && !faultNote.empty())
+        row.error += " (after the faults: " + faultNote + ")";
     return row;
 }
 

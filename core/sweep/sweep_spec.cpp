@@ -3,16 +3,11 @@
 #include "io/scenario_io.h"
 #include "io/strict_json.h"
 #include "scenario/scenario_error.h"
+#include "sweep/fault_sample.h"
 
 namespace ws {
 
 namespace {
-
-// SPEC section 7's fault axes: they need the fault sampling of the fault-study issue, which is
-// not built yet; refused by name rather than read as scenario keys.
-bool isFaultAxis(const std::string& key) {
-    return key == "faults.die_rate" || key == "faults.link_rate";
-}
 
 // The sweep file's limit on points: a sweep past it is a typo in an axis, not a study.
 constexpr std::size_t kMaxPoints = 10'000'000;
@@ -103,9 +98,6 @@ SweepSpec parseSweep(const std::string& text, const std::filesystem::path& direc
     std::size_t points = static_cast<std::size_t>(spec.samples);
     for (const auto& [key, values] : document.at("axes").items()) {
         const std::string path = "axes." + key;
-        if (isFaultAxis(key))
-            throw ScenarioError(path, "fault-rate axes are not supported yet: they need the "
-                                      "seeded fault sampling of the fault study");
         if (!values.is_array() || values.empty())
             throw ScenarioError(path, "must be a non-empty list of values");
         if (points > kMaxPoints / values.size())
@@ -121,6 +113,19 @@ SweepSpec parseSweep(const std::string& text, const std::filesystem::path& direc
                     throw ScenarioError(path + "[" + std::to_string(i) + "]",
                                         values[i].dump() + " is already the axis's value " +
                                             std::to_string(j));
+            // A fault rate is not a scenario key (SPEC section 7): sampleFaults draws that
+            // fraction of the live dies or links, so it must be a fraction below 1 (a rate of 1
+            // would kill the whole wafer).
+            if (isFaultAxis(key)) {
+                if (!values[i].is_number() || !(values[i].get<double>() >= 0.0) ||
+                    !(values[i].get<double>() < 1.0))
+                    throw ScenarioError(path + "[" + std::to_string(i) + "]",
+                                        values[i].dump() +
+                                            " is not a fault rate: must be a number from 0 to "
+                                            "1, 1 excluded");
+                axis.values.emplace_back(values[i]);
+                continue;
+            }
             // The value on the base alone, read as the file would: a key the scenario has not,
             // or a value it would reject, is the sweep file's error, named here.
             nlohmann::ordered_json probe = spec.base;
@@ -167,7 +172,8 @@ SweepPoint pointAt(const SweepSpec& spec, std::size_t index) {
 nlohmann::json scenarioJsonAt(const SweepSpec& spec, const SweepPoint& point) {
     nlohmann::ordered_json document = spec.base;
     for (std::size_t a = 0; a < spec.axes.size(); ++a)
-        setDottedKey(document, spec.axes[a].key, point.values[a]);
+        if (!isFaultAxis(spec.axes[a].key)) // drawn by sampleFaults, not a scenario key
+            setDottedKey(document, spec.axes[a].key, point.values[a]);
     return nlohmann::json(document);
 }
 

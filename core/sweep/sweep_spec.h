@@ -37,7 +37,9 @@ struct SweepPoint {
 // Reads and checks a sweep file. Every axis value is applied to the base and read as a
 // scenario, so that a key the scenario file does not have, or a value of the wrong type or out
 // of range, is a ScenarioError naming the axis ("axes.strategy.tapt: ...") before any point runs.
-// A base given as a path is read relative to `directory` (the sweep file's).
+// The fault axes (sweep/fault_sample.h: faults.die_rate, faults.link_rate) are not scenario
+// keys: their values must be numbers in [0, 1). A base given as a path is read relative to
+// `directory` (the sweep file's).
 SweepSpec parseSweep(const std::string& text, const std::filesystem::path& directory = {});
 SweepSpec loadSweep(const std::filesystem::path& file);
 
@@ -46,7 +48,8 @@ std::size_t pointCount(const SweepSpec& spec);
 SweepPoint pointAt(const SweepSpec& spec, std::size_t index);
 
 // The base with `point`'s axis values set at their dotted keys (objects created as needed):
-// the scenario as JSON, to read with parseScenario.
+// the scenario as JSON, to read with parseScenario. The fault axes are left out: evaluatePoint
+// draws their faults on the scenario read (sampleFaults).
 nlohmann::json scenarioJsonAt(const SweepSpec& spec, const SweepPoint& point);
 
 // Sets `value` at the dotted `key` of `document`, creating the objects on the way; a step

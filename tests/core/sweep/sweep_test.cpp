@@ -69,8 +69,11 @@ TEST(Sweep, BadSweepFilesAreRefusedNamingTheKey) {
     EXPECT_NE(problemOf(sweepText(R"({})")).find("axes: must be"), std::string::npos);
     EXPECT_NE(problemOf(sweepText(R"({"wafer.rows": [4]})", R"(, "samples": 0)")).find("samples"),
               std::string::npos);
-    EXPECT_NE(problemOf(sweepText(R"({"faults.die_rate": [0.1]})")).find("not supported yet"),
+    // The fault axes are fractions below 1 (tests/core/sweep/fault_sample_test.cpp has more).
+    EXPECT_NE(problemOf(sweepText(R"({"faults.die_rate": [1.5]})"))
+                  .find("axes.faults.die_rate[0]: 1.5 is not a fault rate"),
               std::string::npos);
+    EXPECT_EQ(problemOf(sweepText(R"({"faults.die_rate": [0.1]})")), "accepted");
     EXPECT_NE(problemOf(R"({"format": "waferscope.sweep", "version": 1, "axes": {"a": [1]}})")
                   .find("base: missing"),
               std::string::npos);
