@@ -1,4 +1,5 @@
 #include "cli_commands.h"
+#include "cli_advise.h"
 #include "cli_search.h"
 #include "cli_sweep.h"
 
@@ -67,6 +68,11 @@ Commands:
                                  of its axes over scenario keys), one row per point: CSV, or
                                  JSON Lines for .jsonl; a point that fails is a row with the
                                  reason; an existing OUT is resumed (its points skipped)
+  advise FILE [--json]           diagnose the scenario from its simulation: low utilisation,
+                                 load imbalance, latency spikes, hot links, TCME's cap and
+                                 stale routes, the SRAM reserve, sequence length against
+                                 dp and sp, the TATP degree, memory; each fix offered was
+                                 simulated and helps
   launch FILE [--framework megatron|deepspeed|fsdp|all] [-o OUT]
                                  launch settings for GPU frameworks from the strategy:
                                  Megatron-LM arguments, a DeepSpeed config, a PyTorch FSDP
@@ -451,6 +457,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runSearchCommand(args, out, err);
     if (command == "sweep")
         return runSweepCommand(args, out, err);
+    if (command == "advise")
+        return runAdviseCommand(args, out, err);
     if (command != "validate" && command != "simulate" && command != "optimize" &&
         command != "launch") {
         err << "waferscope-cli: unknown command '" << command << "'\n\n" << kUsage;

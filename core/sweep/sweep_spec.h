@@ -1,5 +1,7 @@
 #pragma once
 
+#include "io/dotted_key.h" // setDottedKey, used with scenarioJsonAt
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -51,10 +53,5 @@ SweepPoint pointAt(const SweepSpec& spec, std::size_t index);
 // the scenario as JSON, to read with parseScenario. The fault axes are left out: evaluatePoint
 // draws their faults on the scenario read (sampleFaults).
 nlohmann::json scenarioJsonAt(const SweepSpec& spec, const SweepPoint& point);
-
-// Sets `value` at the dotted `key` of `document`, creating the objects on the way; a step
-// through something that is not an object is a ScenarioError at the key.
-void setDottedKey(nlohmann::ordered_json& document, const std::string& key,
-                  const nlohmann::json& value);
 
 } // namespace ws
