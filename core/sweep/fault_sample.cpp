@@ -1,12 +1,17 @@
 #include "sweep/fault_sample.h"
 
 #include "scenario/scenario_error.h"
+#include "strategy/placement.h"
 #include "strategy/workload_divisibility.h"
 #include "topology/wafer_topology.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/strong_components.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <random>
 #include <set>
@@ -143,6 +148,60 @@ std::string replaceStrategy(Scenario& scenario, const WaferTopology& topology) {
     return note;
 }
 
+// The live dies outside the largest strongly connected part of the live links, ascending: the
+// dies a collective over the rest could not reach or hear from.
+std::vector<DieId> cutOffDies(const WaferTopology& topology) {
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+    Graph graph(static_cast<std::size_t>(topology.dieCount()));
+    for (const LinkProperties& link : topology.links())
+        if (link.alive)
+            boost::add_edge(static_cast<std::size_t>(link.from), static_cast<std::size_t>(link.to),
+                            graph);
+    std::vector<int> component(static_cast<std::size_t>(topology.dieCount()));
+    boost::strong_components(graph, boost::make_iterator_property_map(
+                                        component.begin(), boost::get(boost::vertex_index, graph)));
+    std::map<int, int> sizes; // component -> live dies in it
+    for (DieId die = 0; die < topology.dieCount(); ++die)
+        if (topology.isAlive(die))
+            ++sizes[component[static_cast<std::size_t>(die)]];
+    if (sizes.size() <= 1)
+        return {};
+    const int largest =
+        std::max_element(sizes.begin(), sizes.end(), [](const auto& a, const auto& b) {
+            return a.second < b.second;
+        })->first;
+    std::vector<DieId> cutOff;
+    for (DieId die = 0; die < topology.dieCount(); ++die)
+        if (topology.isAlive(die) && component[static_cast<std::size_t>(die)] != largest)
+            cutOff.push_back(die);
+    return cutOff;
+}
+
+// A snake mapping needs a rectangle of live dies joined by live links for every TATP group;
+// faults soon leave too few. Then the groups are placed in order over the live dies instead
+// (the sequential mapping, whose routes go around the faults), as a user would re-place them.
+// Returns what changed, or "".
+std::string fallBackToSequential(Scenario& scenario) {
+    if (!scenario.strategy || scenario.strategy->mapping != StrategySpec::Snake)
+        return {};
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    try {
+        placeStrategy(*scenario.strategy, topology);
+        return {};
+    } catch (const ScenarioError&) {
+        StrategySpec sequential = *scenario.strategy;
+        sequential.mapping = StrategySpec::Sequential;
+        try {
+            placeStrategy(sequential, topology);
+        } catch (const ScenarioError&) {
+            return {}; // neither places: the point fails with the snake mapping's reason
+        }
+        scenario.strategy = sequential;
+        return "mapping snake -> sequential: the faults leave no room for its groups' "
+               "rectangles";
+    }
+}
+
 // Drops the pinned routes (routing.paths, TCME's tuning) that cross a dead die or link: as SPEC
 // section 2 has a route that meets a fault take a live path, those flows follow the routing
 // mode instead of failing the point. Returns how many were dropped.
@@ -185,7 +244,7 @@ FaultedScenario sampleFaults(const Scenario& base, double dieRate, double linkRa
                              std::uint64_t seed, int sample, std::size_t point) {
     checkRate(dieRate, "dieRate");
     checkRate(linkRate, "linkRate");
-    FaultedScenario result{base, 0, 0, {}};
+    FaultedScenario result{base, 0, 0, 0, {}};
     WaferSpec& wafer = result.scenario.wafer;
     std::mt19937_64 engine(faultSeed(seed, sample, point));
 
@@ -208,8 +267,29 @@ FaultedScenario sampleFaults(const Scenario& base, double dieRate, double linkRa
         wafer.deadLinks.push_back(LinkRef{from, to, false});
     result.linksKilled = static_cast<int>(links.size());
 
-    if (result.diesKilled > 0)
-        result.note = replaceStrategy(result.scenario, afterDies);
+    // A die that dead links cut off (no live path to or from the rest) cannot take part in a
+    // collective: it is left out of the placement as a dead die would be.
+    const std::vector<DieId> isolated = cutOffDies(WaferTopology(wafer.topologySpec()));
+    for (DieId die : isolated) {
+        wafer.deadDies.push_back(die);
+        wafer.slowDies.erase(die);
+    }
+    result.diesCutOff = static_cast<int>(isolated.size());
+    if (!isolated.empty())
+        result.note = std::to_string(isolated.size()) +
+                      (isolated.size() == 1 ? " die cut off by dead links is left out"
+                                            : " dies cut off by dead links are left out");
+    if (result.diesKilled > 0 || result.diesCutOff > 0) {
+        const std::string replaced =
+            replaceStrategy(result.scenario, WaferTopology(wafer.topologySpec()));
+        if (!replaced.empty())
+            result.note += (result.note.empty() ? "" : "; ") + replaced;
+    }
+    if (result.diesKilled > 0 || result.linksKilled > 0) {
+        const std::string mapping = fallBackToSequential(result.scenario);
+        if (!mapping.empty())
+            result.note += (result.note.empty() ? "" : "; ") + mapping;
+    }
     const int dropped = dropDeadPins(result.scenario);
     if (dropped > 0)
         result.note += (result.note.empty() ? "" : "; ") + std::to_string(dropped) +

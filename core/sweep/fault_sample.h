@@ -20,6 +20,9 @@ struct FaultedScenario {
     Scenario scenario;
     int diesKilled = 0;  // new entries of scenario.wafer.deadDies
     int linksKilled = 0; // new directed entries of scenario.wafer.deadLinks
+    // Live dies the dead links cut off from the rest (outside the largest strongly connected
+    // part), added to wafer.deadDies too: no collective could reach them.
+    int diesCutOff = 0;
     // What re-placing the strategy changed, for the user ("dp 6 -> 4: 43 of 48 dies live"), and
     // how many pinned routes crossed a fault and were dropped; "" when nothing did.
     std::string note;
@@ -49,13 +52,19 @@ std::uint64_t faultSeed(std::uint64_t seed, int sample, std::size_t point);
 //     is left as it was, and placing it fails with the placement's own error;
 //   - an explicit mapping whose groups hold a dead die (or whose dp changed) becomes a snake
 //     mapping, its groups cleared.
+// Then the live dies outside the largest strongly connected part of the live links (cut off by
+// dead links) are counted dead too, and the strategy re-placed as below.
+// When faults were drawn and a snake mapping no longer places (a TATP group needs a rectangle
+// of live dies joined by live links), the strategy falls back to the sequential mapping, whose
+// groups take the live dies in order and whose routes go around the faults.
 // A pinned route (routing.paths) that crosses a dead die or link is dropped, so its flow
 // follows the routing mode around the faults as SPEC section 2 routes do; explicit traffic is
 // left as written (an op whose own die died is the point's error).
 //
 // Example: a 6x8 wafer, dp 6 x tatp 8, die rate 0.1 kills llround(4.8) = 5 dies; 43 live dies
-// hold dp 5, but 5 does not divide a global batch of 12, so dp becomes 4 and the note reads
-// "dp 6 -> 4: 43 of 48 dies live".
+// hold dp 5, but 5 does not divide a global batch of 12, so dp becomes 4; the snake mapping
+// then finds no room for four 2x4 rectangles among the live dies and falls back, and the note
+// reads "dp 6 -> 4: 43 of 48 dies live; mapping snake -> sequential: ...".
 //
 // Throws std::invalid_argument when a rate is not in [0, 1).
 FaultedScenario sampleFaults(const Scenario& base, double dieRate, double linkRate,

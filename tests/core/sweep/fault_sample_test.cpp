@@ -98,6 +98,8 @@ TEST(FaultSample, ARateKillsThatFractionExactly) {
     EXPECT_EQ(both.diesKilled, 12);
     WaferSpec diesOnly = both.scenario.wafer;
     diesOnly.deadLinks.clear();
+    // The drawn dies come first; dies the dead links then cut off follow them.
+    diesOnly.deadDies.resize(static_cast<std::size_t>(both.diesKilled));
     const std::vector<std::pair<DieId, DieId>> candidates = liveLinks(diesOnly);
     EXPECT_EQ(both.linksKilled,
               static_cast<int>(std::llround(0.1 * static_cast<double>(candidates.size()))));
@@ -114,7 +116,10 @@ TEST(FaultSample, TheSameSeedSampleAndPointDrawTheSameFaults) {
     const FaultedScenario once = sampleFaults(base, 0.25, 0.1, 7, 1, 3);
     const FaultedScenario again = sampleFaults(base, 0.25, 0.1, 7, 1, 3);
     EXPECT_EQ(once.scenario, again.scenario);
-    EXPECT_EQ(once.scenario.wafer.deadDies,
+    // The 12 drawn dies, then those the dead links cut off.
+    const std::vector<DieId>& dead = once.scenario.wafer.deadDies;
+    ASSERT_EQ(dead.size(), static_cast<std::size_t>(once.diesKilled + once.diesCutOff));
+    EXPECT_EQ(std::vector<DieId>(dead.begin(), dead.begin() + 12),
               (std::vector<DieId>{1, 3, 6, 8, 11, 24, 28, 32, 34, 39, 42, 43}));
     const FaultedScenario otherSample = sampleFaults(base, 0.25, 0.1, 7, 2, 3);
     EXPECT_NE(once.scenario.wafer.deadDies, otherSample.scenario.wafer.deadDies);
@@ -134,8 +139,10 @@ TEST(FaultSample, TheBasesFaultsAreKept) {
             base.wafer.slowDies[die] = 0.5;
     const FaultedScenario faulted = sampleFaults(base, 0.25, 0.25, 1, 0, 0);
     const WaferSpec& wafer = faulted.scenario.wafer;
-    EXPECT_EQ(faulted.diesKilled, 4); // llround(0.25 * 15 live dies)
-    EXPECT_EQ(wafer.deadDies, (std::vector<DieId>{5, 4, 10, 13, 15}));
+    EXPECT_EQ(faulted.diesKilled, 4);     // llround(0.25 * 15 live dies)
+    ASSERT_GE(wafer.deadDies.size(), 5u); // then the dies the dead links cut off
+    EXPECT_EQ(std::vector<DieId>(wafer.deadDies.begin(), wafer.deadDies.begin() + 5),
+              (std::vector<DieId>{5, 4, 10, 13, 15}));
     ASSERT_GE(wafer.deadLinks.size(), 2u);
     EXPECT_EQ(wafer.deadLinks[0], (LinkRef{1, 2, false}));
     EXPECT_EQ(wafer.deadLinks[1], (LinkRef{6, 7, true}));
@@ -144,10 +151,10 @@ TEST(FaultSample, TheBasesFaultsAreKept) {
         const LinkRef& link = wafer.deadLinks[i];
         EXPECT_FALSE(link == (LinkRef{1, 2, false}) || link == (LinkRef{6, 7, false}) ||
                      link == (LinkRef{7, 6, false}));
-        for (DieId die : wafer.deadDies)
-            EXPECT_TRUE(link.from != die && link.to != die);
+        for (std::size_t d = 0; d < 5; ++d) // drawn among links between dies still live
+            EXPECT_TRUE(link.from != wafer.deadDies[d] && link.to != wafer.deadDies[d]);
     }
-    EXPECT_EQ(wafer.slowDies.size(), 15u - 4u);
+    EXPECT_EQ(wafer.slowDies.size(), 15u - 4u - static_cast<std::size_t>(faulted.diesCutOff));
     for (DieId die : wafer.deadDies)
         EXPECT_EQ(wafer.slowDies.count(die), 0u) << die;
 }
@@ -183,8 +190,10 @@ TEST(FaultSample, DpShrinksToTheLargestThatFitsAndDividesTheBatch) {
     ASSERT_TRUE(faulted.scenario.strategy);
     EXPECT_EQ(faulted.scenario.strategy->dp, 4);
     EXPECT_EQ(faulted.scenario.strategy->tatp, 8);
-    EXPECT_EQ(faulted.scenario.strategy->mapping, StrategySpec::Snake);
-    EXPECT_EQ(faulted.note, "dp 6 -> 4: 43 of 48 dies live");
+    // 5 dead dies leave no room for four 2x4 (or 1x8) rectangles: the groups go in order.
+    EXPECT_EQ(faulted.scenario.strategy->mapping, StrategySpec::Sequential);
+    EXPECT_EQ(faulted.note, "dp 6 -> 4: 43 of 48 dies live; mapping snake -> sequential: the "
+                            "faults leave no room for its groups' rectangles");
 }
 
 // dp 1 cannot shrink: the strategy is left for the placement to refuse with its own sentence.
@@ -255,6 +264,36 @@ TEST(FaultSample, PinnedRoutesThroughAFaultAreDropped) {
     EXPECT_EQ(faulted.scenario.routing->paths.count("a"), 0U);
     EXPECT_EQ(faulted.scenario.routing->paths.count("b"), 1U);
     EXPECT_EQ(faulted.note, "1 pinned route crossed a fault and follows the routing mode");
+}
+
+// Dead links leave a snake mapping without the rectangles its TATP groups need: the groups are
+// placed in order over the live dies instead, and the point simulates.
+TEST(FaultSample, ASnakeMappingTheFaultsBreakFallsBackToSequential) {
+    const Scenario base = scenarioOf(R"({"format": "waferscope.scenario", "version": 1,
+        "wafer": {"rows": 6, "cols": 8},
+        "workload": {"kind": "gemm", "m": 6144, "k": 2048, "n": 2048},
+        "strategy": {"dp": 6, "tatp": 8, "mapping": "snake"}})");
+    const FaultedScenario faulted = sampleFaults(base, 0.0, 0.05, 1, 0, 0);
+    ASSERT_EQ(faulted.linksKilled, 8);
+    EXPECT_EQ(faulted.scenario.strategy->mapping, StrategySpec::Sequential);
+    EXPECT_EQ(faulted.note,
+              "mapping snake -> sequential: the faults leave no room for its groups' rectangles");
+    EXPECT_NO_THROW(simulateScenarioReport(faulted.scenario, RunOptions{}, ReportDetail::Summary));
+    // Without faults the snake mapping stays.
+    EXPECT_EQ(sampleFaults(base, 0.0, 0.0, 1, 0, 0).scenario.strategy->mapping,
+              StrategySpec::Snake);
+}
+
+// Dead links that leave a die no way in are as good as its death: it is left out, and the
+// strategy placed on the rest.
+TEST(FaultSample, ADieTheDeadLinksCutOffIsLeftOut) {
+    Scenario base = scenarioOf(gemmScenario(2, 2, R"({"tatp": 2, "dp": 2})"));
+    base.wafer.deadLinks = {LinkRef{1, 0, false}, LinkRef{2, 0, false}}; // nothing reaches die 0
+    const FaultedScenario faulted = sampleFaults(base, 0.0, 0.0, 1, 0, 0);
+    EXPECT_EQ(faulted.diesCutOff, 1);
+    EXPECT_EQ(faulted.scenario.wafer.deadDies, (std::vector<DieId>{0}));
+    EXPECT_EQ(faulted.scenario.strategy->dp, 1);
+    EXPECT_EQ(faulted.note, "1 die cut off by dead links is left out; dp 2 -> 1: 3 of 4 dies live");
 }
 
 std::string sweepOf(const std::string& base, const std::string& axes, const std::string& extra) {
