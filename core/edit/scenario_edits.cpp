@@ -230,6 +230,38 @@ Scenario setEnergyKey(const Scenario& scenario, const std::string& key, double v
     return after;
 }
 
+Scenario setDieSpeed(const Scenario& scenario, DieId die, double speed) {
+    const std::string key = "wafer.faults.slow_dies." + std::to_string(die);
+    if (die < 0 || die >= static_cast<long long>(scenario.wafer.rows) * scenario.wafer.cols)
+        throw EditRefused(EditRefused::Reason::OffWafer,
+                          key + ": the " + std::to_string(scenario.wafer.rows) + "x" +
+                              std::to_string(scenario.wafer.cols) + " wafer has no die " +
+                              std::to_string(die));
+    const std::vector<DieId>& dead = scenario.wafer.deadDies;
+    if (std::find(dead.begin(), dead.end(), die) != dead.end())
+        throw EditRefused(EditRefused::Reason::DieUnavailable,
+                          key + ": die " + std::to_string(die) +
+                              " is dead (wafer.faults.dies), so it cannot be slow");
+    if (!(speed > 0.0 && speed <= 1.0)) // also refuses NaN
+        throw EditRefused(EditRefused::Reason::Infeasible,
+                          key +
+                              ": a die's speed is the fraction of its peak it reaches, above "
+                              "0 and at most 1, got " +
+                              numberText(speed));
+    Scenario after = scenario;
+    if (speed == 1.0)
+        after.wafer.slowDies.erase(die); // the file keeps only dies below their peak
+    else
+        after.wafer.slowDies[die] = speed;
+    return after;
+}
+
+Scenario setStrategyBalance(const Scenario& scenario, StrategySpec::Balance balance) {
+    StrategySpec spec = strategyOf(scenario);
+    spec.balance = balance;
+    return withSpec(scenario, spec);
+}
+
 Scenario resizeWafer(const Scenario& scenario, int rows, int cols) {
     Scenario after = scenario;
     after.wafer.rows = rows;

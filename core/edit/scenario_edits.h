@@ -57,6 +57,16 @@ Scenario setLinkKey(const Scenario& scenario, const std::string& key, const nloh
 // file writes them), the others kept; refused with the file reader's message for a value the
 // file would reject ("wafer.energy.d2d_pj_per_bit: ... negative") or an unknown key.
 Scenario setEnergyKey(const Scenario& scenario, const std::string& key, double value);
+// `wafer.faults.slow_dies` (docs/compute-model.md section 8): die `die` reaches `speed` of its
+// peak FLOP/s, its HBM and links at full speed. A speed of 1 removes the entry (the die is as
+// fast as the others). Refused (OffWafer) for a die the wafer does not have, (DieUnavailable)
+// for a dead die (the file refuses a die both dead and slow), and (Infeasible) for a speed
+// outside (0, 1]. Example: setDieSpeed(s, 5, 0.5) writes {"5": 0.5}; setDieSpeed(s, 5, 1)
+// removes it again.
+Scenario setDieSpeed(const Scenario& scenario, DieId die, double speed);
+// `strategy.balance`: a TATP group's sub-tensors in equal shares, or in proportion to each
+// die's speed (WaferSpec::dieSpeed). Refused (NoStrategy) without a strategy.
+Scenario setStrategyBalance(const Scenario& scenario, StrategySpec::Balance balance);
 // Refused when an op of the explicit traffic or a strategy would not fit the new wafer.
 Scenario resizeWafer(const Scenario& scenario, int rows, int cols);
 // A hardware preset by name (scenario/wafer_presets.h, the file's `wafer.preset`) applied to the

@@ -13,8 +13,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 
 namespace ws {
@@ -258,6 +260,43 @@ TEST(ScenarioEdits, AModelPresetReplacesAHuggingFaceConfig) {
     EXPECT_EQ(preset.workload->globalBatch, 8);
     // What is saved loads again, as this very scenario.
     EXPECT_EQ(parseScenario(formatScenarioText(preset)), preset);
+}
+
+// A die's speed is a slow_dies entry below 1; 1 removes it. The saved file reads back the same
+// speeds, and a die that is dead, off the wafer or given a speed outside (0, 1] is refused.
+TEST(ScenarioEdits, ADiesSpeedIsASlowDiesEntryAndFullSpeedRemovesIt) {
+    Scenario before = gemmScenario({{"tatp", 4}});
+    before.wafer.deadDies = {15};
+    const Scenario slow = setDieSpeed(before, 5, 0.5);
+    EXPECT_EQ(slow.wafer.slowDies, (std::map<DieId, double>{{5, 0.5}}));
+    EXPECT_DOUBLE_EQ(slow.wafer.dieSpeed(5), 0.5);
+    EXPECT_EQ(parseScenario(nlohmann::json(toOrderedJson(slow))).wafer.slowDies,
+              slow.wafer.slowDies);
+    EXPECT_EQ(setDieSpeed(setDieSpeed(slow, 5, 0.25), 5, 0.25).wafer.slowDies.at(5), 0.25);
+    EXPECT_EQ(setDieSpeed(slow, 5, 1.0), before); // full speed: the entry goes
+    EXPECT_EQ(setDieSpeed(before, 6, 1.0), before);
+
+    expectRefused([&] { setDieSpeed(before, 15, 0.5); }, Reason::DieUnavailable,
+                  "wafer.faults.slow_dies.15: die 15 is dead");
+    expectRefused([&] { setDieSpeed(before, 16, 0.5); }, Reason::OffWafer,
+                  "the 4x4 wafer has no die 16");
+    expectRefused([&] { setDieSpeed(before, -1, 0.5); }, Reason::OffWafer, "no die -1");
+    for (const double speed : {0.0, -0.5, 1.5, std::nan("")})
+        expectRefused([&] { setDieSpeed(before, 5, speed); }, Reason::Infeasible,
+                      "wafer.faults.slow_dies.5: a die's speed is the fraction of its peak");
+}
+
+TEST(ScenarioEdits, TheBalanceIsSetOnAStrategyOnly) {
+    const Scenario before = gemmScenario({{"tatp", 4}});
+    ASSERT_EQ(before.strategy->balance, StrategySpec::Balance::Even);
+    const Scenario speed = setStrategyBalance(before, StrategySpec::Balance::Speed);
+    EXPECT_EQ(speed.strategy->balance, StrategySpec::Balance::Speed);
+    Scenario expected = before;
+    expected.strategy->balance = StrategySpec::Balance::Speed;
+    EXPECT_EQ(speed, expected); // nothing else changes
+    EXPECT_EQ(setStrategyBalance(speed, StrategySpec::Balance::Even), before);
+    expectRefused([&] { setStrategyBalance(teachingTraffic(), StrategySpec::Balance::Speed); },
+                  Reason::NoStrategy, "no strategy");
 }
 
 TEST(ScenarioEdits, ResizingTheWaferKeepsOnlyWhatFits) {
