@@ -54,6 +54,10 @@ void DieInspector::refresh() {
     html += QStringLiteral("<table width=100%>");
     html += row(tr("DP group"), dp >= 0 ? QStringLiteral("D%1").arg(dp) : tr("none"));
     html += row(tr("TATP group"), tatp >= 0 ? QStringLiteral("T%1").arg(tatp) : tr("none"));
+    if (const double speed = m_analysis->scenario.wafer.dieSpeed(m_die); speed < 1.0)
+        html +=
+            row(tr("Speed"),
+                tr("%1% of peak (slow; right-click it on the mesh)").arg(speed * 100, 0, 'g', 3));
     html += row(tr("Compute"), qs(formatSeconds(die.computeS)));
     html +=
         row(tr("Utilisation"), QString::number(die.utilization * 100, 'f', 1) + QLatin1Char('%'));

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "advisor_panel.h"
 #include "builtin_scenarios.h"
 #include "charts_panel.h"
 #include "compare_panel.h"
@@ -7,6 +8,7 @@
 #include "elided_label.h"
 #include "evaluation_runner.h"
 #include "export_actions.h"
+#include "fault_study_panel.h"
 #include "group_panel.h"
 #include "hardware_panel.h"
 #include "link_flows_model.h"
@@ -144,12 +146,24 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_document, &ScenarioDocument::documentReplaced, this, [this] {
         m_mesh->setTcmeOverlay(std::nullopt);
         m_mesh->setLinkLoadOverride(std::nullopt);
+        m_mesh->setFindingHighlight(std::nullopt);
+        m_timeline->setShadedSpan(std::nullopt);
         updateTitle();
     });
     connect(m_document, &ScenarioDocument::modifiedChanged, this, [this] { updateTitle(); });
     connect(m_document, &ScenarioDocument::filePathChanged, this, [this] { updateTitle(); });
 
     connect(m_mesh, &MeshView::dieSwapRequested, this, &MainWindow::requestSwap);
+    connect(m_mesh, &MeshView::dieSpeedRequested, this, [this](int die, double speed) {
+        QString reason;
+        if (m_document->setDieSpeed(die, speed, &reason))
+            showStatus(
+                speed == 1.0
+                    ? tr("Die %1 runs at full speed").arg(die)
+                    : tr("Die %1 runs at %2% of its peak").arg(die).arg(speed * 100, 0, 'g', 4));
+        else
+            showError(tr("Cannot set the speed: %1").arg(reason));
+    });
     connect(m_mesh, &MeshView::statusMessage, this, &MainWindow::showStatus);
     connect(m_mesh, &MeshView::dieSelected, this, [this](int die) {
         m_dieInspector->showDie(die);
@@ -233,6 +247,18 @@ void MainWindow::createDocks() {
             });
     m_tcmeDock =
         dock(tr("TCME optimizer"), QStringLiteral("tcmeDock"), m_tcme, Qt::RightDockWidgetArea);
+    // The advisor beside TCME on the right, so that the mesh and the timeline its findings
+    // point at stay in view (a bottom tab would hide the timeline).
+    m_advisor = new AdvisorPanel(m_document);
+    connect(m_advisor, &AdvisorPanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_advisor, &AdvisorPanel::meshHighlightChanged, m_mesh, &MeshView::setFindingHighlight);
+    m_advisorDock =
+        dock(tr("Advisor"), QStringLiteral("advisorDock"), m_advisor, Qt::RightDockWidgetArea);
+    tabifyDockWidget(m_tcmeDock, m_advisorDock);
+    m_tcmeDock->raise();
+    // It simulates a few variants per finding: only while it is on screen.
+    m_advisor->setActive(false);
+    connect(m_advisorDock, &QDockWidget::visibilityChanged, m_advisor, &AdvisorPanel::setActive);
 
     m_inspectorTabs = new QTabWidget;
     m_dieInspector = new DieInspector;
@@ -284,6 +310,7 @@ void MainWindow::createDocks() {
     });
     connect(m_timeline, &TimelineView::dieActivated, this,
             [this](int die) { m_mesh->selectDie(die); });
+    connect(m_advisor, &AdvisorPanel::timeSpanChanged, m_timeline, &TimelineView::setShadedSpan);
     m_timelineDock = dock(tr("Timeline"), QStringLiteral("timelineDock"), timelinePage,
                           Qt::BottomDockWidgetArea);
     m_charts = new ChartsPanel;
@@ -306,12 +333,19 @@ void MainWindow::createDocks() {
     m_compareDock =
         dock(tr("Compare"), QStringLiteral("compareDock"), m_compare, Qt::BottomDockWidgetArea);
     tabifyDockWidget(m_messagesDock, m_compareDock);
+    m_faultStudy = new FaultStudyPanel(m_document);
+    connect(m_faultStudy, &FaultStudyPanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_search, &SearchPanel::resultChanged, m_faultStudy, &FaultStudyPanel::setSearchResult);
+    m_faultStudyDock = dock(tr("Fault study"), QStringLiteral("faultStudyDock"), m_faultStudy,
+                            Qt::BottomDockWidgetArea);
+    tabifyDockWidget(m_compareDock, m_faultStudyDock);
     m_timelineDock->raise();
 
     m_walkthrough = new WalkthroughPanel(*this, this);
     // No waiting: the tour's text follows the simulation and TCME as their answers arrive.
     connect(this, &MainWindow::analysisShown, m_walkthrough, &WalkthroughPanel::refresh);
     connect(m_tcme, &TcmePanel::busyChanged, m_walkthrough, &WalkthroughPanel::refresh);
+    connect(m_advisor, &AdvisorPanel::findingsChanged, m_walkthrough, &WalkthroughPanel::refresh);
     m_walkthroughDock = dock(tr("Walkthrough"), QStringLiteral("walkthroughDock"), m_walkthrough,
                              Qt::LeftDockWidgetArea);
     tabifyDockWidget(m_strategyDock, m_walkthroughDock); // the whole left column when open
@@ -402,9 +436,10 @@ void MainWindow::createMenus() {
     QAction* resetLayout = view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
     resetLayout->setToolTip(tr("Every dock back where it first was, shown"));
     view->addSeparator();
-    for (QDockWidget* dock : {m_strategyDock, m_hardwareDock, m_groupsDock, m_tcmeDock,
-                              m_inspectorDock, m_historyDock, m_compareDock, m_timelineDock,
-                              m_chartsDock, m_searchDock, m_messagesDock, m_walkthroughDock})
+    for (QDockWidget* dock :
+         {m_strategyDock, m_hardwareDock, m_groupsDock, m_tcmeDock, m_advisorDock, m_inspectorDock,
+          m_historyDock, m_compareDock, m_timelineDock, m_chartsDock, m_searchDock,
+          m_faultStudyDock, m_messagesDock, m_walkthroughDock})
         view->addAction(dock->toggleViewAction());
 
     QMenu* optimize = menuBar()->addMenu(tr("&Optimize"));
@@ -471,11 +506,12 @@ bool MainWindow::openScenario(const QString& path, QString* error, bool quiet) {
 }
 
 QStringList MainWindow::viewNames() {
-    return {QStringLiteral("mesh"),     QStringLiteral("strategy"),  QStringLiteral("groups"),
-            QStringLiteral("tcme"),     QStringLiteral("inspector"), QStringLiteral("history"),
-            QStringLiteral("timeline"), QStringLiteral("charts"),    QStringLiteral("breakdown"),
-            QStringLiteral("search"),   QStringLiteral("messages"),  QStringLiteral("walkthrough"),
-            QStringLiteral("compare"),  QStringLiteral("hardware")};
+    return {QStringLiteral("mesh"),      QStringLiteral("strategy"),  QStringLiteral("groups"),
+            QStringLiteral("tcme"),      QStringLiteral("inspector"), QStringLiteral("history"),
+            QStringLiteral("timeline"),  QStringLiteral("charts"),    QStringLiteral("breakdown"),
+            QStringLiteral("search"),    QStringLiteral("messages"),  QStringLiteral("walkthrough"),
+            QStringLiteral("compare"),   QStringLiteral("hardware"),  QStringLiteral("advisor"),
+            QStringLiteral("faultstudy")};
 }
 
 bool MainWindow::showView(const QString& name) {
@@ -495,13 +531,16 @@ bool MainWindow::showView(const QString& name) {
         {"history", m_historyDock},   {"timeline", m_timelineDock},
         {"charts", m_chartsDock},     {"search", m_searchDock},
         {"messages", m_messagesDock}, {"walkthrough", m_walkthroughDock},
-        {"compare", m_compareDock},   {"hardware", m_hardwareDock}};
+        {"compare", m_compareDock},   {"hardware", m_hardwareDock},
+        {"advisor", m_advisorDock},   {"faultstudy", m_faultStudyDock}};
     for (const auto& [dockName, dock] : docks)
         if (name == QLatin1String(dockName)) {
             dock->show();
             dock->raise();
             if (dock == m_walkthroughDock && m_walkthrough->currentText().isEmpty())
                 m_walkthrough->start();
+            if (dock == m_advisorDock) // on screen now: advise without waiting for the layout
+                m_advisor->setActive(true);
             return true;
         }
     return false;
@@ -509,7 +548,9 @@ bool MainWindow::showView(const QString& name) {
 
 bool MainWindow::waitForIdle(int timeoutMs) {
     // The runner can be asked again while TCME applies: wait for both to settle.
-    if (!processEventsUntil([this] { return !m_runner->isBusy() && !m_tcme->isBusy(); }, timeoutMs))
+    if (!processEventsUntil(
+            [this] { return !m_runner->isBusy() && !m_tcme->isBusy() && !m_advisor->isBusy(); },
+            timeoutMs))
         return false;
     QCoreApplication::processEvents();
     return true;
@@ -523,6 +564,7 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
     m_charts->setAnalysis(analysis);
     m_search->setCurrentAnalysis(analysis);
     m_compare->setCurrentAnalysis(analysis);
+    m_advisor->setAnalysis(analysis);
     m_linkFlows->setLink(analysis, m_mesh->selectedLink().value_or(-1));
     // The timeline shares the analysis's report (an aliasing pointer keeps the analysis alive).
     m_timeline->setReport(std::shared_ptr<const SimulationReport>(analysis, &analysis->report));
@@ -837,6 +879,16 @@ void MainWindow::openTeachingExample() {
     openScenario(defaultScenarioResource(), nullptr, true);
 }
 
+bool MainWindow::openExample(const Scenario& scenario, const QString& name) {
+    // A file of the user's with unsaved edits is asked about; an edited built-in example (the
+    // tour's own, after its TCME step) is not theirs to lose: Help > Walkthrough opens it again.
+    if (!m_document->filePath().isEmpty() && !maybeSave())
+        return false;
+    m_document->load(scenario, QString(), name);
+    showStatus(tr("Opened %1").arg(m_document->displayName()));
+    return true;
+}
+
 std::shared_ptr<const ScenarioAnalysis> MainWindow::settledAnalysis() const {
     return m_runner->isBusy() ? nullptr : m_mesh->analysis();
 }
@@ -859,6 +911,10 @@ void MainWindow::highlightFlowOnTimeline(const QString& flowId) {
 
 TcmePanel& MainWindow::tcme() {
     return *m_tcme;
+}
+
+AdvisorPanel& MainWindow::advisor() {
+    return *m_advisor;
 }
 
 } // namespace ws

@@ -25,12 +25,14 @@ class QUndoView;
 
 namespace ws {
 
+class AdvisorPanel;
 class ChartsPanel;
 class ComparePanel;
 class DieInspector;
 class ElidedLabel;
 class EvaluationRunner;
 class ExportActions;
+class FaultStudyPanel;
 class RoundHeatmapControl;
 class GroupPanel;
 class HardwarePanel;
@@ -72,7 +74,7 @@ public:
     void resetLayout();
     // Help > Keyboard shortcuts: every menu action with a key, read off the menus (rich text).
     QString shortcutsText() const;
-    // Waits until the simulation and TCME are idle (screenshots, tests).
+    // Waits until the simulation, TCME and the advisor are idle (screenshots, tests).
     bool waitForIdle(int timeoutMs = 60000);
 
     ScenarioDocument* document() const { return m_document; }
@@ -85,6 +87,8 @@ public:
     ComparePanel* comparePanel() const { return m_compare; }
     WalkthroughPanel* walkthrough() const { return m_walkthrough; }
     ChartsPanel* chartsPanel() const { return m_charts; }
+    AdvisorPanel* advisorPanel() const { return m_advisor; }
+    FaultStudyPanel* faultStudyPanel() const { return m_faultStudy; }
     MessageLog* messageLog() const { return m_messages; }
     // Colours the mesh by one round's link loads (flows of collective step / TATP round
     // `round`); -1 shows the whole run again.
@@ -127,12 +131,14 @@ private:
     // WalkthroughHost
     const Scenario& documentScenario() const override;
     void openTeachingExample() override;
+    bool openExample(const Scenario& scenario, const QString& name) override;
     std::shared_ptr<const ScenarioAnalysis> settledAnalysis() const override;
     void bringViewForward(const QString& name) override;
     void selectLink(std::optional<LinkId> link) override;
     void colourLinksBy(LinkMetric metric) override;
     void highlightFlowOnTimeline(const QString& flowId) override;
     TcmePanel& tcme() override;
+    AdvisorPanel& advisor() override;
 
     AppSettings m_settings;
     AutosaveRecovery m_recovery;
@@ -166,6 +172,10 @@ private:
     ExportActions* m_exports = nullptr;
     QDockWidget* m_chartsDock = nullptr;
     QDockWidget* m_searchDock = nullptr;
+    AdvisorPanel* m_advisor = nullptr;
+    QDockWidget* m_advisorDock = nullptr;
+    FaultStudyPanel* m_faultStudy = nullptr;
+    QDockWidget* m_faultStudyDock = nullptr;
     RoundHeatmapControl* m_rounds = nullptr;
     QMenu* m_recentMenu = nullptr;
     QActionGroup* m_metricGroup = nullptr;

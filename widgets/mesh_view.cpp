@@ -7,9 +7,12 @@
 #include "units/quantity.h"
 
 #include <QApplication>
+#include <QContextMenuEvent>
 #include <QDrag>
 #include <QHelpEvent>
+#include <QInputDialog>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMimeData>
 #include <QMouseEvent>
 #include <QPainter>
@@ -42,6 +45,15 @@ const QColor kOldPath(110, 110, 110);
 const QColor kNewPath(255, 120, 0);
 const QColor kFlowPath(200, 0, 160, 170); // a collective's flow through the selected link
 const QColor kTatpPath(0, 150, 140, 190); // a TATP transfer through it (issue 20 item 8)
+// A slow die's hatch and badge: amber, hatched the other way from a dead die's grey, over the
+// die's own group fill (a slow die still belongs to its groups).
+const QColor kSlowHatch(176, 96, 0);
+const QColor kFinding(128, 0, 170); // the advisor's finding: its dies and links
+
+// "40%", "33.3%": a die's speed as its badge and menu show it.
+QString speedText(double speed) {
+    return QString::number(speed * 100, 'g', 3) + QLatin1Char('%');
+}
 
 QColor dpFill(int group) {
     return group < 0 ? kUnusedFill
@@ -126,6 +138,11 @@ void MeshView::selectDie(std::optional<DieId> die) {
 
 void MeshView::highlightFlow(int flowIndex) {
     m_highlightedFlow = flowIndex;
+    update();
+}
+
+void MeshView::setFindingHighlight(std::optional<FindingHighlight> highlight) {
+    m_finding = std::move(highlight);
     update();
 }
 
@@ -291,7 +308,9 @@ void MeshView::paintTiles(QPainter& painter, const QRectF& visible) const {
     // Batch by fill colour: one drawRects per colour.
     std::vector<std::pair<QRgb, std::vector<QRectF>>> fills;
     std::vector<QRectF> dead;
+    std::vector<QRectF> slow;
     std::vector<std::pair<int, std::vector<QRectF>>> borders; // by TATP group
+    const WaferSpec& wafer = m_analysis->scenario.wafer;
     for (DieId die = 0; die < topology.dieCount(); ++die) {
         const QRectF box = m_geometry.dieRect(topology.coord(die));
         if (!box.intersects(visible))
@@ -308,6 +327,8 @@ void MeshView::paintTiles(QPainter& painter, const QRectF& visible) const {
         if (bucket == fills.end())
             bucket = fills.insert(fills.end(), {fill, {}});
         bucket->second.push_back(box);
+        if (wafer.dieSpeed(die) < 1.0)
+            slow.push_back(box);
         const int tatp = groups.tatpOfDie[static_cast<std::size_t>(die)];
         if (detailed) {
             auto border = std::find_if(borders.begin(), borders.end(),
@@ -321,6 +342,10 @@ void MeshView::paintTiles(QPainter& painter, const QRectF& visible) const {
     for (const auto& [fill, boxes] : fills) {
         painter.setBrush(QColor(fill));
         painter.drawRects(boxes.data(), static_cast<int>(boxes.size()));
+    }
+    if (!slow.empty()) {
+        painter.setBrush(QBrush(kSlowHatch, Qt::FDiagPattern));
+        painter.drawRects(slow.data(), static_cast<int>(slow.size()));
     }
     if (!dead.empty()) {
         painter.setBrush(QColor(200, 200, 200));
@@ -427,7 +452,7 @@ void MeshView::paintLabels(QPainter& painter, const QRectF& visible) const {
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     const bool badges = tile >= 60;
     // With paths drawn across the tiles, each label gets a pale backing so that it stays legible.
-    const bool overlaid = m_selectedLink || m_tcme || m_highlightedFlow >= 0;
+    const bool overlaid = m_selectedLink || m_tcme || m_highlightedFlow >= 0 || m_finding;
     const auto backed = [&](const QRectF& inner, int flags, const QString& text) {
         if (overlaid)
             painter.fillRect(painter.boundingRect(inner, flags, text).adjusted(-2, 0, 2, 0),
@@ -444,6 +469,17 @@ void MeshView::paintLabels(QPainter& painter, const QRectF& visible) const {
             backed(inner, Qt::AlignLeft | Qt::AlignTop, QString::number(die));
         else
             painter.drawText(inner, Qt::AlignLeft | Qt::AlignTop, QString::number(die));
+        if (const double speed = m_analysis->scenario.wafer.dieSpeed(die);
+            speed < 1.0 && topology.isAlive(die)) {
+            // Always backed: the hatch under it would make it hard to read.
+            const QString text = speedText(speed);
+            const int flags = Qt::AlignRight | Qt::AlignTop;
+            painter.fillRect(painter.boundingRect(inner, flags, text).adjusted(-2, 0, 2, 0),
+                             QColor(255, 255, 255, 215));
+            painter.setPen(kSlowHatch.darker(140));
+            painter.drawText(inner, flags, text);
+            painter.setPen(QColor(20, 20, 20));
+        }
         if (!badges || !topology.isAlive(die))
             continue;
         QStringList badge;
@@ -518,6 +554,17 @@ void MeshView::paintOverlays(QPainter& painter) const {
         painter.setPen(QPen(Qt::black, 2));
         painter.drawRect(
             m_geometry.linkRect(topology, topology.link(*m_selectedLink)).adjusted(-2, -2, 2, 2));
+    }
+    if (m_finding) {
+        painter.setPen(QPen(kFinding, 3, Qt::DashLine, Qt::SquareCap, Qt::MiterJoin));
+        for (DieId die : m_finding->dies)
+            if (topology.contains(die))
+                painter.drawRect(m_geometry.dieRect(topology.coord(die)).adjusted(-6, -6, 6, 6));
+        painter.setPen(QPen(kFinding, 2.5, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+        for (LinkId link : m_finding->links)
+            if (link >= 0 && link < topology.linkCount())
+                painter.drawRect(
+                    m_geometry.linkRect(topology, topology.link(link)).adjusted(-3, -3, 3, 3));
     }
     painter.setPen(QPen(kSelection, 3));
     for (int die : m_selectedDies)
@@ -604,6 +651,8 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
     swatch(QBrush(QColor(60, 60, 60), Qt::DiagCrossPattern), QPen(QColor(60, 60, 60)),
            tr("dead link"));
     swatch(QBrush(kDeadFill, Qt::BDiagPattern), QPen(QColor(120, 120, 120)), tr("dead die"));
+    if (!m_analysis->scenario.wafer.slowDies.empty())
+        swatch(QBrush(kSlowHatch, Qt::FDiagPattern), QPen(kSlowHatch), tr("slow die (% of peak)"));
     y += 6;
 
     // One row per colour in use, at any number of groups: past the palette a colour is shared,
@@ -644,9 +693,12 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
             swatch(kNoDpFill, QPen(QColor(150, 150, 150)), tr("in no DP group"));
     }
     swatch(kUnusedFill, QPen(QColor(150, 150, 150)), tr("unused die"));
-    if (m_tcme || m_selectedLink) {
+    if (m_tcme || m_selectedLink || m_finding) {
         y += 6;
         heading(tr("Overlays"));
+        if (m_finding)
+            swatch(Qt::NoBrush, QPen(kFinding, 3, Qt::DashLine),
+                   tr("advisor: %1").arg(m_finding->caption));
         if (m_tcme) {
             swatch(Qt::NoBrush, QPen(kHotLink, 3), tr("hottest link"));
             swatch(kOldPath, Qt::NoPen, tr("path before TCME"));
@@ -704,17 +756,18 @@ void MeshView::keyPressEvent(QKeyEvent* event) {
 void MeshView::mousePressEvent(QMouseEvent* event) {
     setFocus();
     m_pressPosition = event->position().toPoint();
+    m_pressButton = event->button();
     m_panStartOffset = m_geometry.offset;
     m_pressedDie.reset();
     if (!m_analysis)
         return;
+    m_pressedDie = m_geometry.dieAt(*m_analysis->topology, event->position());
     if (event->button() == Qt::MiddleButton || event->button() == Qt::RightButton) {
-        m_gesture = Gesture::Panning;
+        m_gesture = Gesture::Panning; // a right click that does not move opens the die's menu
         setCursor(Qt::ClosedHandCursor);
         return;
     }
     m_gesture = Gesture::Pressed;
-    m_pressedDie = m_geometry.dieAt(*m_analysis->topology, event->position());
 }
 
 void MeshView::mouseMoveEvent(QMouseEvent* event) {
@@ -779,6 +832,13 @@ void MeshView::mouseReleaseEvent(QMouseEvent* event) {
             return;
         }
         emit dieSwapRequested(swaps, text);
+        return;
+    }
+    if (gesture == Gesture::Panning && m_pressButton == Qt::RightButton && m_pressedDie &&
+        (event->position().toPoint() - m_pressPosition).manhattanLength() <
+            QApplication::startDragDistance()) {
+        m_geometry.offset = m_panStartOffset; // a click, not a pan: the view stays put
+        showDieMenu(*m_pressedDie, event->globalPosition().toPoint());
         return;
     }
     if (gesture != Gesture::Pressed)
@@ -856,6 +916,61 @@ void MeshView::startExternalDrag() {
     drag->exec(Qt::MoveAction);
 }
 
+void MeshView::contextMenuEvent(QContextMenuEvent* event) {
+    // A right click opens the die's menu on release (mouseReleaseEvent), so that a drag with the
+    // right button still pans; the Menu key opens it for the selected die.
+    event->accept();
+    if (event->reason() != QContextMenuEvent::Keyboard || !m_analysis || m_selectedDies.isEmpty())
+        return;
+    const DieId die = m_selectedDies.front();
+    const QPointF centre = m_geometry.dieRect(m_analysis->topology->coord(die)).center();
+    showDieMenu(die, mapToGlobal(centre.toPoint()));
+}
+
+void MeshView::showDieMenu(DieId die, const QPoint& globalPosition) {
+    if (!m_analysis || !m_analysis->topology->contains(die))
+        return;
+    const bool alive = m_analysis->topology->isAlive(die);
+    const double speed = m_analysis->scenario.wafer.dieSpeed(die);
+    QMenu menu(this);
+    menu.setObjectName(QStringLiteral("dieMenu"));
+    menu.setToolTipsVisible(true);
+    menu.addSection(alive && speed < 1.0 ? tr("Die %1 (%2 of peak)").arg(die).arg(speedText(speed))
+                                         : tr("Die %1").arg(die));
+    QAction* setSpeed = menu.addAction(tr("Die speed…"));
+    setSpeed->setEnabled(alive);
+    setSpeed->setToolTip(alive ? tr("The share of its peak FLOP/s this die reaches "
+                                    "(wafer.faults.slow_dies)")
+                               : tr("A dead die computes nothing"));
+    QAction* fullSpeed = alive && speed < 1.0 ? menu.addAction(tr("Full speed (100%)")) : nullptr;
+    QAction* chosen = menu.exec(globalPosition);
+    if (chosen == nullptr)
+        return;
+    if (chosen == setSpeed)
+        askDieSpeed(die);
+    else if (chosen == fullSpeed)
+        emit dieSpeedRequested(die, 1.0);
+}
+
+void MeshView::askDieSpeed(DieId die) {
+    QInputDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("dieSpeedDialog"));
+    dialog.setWindowTitle(tr("Die speed"));
+    dialog.setLabelText(tr("Die %1 computes at this percentage of its peak FLOP/s; its HBM and "
+                           "links keep their speed.\n100% is full speed "
+                           "(wafer.faults.slow_dies).")
+                            .arg(die));
+    dialog.setInputMode(QInputDialog::DoubleInput);
+    dialog.setDoubleRange(0.1, 100.0);
+    dialog.setDoubleDecimals(1);
+    dialog.setDoubleStep(5.0);
+    dialog.setDoubleValue(m_analysis->scenario.wafer.dieSpeed(die) * 100);
+    dialog.setOkButtonText(tr("Set speed"));
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    emit dieSpeedRequested(die, dialog.doubleValue() / 100.0);
+}
+
 bool MeshView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip && m_analysis) {
         const auto* help = static_cast<QHelpEvent*>(event);
@@ -926,12 +1041,15 @@ QString MeshView::dieToolTip(DieId die) const {
         text += tr("<br>DP group D%1").arg(dp);
     if (tatp >= 0)
         text += tr("<br>TATP group T%1").arg(tatp);
+    if (const double speed = m_analysis->scenario.wafer.dieSpeed(die); speed < 1.0)
+        text +=
+            tr("<br>slow: %1 of its peak FLOP/s (wafer.faults.slow_dies)").arg(speedText(speed));
     const DieReport& report = m_analysis->report.dies[static_cast<std::size_t>(die)];
     if (report.computeS > 0)
         text += tr("<br>compute %1 (%2% of the window)")
                     .arg(qs(formatSeconds(report.computeS)))
                     .arg(report.utilization * 100, 0, 'f', 1);
-    return text + tr("<br><i>Drag onto another die to swap them</i>");
+    return text + tr("<br><i>Drag onto another die to swap them; right-click for its speed</i>");
 }
 
 } // namespace ws

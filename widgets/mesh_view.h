@@ -31,8 +31,10 @@ namespace ws {
 // button) pans; hovering a link shows its id, bytes, utilisation and flows; clicking a link
 // selects it and highlights the paths through it; clicking a die selects it (Ctrl adds to the
 // selection). Dragging selected dies onto another die asks for a swap (dieSwapRequested):
-// the dies trade places with those at the same offset from the drop target; the view itself
-// never edits the scenario. Zoom and pan are navigation, not document edits.
+// the dies trade places with those at the same offset from the drop target; a right click on a
+// die opens its menu (Die speed…: dieSpeedRequested). The view itself never edits the scenario.
+// Slow dies (wafer.faults.slow_dies) are hatched in amber with their speed as a badge. Zoom and
+// pan are navigation, not document edits.
 class MeshView : public QWidget {
     Q_OBJECT
 public:
@@ -62,6 +64,13 @@ public:
         std::shared_ptr<const ScenarioAnalysis> pinned;
         QString caption; // "current − pinned (step 6.2 s)"
     };
+    // Where the advisor's selected finding shows (advisor_panel.h): its dies outlined and its
+    // links framed, named in the legend's overlays. A view state, like a selection: no edit.
+    struct FindingHighlight {
+        std::vector<DieId> dies;
+        std::vector<LinkId> links;
+        QString caption; // the finding's id, "load_imbalance"
+    };
 
     static constexpr int kLegendWidth = 200; // pixels, on the right, not zoomed
 
@@ -86,6 +95,10 @@ public:
     void selectDie(std::optional<DieId> die);
     // Draws one flow's route emphasised (from the timeline or the flows table); -1 clears.
     void highlightFlow(int flowIndex);
+    // The advisor's finding; nullopt clears it. Kept until cleared (the advisor clears it when
+    // its findings change).
+    void setFindingHighlight(std::optional<FindingHighlight> highlight);
+    const std::optional<FindingHighlight>& findingHighlight() const { return m_finding; }
 
     void zoomToFit();
     // The legend's group rows as last painted: where each is and the groups its colour marks
@@ -104,6 +117,9 @@ signals:
     void dieSelected(int die);   // -1: none
     // Die pairs to swap, in order, as one edit described by `text`.
     void dieSwapRequested(const QList<QPair<int, int>>& swaps, const QString& text);
+    // Die `die` should compute at `speed` of its peak FLOP/s, 1 for full speed (the die's context
+    // menu: Die speed…, Full speed). The view edits nothing: the window asks the document.
+    void dieSpeedRequested(int die, double speed);
     void statusMessage(const QString& text);
 
 protected:
@@ -114,6 +130,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     bool event(QEvent* event) override; // tooltips
 
 private:
@@ -137,6 +154,10 @@ private:
     // Core's swaps for the drop (planDieMove), and the text of the edit or of the refusal.
     QList<QPair<int, int>> swapsForDrop(DieId target, QString* text) const;
     void startExternalDrag();
+    // A die's context menu (a right click without a drag, or the Menu key on a selected die):
+    // Die speed… asks for a percentage of peak (askDieSpeed); Full speed when the die is slow.
+    void showDieMenu(DieId die, const QPoint& globalPosition);
+    void askDieSpeed(DieId die);
     void recomputeScale(); // also whether the difference is shown
 
     void paintTiles(QPainter& painter, const QRectF& visible) const;
@@ -150,6 +171,7 @@ private:
     LinkMetric m_metric = LinkMetric::Bytes;
     std::optional<LinkLoadOverride> m_override;
     std::optional<TcmeOverlay> m_tcme;
+    std::optional<FindingHighlight> m_finding;
     std::optional<LinkDifference> m_difference;
     // m_difference is set and ran on the analysis's links: kept, not recomputed per link (the
     // check walks every link, and linkValue is asked for every link on every paint).
@@ -171,6 +193,7 @@ private:
 
     Gesture m_gesture = Gesture::None;
     QPoint m_pressPosition;
+    Qt::MouseButton m_pressButton = Qt::NoButton;
     QPointF m_panStartOffset;
     std::optional<DieId> m_pressedDie;
     std::optional<DieId> m_dropTarget;    // highlighted: core accepts the drop there

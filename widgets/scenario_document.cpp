@@ -2,6 +2,7 @@
 
 #include "scenario_edit_command.h"
 
+#include "advice/advisor.h"
 #include "io/file_write_error.h"
 #include "io/scenario_io.h"
 #include "scenario/scenario_error.h"
@@ -301,6 +302,38 @@ bool ScenarioDocument::setNetworkModel(NetworkModel model, double chunkBytes, QS
         [&](const Scenario& s) { return ws::setNetworkModel(s, model, chunkBytes); }, reason,
         // Steps of the chunk box merge; a switch of model is a command of its own.
         model == m_scenario.networkSettings().model ? kMergeNetworkChunk : -1);
+}
+
+bool ScenarioDocument::setDieSpeed(DieId die, double speed, QString* reason) {
+    return editBy(
+        speed == 1.0 ? tr("Run die %1 at full speed").arg(die)
+                     : tr("Run die %1 at %2% of its peak").arg(die).arg(speed * 100, 0, 'g', 4),
+        [&](const Scenario& s) { return ws::setDieSpeed(s, die, speed); }, reason);
+}
+
+bool ScenarioDocument::setStrategyBalance(StrategySpec::Balance balance, QString* reason) {
+    return editBy(
+        balance == StrategySpec::Balance::Speed ? tr("Balance TATP shares by die speed")
+                                                : tr("Split TATP shares evenly"),
+        [&](const Scenario& s) { return ws::setStrategyBalance(s, balance); }, reason);
+}
+
+bool ScenarioDocument::applyFix(const QString& findingId, const nlohmann::ordered_json& fix,
+                                QString* reason) {
+    // Not an EditRefused: the fix is the advisor's own pure function, which refuses as the file
+    // reader does (a ScenarioError naming the key).
+    try {
+        Scenario after = ws::applyFix(m_scenario, fix);
+        if (after == m_scenario) {
+            *reason = tr("the scenario already has this fix");
+            return false;
+        }
+        edit(tr("Apply fix: %1").arg(findingId), std::move(after));
+        return true;
+    } catch (const ScenarioError& problem) {
+        *reason = QString::fromStdString(problem.what());
+    }
+    return false;
 }
 
 bool ScenarioDocument::resizeWafer(int rows, int cols, QString* reason) {

@@ -83,6 +83,14 @@ public:
     bool setWaferPreset(const QString& preset, QString* reason);
     // The network model and store-and-forward chunk (ws::setNetworkModel).
     bool setNetworkModel(NetworkModel model, double chunkBytes, QString* reason);
+    // A die's fraction of its peak FLOP/s, 1 for full speed (ws::setDieSpeed).
+    bool setDieSpeed(DieId die, double speed, QString* reason);
+    // strategy.balance: even shares or shares by speed (ws::setStrategyBalance).
+    bool setStrategyBalance(StrategySpec::Balance balance, QString* reason);
+    // An advisor finding's fix (advice/advisor.h: applyFix, dotted keys to values) as one undo
+    // command "Apply fix: <findingId>". Refused with the reader's sentence when the fix does not
+    // apply to the scenario as it is, or when it would change nothing.
+    bool applyFix(const QString& findingId, const nlohmann::ordered_json& fix, QString* reason);
     // Drops die a onto die b for each pair in turn (core: swapDies), as one undo command.
     bool swapDies(const std::vector<std::pair<DieId, DieId>>& swaps, const QString& text,
                   QString* reason);

@@ -223,6 +223,7 @@ void SearchPanel::clear() {
         m_runner->cancel();
         m_discardRunning = true;
     }
+    const bool hadResult = m_result != nullptr;
     m_result.reset();
     m_model->setResult(nullptr);
     m_points.clear();
@@ -233,6 +234,8 @@ void SearchPanel::clear() {
     m_status->setText(idleStatus());
     refreshControls();
     replot();
+    if (hadResult)
+        emit resultChanged(nullptr, m_searched);
 }
 
 QString SearchPanel::idleStatus() const {
@@ -317,6 +320,8 @@ void SearchPanel::start() {
     options.polishWithTcme = m_polish->isChecked();
 
     m_searched = scenario;
+    if (m_result)
+        emit resultChanged(nullptr, m_searched);
     m_result.reset();
     m_model->setResult(nullptr);
     m_points.clear();
@@ -676,6 +681,7 @@ void SearchPanel::finish(std::shared_ptr<const SearchResult> result, const QStri
         m_points.clear(); // the final list also has level 1's and the baselines' strategies
         addPoints(m_result->candidates);
         m_model->setResult(m_result);
+        emit resultChanged(m_result, m_searched);
         // The bar, the text and the status line give the same counts: the genetic search's
         // evaluations against its budget, and beside them level 1's and the baselines'.
         const int genetic = m_result->evaluations;

@@ -81,6 +81,11 @@ public:
 signals:
     void statusMessage(const QString& text);
     void busyChanged(bool busy);
+    // The result shown changed: a search finished (`result`, for the scenario `searched`), or
+    // the result was dropped (null: a new search started, or another document was opened).
+    // The fault study takes its baselines from here.
+    void resultChanged(std::shared_ptr<const ws::SearchResult> result,
+                       const ws::Scenario& searched);
 
 private:
     // Shared by the GUI thread and the worker: progress waits here until the next

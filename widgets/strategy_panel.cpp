@@ -75,6 +75,14 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     m_mapping->addItem(tr("sequential"), QStringLiteral("sequential"));
     m_mapping->addItem(tr("snake"), QStringLiteral("snake"));
     m_mapping->addItem(tr("explicit (dragged)"), QStringLiteral("explicit"));
+    m_balance = new QComboBox;
+    m_balance->setObjectName(QStringLiteral("balance"));
+    m_balance->addItem(tr("even"), QStringLiteral("even"));
+    m_balance->addItem(tr("speed"), QStringLiteral("speed"));
+    m_balance->setToolTip(
+        tr("How a TATP group splits its sub-tensors (strategy.balance): in equal shares, so the "
+           "group runs at its slowest die's pace, or in proportion to each die's speed "
+           "(wafer.faults.slow_dies; right-click a die on the mesh to set it)"));
     form->addRow(tr("DP"), m_dp);
     form->addRow(tr("SP"), m_sp);
     form->addRow(tr("TP"), m_tp);
@@ -85,6 +93,7 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     form->addRow(m_sequenceParallel);
     form->addRow(m_doubleBuffering);
     form->addRow(tr("Checkpointing"), m_checkpointing);
+    form->addRow(tr("Balance"), m_balance);
     layout->addWidget(m_parallelism);
     layout->addStretch(1);
 
@@ -134,6 +143,13 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
         const auto mapping = static_cast<StrategySpec::MappingKind>(index);
         applyEdit(
             [=, this](QString* reason) { return m_document->setStrategyMapping(mapping, reason); });
+    });
+    connect(m_balance, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index < 0)
+            return;
+        const auto balance = static_cast<StrategySpec::Balance>(index);
+        applyEdit(
+            [=, this](QString* reason) { return m_document->setStrategyBalance(balance, reason); });
     });
     connect(m_model, &QComboBox::currentTextChanged, this, [this](const QString& model) {
         if (model.isEmpty())
@@ -191,6 +207,7 @@ void StrategyPanel::refreshFields() {
             : tr("Needs TP > 1: it splits the activations a TP group would replicate "
                  "(strategy.sequence_parallel)"));
     m_mapping->setCurrentIndex(static_cast<int>(spec.mapping));
+    m_balance->setCurrentIndex(static_cast<int>(spec.balance));
 }
 
 } // namespace ws

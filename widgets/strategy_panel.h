@@ -12,7 +12,8 @@ namespace ws {
 
 // The model and the parallel strategy as a form (docs/gui.md, Strategy): a transformer preset,
 // its sequence length and global batch, the degrees, FSDP, the mapping, micro-batches,
-// sequence parallelism, double buffering and checkpointing. The hardware has its own form
+// sequence parallelism, double buffering, checkpointing and how a TATP group balances its
+// shares over slow dies. The hardware has its own form
 // (hardware_panel.h). A change the core refuses (tp not dividing the heads, more dies than the
 // wafer has) is not applied and statusMessage says why (document_form.h).
 class StrategyPanel : public DocumentForm {
@@ -40,6 +41,8 @@ private:
     // strategy.sequence_parallel: disabled, with a tooltip saying why, while tp is 1.
     QCheckBox* m_sequenceParallel;
     QComboBox* m_mapping;
+    // strategy.balance: even or speed (items in StrategySpec::Balance's order).
+    QComboBox* m_balance;
 };
 
 } // namespace ws

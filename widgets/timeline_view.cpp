@@ -29,6 +29,10 @@ constexpr double kMinSpanS = 1e-12;
 constexpr double kPanMargin = 0.05;
 // At most this many links are listed in a transfer's tooltip (a multicast tree has many).
 constexpr std::size_t kMaxTooltipLinks = 16;
+// The advisor's span: translucent, so that the bars under it keep their colours, and purple as
+// its dies and links are on the mesh (mesh_view.cpp: kFinding).
+const QColor kSpanEdge(128, 0, 170);
+const QColor kSpanFill(128, 0, 170, 40);
 
 bool isTransfer(DieEvent::Kind kind) {
     return kind == DieEvent::Kind::Send || kind == DieEvent::Kind::Recv;
@@ -88,6 +92,17 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     m_emptyText->setText(QStringLiteral("no events"));
     m_emptyText->setColor(QColor(0x80, 0x80, 0x80));
 
+    // Over the bars (created after the Gantt plottable, on its layer), across every row.
+    m_spanRect = new QCPItemRect(m_plot);
+    for (QCPItemPosition* corner : {m_spanRect->topLeft, m_spanRect->bottomRight}) {
+        corner->setTypeX(QCPItemPosition::ptPlotCoords);
+        corner->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    }
+    m_spanRect->setPen(QPen(kSpanEdge, 1, Qt::DashLine));
+    m_spanRect->setBrush(kSpanFill);
+    m_spanRect->setSelectable(false);
+    m_spanRect->setVisible(false);
+
     connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             &TimelineView::boundXRange);
     connect(m_plot, &QCustomPlot::beforeReplot, this, &TimelineView::updateDieTicks);
@@ -119,6 +134,26 @@ QWidget* TimelineView::makeLegend() {
         row->addWidget(new QLabel(ganttColorName(role), legend));
         row->addSpacing(8);
     }
+    // The advisor's span, named while it is shown.
+    m_spanLegend = new QWidget(legend);
+    auto* spanRow = new QHBoxLayout(m_spanLegend);
+    spanRow->setContentsMargins(0, 0, 0, 0);
+    spanRow->setSpacing(4);
+    QPixmap spanSwatch(14, 12);
+    spanSwatch.fill(Qt::transparent);
+    {
+        QPainter painter(&spanSwatch);
+        painter.setPen(QPen(kSpanEdge, 1, Qt::DashLine));
+        painter.setBrush(kSpanFill);
+        painter.drawRect(QRect(1, 1, 11, 9));
+    }
+    auto* spanIcon = new QLabel(m_spanLegend);
+    spanIcon->setPixmap(spanSwatch);
+    spanRow->addWidget(spanIcon);
+    m_spanCaption = new QLabel(m_spanLegend);
+    spanRow->addWidget(m_spanCaption);
+    m_spanLegend->hide();
+    row->addWidget(m_spanLegend);
     row->addStretch(1);
     m_filterLabel = new QLabel(legend);
     row->addWidget(m_filterLabel);
@@ -147,6 +182,22 @@ void TimelineView::setLinkFilter(std::optional<LinkId> link) {
 
 void TimelineView::highlightFlow(const QString& flowId) {
     m_gantt->setHighlightedFlow(flowId.toStdString());
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::setShadedSpan(std::optional<ShadedSpan> span) {
+    m_span = std::move(span);
+    m_spanRect->setVisible(m_span.has_value());
+    m_spanLegend->setVisible(m_span.has_value());
+    if (m_span) {
+        m_spanRect->topLeft->setCoords(m_span->startS, 0.0);
+        m_spanRect->bottomRight->setCoords(m_span->endS, 1.0);
+        m_spanCaption->setText(m_span->caption);
+        // Into view when it is not: the whole run, which holds every span of it.
+        const QCPRange shown = m_plot->xAxis->range();
+        if (m_span->endS < shown.lower || m_span->startS > shown.upper)
+            showWholeRun();
+    }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

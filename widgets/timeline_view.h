@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 class QCustomPlot;
+class QCPItemRect;
 class QCPItemText;
 class QCPRange;
 class QLabel;
@@ -32,6 +33,14 @@ class GanttPlottable;
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
+    // A stretch of the run shaded over every row, with a legend entry: where the advisor's
+    // selected finding shows (advisor_panel.h). A view state: nothing is undoable.
+    struct ShadedSpan {
+        double startS = 0.0;
+        double endS = 0.0;
+        QString caption; // the legend's words: "advisor: latency_spikes"
+    };
+
     explicit TimelineView(QWidget* parent = nullptr);
     ~TimelineView() override;
 
@@ -46,6 +55,10 @@ public:
     // Draws the send and receive events of `flowId` outlined on top; "" for none.
     void highlightFlow(const QString& flowId);
     QString highlightedFlow() const;
+    // Shades `span` (nullopt: none) and brings it into view when it lies outside; kept across
+    // reports until cleared.
+    void setShadedSpan(std::optional<ShadedSpan> span);
+    const std::optional<ShadedSpan>& shadedSpan() const { return m_span; }
 
     QCustomPlot* plot() const { return m_plot; }
     GanttPlottable* gantt() const { return m_gantt; }
@@ -75,7 +88,11 @@ private:
     QCustomPlot* m_plot = nullptr;
     GanttPlottable* m_gantt = nullptr;  // owned by m_plot
     QCPItemText* m_emptyText = nullptr; // "no events", owned by m_plot
+    QCPItemRect* m_spanRect = nullptr;  // the shaded span, owned by m_plot
     QLabel* m_filterLabel = nullptr;
+    QWidget* m_spanLegend = nullptr; // its swatch and caption, shown with it
+    QLabel* m_spanCaption = nullptr;
+    std::optional<ShadedSpan> m_span;
     std::shared_ptr<const SimulationReport> m_report;
     std::optional<LinkId> m_linkFilter;
     std::unordered_map<std::string, std::size_t> m_flowIndex; // flow id -> index in flows

@@ -1,6 +1,8 @@
 #include "walkthrough_panel.h"
 
+#include "advisor_panel.h"
 #include "builtin_scenarios.h"
+#include "findings_model.h"
 #include "tcme_panel.h"
 #include "walkthrough_host.h"
 
@@ -22,7 +24,7 @@ namespace ws {
 
 namespace {
 
-constexpr int kSteps = 6;
+constexpr int kSteps = 7;
 
 QString qs(const std::string& text) {
     return QString::fromStdString(text).toHtmlEscaped();
@@ -146,6 +148,29 @@ QString actionsText(const std::vector<TcmeIteration>& iterations) {
                           TcmePanel::keptBecause(iteration).toHtmlEscaped());
     }
     return lines.join(QStringLiteral(" "));
+}
+
+// The last step's example (docs/advisor.md's worked example): four dies stream one GEMM by TATP
+// and die 1 reaches 40% of its peak. Small enough to stay in SRAM with no task overhead, so that
+// every task is compute-bound and the balancer's gain is the closed form's (docs/compute-model.md
+// section 8). Built here rather than shipped in resources/: it belongs to the tour.
+Scenario slowDieExample() {
+    return parseScenario(R"({"format": "waferscope.scenario", "version": 1,
+        "name": "A slow die in a TATP line",
+        "description": "Four dies stream one GEMM by TATP; die 1 reaches 40% of its peak FLOP/s.",
+        "wafer": {"rows": 1, "cols": 4, "die": {"task_overhead": "0 s", "gemm_tile": 1},
+                  "faults": {"slow_dies": {"1": 0.4}}},
+        "workload": {"kind": "gemm", "m": 4096, "k": 2048, "n": 2048},
+        "strategy": {"tatp": 4}})");
+}
+
+QString percent(double fraction) {
+    return QString::number(fraction * 100, 'g', 3) + QLatin1Char('%');
+}
+
+// The headline time of a report: the step's, or the makespan without one.
+double headlineSeconds(const SimulationReport& report) {
+    return report.step ? report.step->stepS : report.makespanS;
 }
 
 } // namespace
@@ -378,9 +403,99 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
                            .arg(qs(formatBytes(
                                report.links[static_cast<std::size_t>(after.link)].bytes))));
     }
+    case 6:
+        return slowDieHtml(act);
     default:
         return {};
     }
+}
+
+QString WalkthroughPanel::slowDieHtml(bool act) {
+    AdvisorPanel& advisor = m_host.advisor();
+    if (act) {
+        m_findingSelected = false;
+        m_stepBeforeFix.reset();
+        m_host.selectLink(std::nullopt);
+        m_host.highlightFlowOnTimeline(QString());
+        m_host.bringViewForward(QStringLiteral("advisor"));
+        if (const Scenario example = slowDieExample(); !(m_host.documentScenario() == example)) {
+            if (!m_host.openExample(example, QStringLiteral("slow_die_line_1x4.json")))
+                return tr("<h3>A slow die</h3><p>This step opens an example of its own: save or "
+                          "discard your edits, then press Back and Next.</p>");
+            return tr("<p><i>Opening the slow-die example…</i></p>");
+        }
+    }
+    const auto analysis = m_host.settledAnalysis();
+    const Scenario& scenario = analysis->scenario;
+    const WaferSpec& wafer = scenario.wafer;
+    if (wafer.slowDies.empty() || !scenario.strategy)
+        return tr("<h3>A slow die</h3><p>This scenario has no slow die: press Back and Next to "
+                  "open the tour's example again.</p>");
+    const auto [slowDie, slowSpeed] = *wafer.slowDies.begin();
+    // The group's mean speed, which shares by speed run at (docs/compute-model.md section 8).
+    double speeds = 0.0;
+    std::size_t members = 0;
+    for (const auto& group : analysis->groups.tatp)
+        if (std::find(group.begin(), group.end(), slowDie) != group.end())
+            for (DieId die : group) {
+                speeds += wafer.dieSpeed(die);
+                ++members;
+            }
+    const double now = headlineSeconds(analysis->report);
+    if (scenario.strategy->balance == StrategySpec::Balance::Speed) {
+        const QString before =
+            m_stepBeforeFix ? tr(" from %1").arg(qs(formatSeconds(*m_stepBeforeFix))) : QString();
+        // What the Advisor says of the balanced scenario, as it is on screen.
+        const QString advice =
+            !advisor.isCurrent() ? tr("The Advisor is diagnosing the balanced scenario.")
+            : advisor.model()->rowOf("load_imbalance") < 0
+                ? tr("The Advisor simulated it again: the imbalance is gone from its list.")
+                : tr("The Advisor still finds an imbalance: its list says why.");
+        return tr("<h3>Balanced by speed</h3>"
+                  "<p>The fix is applied: <tt>strategy.balance</tt> is now \"speed\" (the "
+                  "Strategy dock's <b>Balance</b> box says so; Ctrl+Z undoes it). Each die's share "
+                  "of the sub-tensors is in proportion to its speed, so the group runs at its "
+                  "members' mean speed, %1 of peak, instead of die %2's %3: the step went%4 to "
+                  "<b>%5</b>.</p>"
+                  "<p>%6 Right-click a die on the mesh to make it slow (Die speed…) and watch the "
+                  "Advisor follow.</p>")
+            .arg(percent(members > 0 ? speeds / static_cast<double>(members) : 1.0))
+            .arg(slowDie)
+            .arg(percent(slowSpeed), before, qs(formatSeconds(now)), advice);
+    }
+    if (advisor.isBusy() || !advisor.isCurrent())
+        return tr("<h3>A slow die</h3><p><i>The Advisor is diagnosing the scenario…</i></p>");
+    const int row = advisor.model()->rowOf("load_imbalance");
+    const Finding* imbalance = advisor.model()->findingAt(row);
+    if (!imbalance)
+        return tr("<h3>A slow die</h3><p>The Advisor finds no load imbalance in this scenario: "
+                  "its TATP group is balanced already.</p>");
+    if (!m_findingSelected) { // once: the user may select another finding afterwards
+        m_findingSelected = advisor.selectFinding(QStringLiteral("load_imbalance"));
+        m_stepBeforeFix = now;
+    }
+    const QString fix =
+        imbalance->fix && imbalance->fixAfterS
+            ? tr("<p>Its fix, <tt>strategy.balance = \"speed\"</tt>, was simulated before it was "
+                 "offered: the step takes %1 instead of %2. Press <b>Apply fix: load_imbalance</b> "
+                 "in the Advisor (one undo step).</p>")
+                  .arg(qs(formatSeconds(*imbalance->fixAfterS)), qs(formatSeconds(now)))
+            : tr("<p>The Advisor offers no fix for it here.</p>");
+    return tr("<h3>A slow die</h3>"
+              "<p>This %1x%2 wafer streams one GEMM through a TATP group of %3 dies, and die %4 is "
+              "<b>slow</b>: it reaches %5 of its peak FLOP/s (<tt>wafer.faults.slow_dies</tt>). "
+              "On the mesh it is hatched in amber, its speed in a badge; right-click any die to "
+              "set its speed.</p>"
+              "<p>With even shares (the Strategy dock's <b>Balance</b>: even) every member "
+              "computes the same sub-tensors, so the others wait for die %4 each round: the step "
+              "takes <b>%6</b>. The <b>Advisor</b> diagnoses the scenario from its own "
+              "simulation; its finding <b>load_imbalance</b> is selected and the group outlined "
+              "in purple on the mesh:</p><p><i>%7</i></p>%8")
+        .arg(wafer.rows)
+        .arg(wafer.cols)
+        .arg(members)
+        .arg(slowDie)
+        .arg(percent(slowSpeed), qs(formatSeconds(now)), qs(imbalance->message), fix);
 }
 
 } // namespace ws

@@ -4,6 +4,7 @@
 // Xvfb (scripts/run-sessions.sh); the screenshots go to $WAFERSCOPE_SESSION_SHOTS (docs/images
 // holds the ones the docs show).
 #include "compare_panel.h"
+#include "fault_study_panel.h"
 #include "hardware_panel.h"
 #include "main_window.h"
 #include "mesh_view.h"
@@ -11,6 +12,8 @@
 #include "scenario_document.h"
 #include "search_panel.h"
 #include "walkthrough_panel.h"
+
+#include <qcustomplot.h>
 
 #include <QAction>
 #include <QApplication>
@@ -122,6 +125,17 @@ TEST_F(UserSession, AnEngineerExploresGpt3StrategiesOn6x8) {
     ASSERT_TRUE(window.searchPanel()->searchBlocking(300000));
     EXPECT_TRUE(window.searchPanel()->currentPoint().has_value());
     shoot(window, "session_engineer_search");
+
+    // A fault study of the strategy and the search's baselines: dead links up to 40%.
+    window.showView("faultstudy");
+    FaultStudyPanel& faults = *window.faultStudyPanel();
+    faults.setKind(FaultKind::Links);
+    faults.setRates(0.4, 0.1);
+    faults.setSamples(2);
+    click(window.findChild<QPushButton*>("runFaultStudy"));
+    ASSERT_TRUE(faults.waitForIdle(600000));
+    EXPECT_GE(faults.plot()->graphCount(), 2); // the strategy and at least one baseline
+    shoot(window, "session_engineer_faults");
 }
 
 // The teacher: Help > Walkthrough, then Next through every step, each step's text read.
@@ -145,11 +159,23 @@ TEST_F(UserSession, ATeacherGoesThroughTheWalkthrough) {
         EXPECT_EQ(tour.currentStep(), step);
         EXPECT_FALSE(tour.currentText().contains("Simulating")) << step;
         shoot(window, QStringLiteral("session_teacher_step%1").arg(step + 1));
+        if (step == 5) {
+            // The contention example ends on the tuned scenario: applied as one undo step.
+            EXPECT_EQ(window.document()->undoStack()->count(), 1);
+            EXPECT_TRUE(tour.currentText().contains("The timeline after"));
+        }
     }
-    // The tour ends on the tuned scenario: applied as one undo step, faster than the example.
-    EXPECT_EQ(window.document()->undoStack()->count(), 1);
-    EXPECT_TRUE(tour.currentText().contains("The timeline after"));
+    // The last step: a slow die, the Advisor's load_imbalance selected; the teacher applies its
+    // fix with the Advisor's button, one undo step of the slow-die example.
+    EXPECT_TRUE(tour.currentText().contains("load_imbalance")) << tour.currentText().toStdString();
     EXPECT_FALSE(next->isEnabled());
+    click(window.findChild<QPushButton*>("applyFix"));
+    ASSERT_TRUE(window.waitForIdle());
+    QApplication::processEvents();
+    EXPECT_EQ(window.document()->undoStack()->count(), 1);
+    EXPECT_TRUE(tour.currentText().contains("Balanced by speed"))
+        << tour.currentText().toStdString();
+    shoot(window, "session_teacher_fix");
 }
 
 // The newcomer: a file with a typo key changes nothing and says why in full; a 32x32 wafer is

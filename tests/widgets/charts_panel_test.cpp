@@ -288,7 +288,8 @@ TEST(ChartsPanel, MainWindowHasAChartsDockTabbedWithTheTimeline) {
     for (const QDockWidget* other : window.tabifiedDockWidgets(dock))
         tabbed << other->objectName();
     tabbed.sort();
-    EXPECT_EQ(tabbed, QStringList({"compareDock", "messagesDock", "searchDock", "timelineDock"}));
+    EXPECT_EQ(tabbed, QStringList({"compareDock", "faultStudyDock", "messagesDock", "searchDock",
+                                   "timelineDock"}));
     ASSERT_TRUE(window.openScenario(":/scenarios/contention_fsdp_tatp_4x4.json", nullptr, true));
     ASSERT_TRUE(window.waitForIdle());
     EXPECT_EQ(window.chartsPanel()->analysis(), window.meshView()->analysis());

@@ -1,8 +1,12 @@
 #include "mesh_view.h"
 #include "widget_test_support.h"
 
+#include <QApplication>
+#include <QInputDialog>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 
 #include <gtest/gtest.h>
 
@@ -210,6 +214,105 @@ TEST(MeshView, WheelZoomKeepsThePointUnderTheCursor) {
     const QPointF unitsAfter = view.geometry().toUnits(anchor);
     EXPECT_NEAR(unitsAfter.x(), unitsBefore.x(), 1e-9);
     EXPECT_NEAR(unitsAfter.y(), unitsBefore.y(), 1e-9);
+}
+
+// Pixels of `colour` (within `tolerance`) inside `area` of `image`.
+int pixelsOf(const QImage& image, const QRect& area, QColor colour, int tolerance = 0) {
+    int count = 0;
+    const QRect inside = area.intersected(image.rect());
+    for (int y = inside.top(); y <= inside.bottom(); ++y)
+        for (int x = inside.left(); x <= inside.right(); ++x)
+            count += test::sameColor(image.pixelColor(x, y), colour, tolerance) ? 1 : 0;
+    return count;
+}
+
+const QColor kSlowHatch(176, 96, 0); // mesh_view.cpp: a slow die's hatch and legend row
+const QColor kFinding(128, 0, 170);  // mesh_view.cpp: the advisor's finding
+
+// A slow die is hatched in amber over its group fill, with its speed as a badge, and the legend
+// has the hatch; a die at full speed has neither.
+TEST(MeshView, ASlowDieIsHatchedAndTheLegendNamesIt) {
+    MeshView view;
+    view.resize(900, 400);
+    const auto analysis = analyseScenario(test::slowDieLine());
+    view.setAnalysis(analysis);
+    const QImage image = view.grab().toImage();
+    const WaferTopology& topology = *analysis->topology;
+    const QRect slow = view.geometry().dieRect(topology.coord(1)).toAlignedRect();
+    const QRect fast = view.geometry().dieRect(topology.coord(0)).toAlignedRect();
+    EXPECT_GT(pixelsOf(image, slow, kSlowHatch), 20);
+    EXPECT_EQ(pixelsOf(image, fast, kSlowHatch), 0);
+    const QRect legend(view.width() - MeshView::kLegendWidth, 0, MeshView::kLegendWidth,
+                       view.height());
+    EXPECT_GT(pixelsOf(image, legend, kSlowHatch), 0);
+
+    // Without slow dies, no such colour anywhere.
+    Scenario even = test::slowDieLine();
+    even.wafer.slowDies.clear();
+    view.setAnalysis(analyseScenario(even));
+    EXPECT_EQ(pixelsOf(view.grab().toImage(), view.rect(), kSlowHatch), 0);
+}
+
+// A right click on a die (no drag) opens its menu; Die speed… asks for a percentage and the
+// view asks for the speed (dieSpeedRequested); a slow die's menu offers full speed too.
+TEST(MeshView, ARightClickOnADieAsksForItsSpeed) {
+    MeshView view;
+    view.resize(900, 400);
+    view.setAnalysis(analyseScenario(test::slowDieLine()));
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy requests(&view, &MeshView::dieSpeedRequested);
+    // Answers the menu, then the dialog, as a user would: the menu's exec and the dialog's run
+    // their own event loops, which this timer's ticks reach.
+    QString choice;
+    QString seen; // what the dialog offered
+    QTimer user;
+    user.setInterval(20);
+    QObject::connect(&user, &QTimer::timeout, [&] {
+        if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+            for (QAction* action : menu->actions())
+                if (action->text() == choice)
+                    menu->setActiveAction(action);
+            QTest::keyClick(menu, Qt::Key_Return);
+        } else if (auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget())) {
+            seen = QString::number(dialog->doubleValue());
+            dialog->setDoubleValue(50.0);
+            dialog->accept();
+        }
+    });
+    user.start();
+    choice = "Die speed…";
+    QTest::mouseClick(&view, Qt::RightButton, {}, centreOf(view, 2));
+    ASSERT_EQ(requests.count(), 1);
+    EXPECT_EQ(seen, "100"); // die 2 runs at full speed
+    EXPECT_EQ(requests.at(0).at(0).toInt(), 2);
+    EXPECT_DOUBLE_EQ(requests.at(0).at(1).toDouble(), 0.5);
+
+    choice = "Full speed (100%)";
+    QTest::mouseClick(&view, Qt::RightButton, {}, centreOf(view, 1)); // die 1 is at 40%
+    user.stop();
+    ASSERT_EQ(requests.count(), 2);
+    EXPECT_EQ(requests.at(1).at(0).toInt(), 1);
+    EXPECT_DOUBLE_EQ(requests.at(1).at(1).toDouble(), 1.0);
+}
+
+// The advisor's finding: its dies outlined in its colour, named in the legend; cleared, gone.
+TEST(MeshView, TheAdvisorsFindingIsOutlined) {
+    MeshView view;
+    view.resize(900, 400);
+    const auto analysis = analyseScenario(test::slowDieLine());
+    view.setAnalysis(analysis);
+    view.setFindingHighlight(MeshView::FindingHighlight{{1}, {}, "load_imbalance"});
+    ASSERT_TRUE(view.findingHighlight());
+    const QImage image = view.grab().toImage();
+    const WaferTopology& topology = *analysis->topology;
+    const auto around = [&](DieId die) {
+        return view.geometry().dieRect(topology.coord(die)).toAlignedRect().adjusted(-9, -9, 9, 9);
+    };
+    EXPECT_GT(pixelsOf(image, around(1), kFinding, 12), 10);
+    EXPECT_EQ(pixelsOf(image, around(3), kFinding, 12), 0);
+    view.setFindingHighlight(std::nullopt);
+    EXPECT_EQ(pixelsOf(view.grab().toImage(), around(1), kFinding, 12), 0);
 }
 
 TEST(MeshGeometry, HitTestsFindTheDieAndTheLinkThatWereDrawn) {

@@ -61,6 +61,50 @@ TEST(ScenarioDocument, SwapsAreOneCommandOrARefusalWithAReason) {
     EXPECT_EQ(document.undoStack()->count(), 1);
 }
 
+// A die's speed and the strategy's balance: one command each, named for the history, undone
+// exactly; a refusal changes nothing and says why.
+TEST(ScenarioDocument, ADiesSpeedAndTheBalanceAreOneCommandEach) {
+    ScenarioDocument document;
+    const Scenario original = test::slowDieLine();
+    document.load(original, {});
+    QString reason;
+    ASSERT_TRUE(document.setDieSpeed(2, 0.5, &reason)) << reason.toStdString();
+    EXPECT_EQ(document.undoStack()->undoText(), "Run die 2 at 50% of its peak");
+    EXPECT_DOUBLE_EQ(document.scenario().wafer.dieSpeed(2), 0.5);
+    ASSERT_TRUE(document.setDieSpeed(1, 1.0, &reason)) << reason.toStdString();
+    EXPECT_EQ(document.undoStack()->undoText(), "Run die 1 at full speed");
+    EXPECT_EQ(document.scenario().wafer.slowDies.count(1), 0u);
+    EXPECT_FALSE(document.setDieSpeed(9, 0.5, &reason));
+    EXPECT_TRUE(reason.contains("no die 9")) << reason.toStdString();
+    ASSERT_TRUE(document.setStrategyBalance(StrategySpec::Balance::Speed, &reason));
+    EXPECT_EQ(document.undoStack()->undoText(), "Balance TATP shares by die speed");
+    EXPECT_EQ(document.undoStack()->count(), 3);
+    while (document.undoStack()->canUndo())
+        document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+}
+
+// An advisor's fix is one command "Apply fix: <id>"; one that changes nothing, or that the
+// scenario reader refuses, pushes nothing and says why.
+TEST(ScenarioDocument, AnAdvisorsFixIsOneCommandOrARefusal) {
+    ScenarioDocument document;
+    const Scenario original = test::slowDieLine();
+    document.load(original, {});
+    const nlohmann::ordered_json balance = {{"strategy.balance", "speed"}};
+    QString reason;
+    ASSERT_TRUE(document.applyFix("load_imbalance", balance, &reason)) << reason.toStdString();
+    EXPECT_EQ(document.undoStack()->count(), 1);
+    EXPECT_EQ(document.undoStack()->undoText(), "Apply fix: load_imbalance");
+    EXPECT_EQ(document.scenario().strategy->balance, StrategySpec::Balance::Speed);
+    EXPECT_FALSE(document.applyFix("load_imbalance", balance, &reason));
+    EXPECT_EQ(reason, "the scenario already has this fix");
+    EXPECT_FALSE(document.applyFix("typo", {{"strategy.tatp", "four"}}, &reason));
+    EXPECT_TRUE(reason.contains("strategy.tatp")) << reason.toStdString();
+    EXPECT_EQ(document.undoStack()->count(), 1);
+    document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+}
+
 TEST(ScenarioDocument, ConsecutiveEditsWithAMergeIdMerge) {
     ScenarioDocument document;
     document.load(test::smallStrategyScenario(), {});

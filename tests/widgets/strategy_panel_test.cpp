@@ -104,6 +104,27 @@ TEST(StrategyPanel, SequenceParallelismIsOfferedOnlyWithTensorParallelism) {
     EXPECT_TRUE(sequenceParallel->isChecked());
 }
 
+// strategy.balance is a combo of even and speed (objectName "balance"), one undoable edit per
+// choice, and the form follows undo.
+TEST(StrategyPanel, BalanceIsEvenOrSpeed) {
+    ScenarioDocument document;
+    const Scenario original = test::slowDieLine();
+    document.load(original, {});
+    StrategyPanel panel(&document);
+    auto* balance = panel.findChild<QComboBox*>("balance");
+    ASSERT_TRUE(balance);
+    ASSERT_EQ(balance->count(), 2);
+    EXPECT_EQ(balance->currentData().toString(), "even");
+    balance->setCurrentIndex(balance->findData(QStringLiteral("speed")));
+    ASSERT_TRUE(document.scenario().strategy);
+    EXPECT_EQ(document.scenario().strategy->balance, StrategySpec::Balance::Speed);
+    EXPECT_EQ(document.undoStack()->count(), 1);
+    EXPECT_EQ(document.undoStack()->undoText(), "Balance TATP shares by die speed");
+    document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+    EXPECT_EQ(balance->currentData().toString(), "even"); // the form follows the document
+}
+
 TEST(StrategyPanel, ExplicitTrafficHasNoSequenceLength) {
     ScenarioDocument document;
     document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});

@@ -9,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include <QImage>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -423,6 +424,40 @@ TEST(TimelineView, KeepsZoomAndPanNearTheRun) {
     plot->xAxis->setRange(1e-3, 1.1e-3); // panned past the end
     EXPECT_NEAR(plot->xAxis->range().upper, 1.05 * 500e-6, 1e-15);
     EXPECT_NEAR(plot->xAxis->range().size(), 0.1e-3, 1e-15);
+}
+
+// The advisor's span: shaded over every row between its times, brought into view, named in the
+// legend while shown; cleared, gone.
+TEST(TimelineView, AShadedSpanCoversItsTimesAndIsNamed) {
+    ShownView shown(smallReport());
+    QCustomPlot* plot = shown.view.plot();
+    plot->xAxis->setRange(0.0, 50e-6); // zoomed in before the span
+    shown.view.setShadedSpan(
+        TimelineView::ShadedSpan{250e-6, 350e-6, QStringLiteral("advisor: latency_spikes")});
+    ASSERT_TRUE(shown.view.shadedSpan());
+    EXPECT_LE(plot->xAxis->range().lower, 250e-6);
+    EXPECT_GE(plot->xAxis->range().upper, 350e-6);
+    QCPItemRect* rect = nullptr;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPItemRect*>(plot->item(i)))
+            rect = item;
+    ASSERT_NE(rect, nullptr);
+    EXPECT_TRUE(rect->visible());
+    EXPECT_DOUBLE_EQ(rect->topLeft->coords().x(), 250e-6);
+    EXPECT_DOUBLE_EQ(rect->bottomRight->coords().x(), 350e-6);
+    EXPECT_DOUBLE_EQ(rect->topLeft->coords().y(), 0.0); // the whole axis rect's height
+    EXPECT_DOUBLE_EQ(rect->bottomRight->coords().y(), 1.0);
+    const auto named = [&] {
+        for (const QLabel* label : shown.view.findChildren<QLabel*>())
+            if (label->text() == "advisor: latency_spikes" && label->isVisible())
+                return true;
+        return false;
+    };
+    EXPECT_TRUE(named());
+    shown.image();
+    shown.view.setShadedSpan(std::nullopt);
+    EXPECT_FALSE(rect->visible());
+    EXPECT_FALSE(named());
 }
 
 TEST(TimelineView, ShowsNoEventsWhenEmpty) {

@@ -1,3 +1,4 @@
+#include "advisor_panel.h"
 #include "builtin_scenarios.h"
 #include "main_window.h"
 #include "mesh_view.h"
@@ -79,10 +80,16 @@ TEST(WalkthroughPanel, PointsAtTheConflictWithTheSimulatorsNumbers) {
 // A host that records what the walkthrough asks of it: the panel needs nothing else.
 class RecordingHost : public WalkthroughHost {
 public:
-    RecordingHost() : m_tcme(&m_document) {}
+    RecordingHost() : m_tcme(&m_document), m_advisor(&m_document) {}
 
     const Scenario& documentScenario() const override { return scenario; }
     void openTeachingExample() override { requests << QStringLiteral("open example"); }
+    bool openExample(const Scenario& example, const QString& name) override {
+        requests << QStringLiteral("open example ") + name;
+        scenario = example;
+        m_document.load(example, {}, name); // the document the advisor's fix edits
+        return true;
+    }
     std::shared_ptr<const ScenarioAnalysis> settledAnalysis() const override { return analysis; }
     void bringViewForward(const QString& name) override {
         requests << QStringLiteral("view ") + name;
@@ -99,6 +106,8 @@ public:
         requests << QStringLiteral("highlight ") + flowId;
     }
     TcmePanel& tcme() override { return m_tcme; }
+    AdvisorPanel& advisor() override { return m_advisor; }
+    ScenarioDocument& document() { return m_document; }
 
     Scenario scenario;
     std::shared_ptr<const ScenarioAnalysis> analysis;
@@ -107,6 +116,7 @@ public:
 private:
     ScenarioDocument m_document;
     TcmePanel m_tcme;
+    AdvisorPanel m_advisor;
 };
 
 Scenario teachingExample() {
@@ -140,6 +150,49 @@ TEST(WalkthroughPanel, AsksItsHostOnlyForTheGesturesOfEachStep) {
     ASSERT_EQ(host.requests.size(), 2);
     EXPECT_EQ(host.requests[0], "view timeline");
     EXPECT_TRUE(host.requests[1].startsWith("highlight ")) << host.requests[1].toStdString();
+}
+
+// The last step, after the six of the contention example: it opens its slow-die line, has the
+// Advisor select load_imbalance with the simulator's numbers, and once the user applied the fix
+// says what it did.
+TEST(WalkthroughPanel, TheLastStepOpensASlowDieAndPointsTheAdvisorAtIt) {
+    RecordingHost host;
+    host.scenario = teachingExample();
+    host.analysis = analyseScenario(host.scenario);
+    WalkthroughPanel tour(host);
+    ASSERT_EQ(tour.stepCount(), 7);
+    tour.showStep(6);
+    EXPECT_TRUE(host.requests.contains("view advisor")) << host.requests.join(", ").toStdString();
+    ASSERT_TRUE(host.requests.contains("open example slow_die_line_1x4.json"));
+    ASSERT_FALSE(host.scenario.wafer.slowDies.empty());
+
+    // The example's simulation and the advisor's answer arrive.
+    host.analysis = analyseScenario(host.scenario);
+    host.advisor().setAnalysis(host.analysis);
+    tour.refresh();
+    EXPECT_TRUE(tour.currentText().contains("diagnosing")) << tour.currentText().toStdString();
+    ASSERT_TRUE(host.advisor().waitForIdle());
+    tour.refresh();
+    ASSERT_NE(host.advisor().selectedFinding(), nullptr);
+    EXPECT_EQ(host.advisor().selectedFinding()->id, "load_imbalance");
+    const QString before =
+        QString::fromStdString(formatSeconds(host.analysis->report.step.value().stepS));
+    EXPECT_TRUE(tour.currentText().contains("die 1 is slow")) << tour.currentText().toStdString();
+    EXPECT_TRUE(tour.currentText().contains(before));
+    EXPECT_TRUE(tour.currentText().contains("Apply fix: load_imbalance"));
+
+    // The user applies the fix; once simulated, the step gives both step times.
+    host.advisor().applyFix();
+    ASSERT_EQ(host.document().undoStack()->count(), 1);
+    host.scenario = host.document().scenario();
+    host.analysis = analyseScenario(host.scenario);
+    tour.refresh();
+    const QString text = tour.currentText();
+    EXPECT_TRUE(text.contains("Balanced by speed")) << text.toStdString();
+    EXPECT_TRUE(text.contains("85% of peak")) << text.toStdString(); // (1 + 0.4 + 1 + 1) / 4
+    EXPECT_TRUE(text.contains(before));
+    EXPECT_TRUE(text.contains(
+        QString::fromStdString(formatSeconds(host.analysis->report.step.value().stepS))));
 }
 
 TEST(WalkthroughPanel, OpensTheTeachingExampleOnlyWhenTheDocumentIsAnotherScenario) {

@@ -41,6 +41,23 @@ inline Scenario smallStrategyScenario() {
     return scenario;
 }
 
+// A TATP line of 4 dies streaming a GEMM, die 1 at 40% of its peak (docs/advisor.md's worked
+// example): the advisor finds load_imbalance and low_utilization, both fixed by
+// strategy.balance "speed". Small enough to stay in SRAM: it simulates in milliseconds.
+inline Scenario slowDieLine() {
+    Scenario scenario;
+    scenario.name = "slow die";
+    scenario.wafer.rows = 1;
+    scenario.wafer.cols = 4;
+    scenario.wafer.slowDies = {{1, 0.4}};
+    scenario.wafer.die.taskOverhead = {0.0, "0 s"};
+    scenario.wafer.die.gemmTile = 1;
+    scenario.workload =
+        parseWorkload(nlohmann::json{{"kind", "gemm"}, {"m", 4096}, {"k", 2048}, {"n", 2048}}, {});
+    scenario.strategy = parseStrategy(nlohmann::json{{"tatp", 4}});
+    return scenario;
+}
+
 inline bool sameColor(QColor a, QColor b, int tolerance = 0) {
     return std::abs(a.red() - b.red()) <= tolerance &&
            std::abs(a.green() - b.green()) <= tolerance &&

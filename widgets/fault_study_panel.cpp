@@ -1,0 +1,479 @@
+#include "fault_study_panel.h"
+
+#include "scenario_document.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QThreadPool>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace ws {
+
+namespace {
+
+constexpr int kPollIntervalMs = 100; // progress refresh (10 Hz)
+constexpr int kListedFailures = 6;   // failure notes under the buttons, the rest counted
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+// One colour per line, all in the legend: the current strategy in the Search dock's "current"
+// purple, the baselines in Tableau's categorical colours.
+const QColor kCurrentColour(148, 103, 189);
+constexpr std::array<QRgb, 7> kBaselineColours{0xff1f77b4, 0xffff7f0e, 0xff2ca02c, 0xffd62728,
+                                               0xff8c564b, 0xffe377c2, 0xff7f7f7f};
+
+QColor curveColour(std::size_t curve) {
+    return curve == 0 ? kCurrentColour
+                      : QColor(kBaselineColours[(curve - 1) % kBaselineColours.size()]);
+}
+
+QString kindNoun(FaultKind kind) {
+    return kind == FaultKind::Dies ? FaultStudyPanel::tr("dead dies")
+                                   : FaultStudyPanel::tr("dead links");
+}
+
+} // namespace
+
+FaultStudyPanel::FaultStudyPanel(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_job(new BackgroundJob(this, kPollIntervalMs)) {
+    // Wide and short, as the bottom dock area is: the controls on the left, the plot beside.
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
+    auto* controls = new QVBoxLayout;
+    auto* form = new QFormLayout;
+    m_kind = new QComboBox;
+    m_kind->setObjectName(QStringLiteral("faultKind"));
+    m_kind->addItem(tr("dead links"));
+    m_kind->addItem(tr("dead dies"));
+    m_kind->setToolTip(tr("What fails at random: directed links (faults.link_rate) or dies "
+                          "(faults.die_rate; the strategy's dp shrinks to fit the live dies)"));
+    form->addRow(tr("Faults"), m_kind);
+    m_maxRate = new QDoubleSpinBox;
+    m_maxRate->setObjectName(QStringLiteral("faultMaxRate"));
+    m_maxRate->setRange(0.0, 0.95);
+    m_maxRate->setDecimals(3);
+    m_maxRate->setSingleStep(0.05);
+    m_maxRate->setValue(0.4);
+    m_maxRate->setToolTip(tr("The largest fraction of the live links (or dies) killed"));
+    form->addRow(tr("Up to rate"), m_maxRate);
+    m_step = new QDoubleSpinBox;
+    m_step->setObjectName(QStringLiteral("faultStep"));
+    m_step->setRange(0.005, 0.5);
+    m_step->setDecimals(3);
+    m_step->setSingleStep(0.01);
+    m_step->setValue(0.05);
+    m_step->setToolTip(tr("The rates studied: 0, step, 2 x step, ... up to the largest"));
+    form->addRow(tr("Step"), m_step);
+    m_samples = new QSpinBox;
+    m_samples->setObjectName(QStringLiteral("faultSamples"));
+    m_samples->setRange(1, 1000);
+    m_samples->setValue(5);
+    m_samples->setToolTip(tr("Random fault draws per rate; the plot's bars span their "
+                             "throughputs"));
+    form->addRow(tr("Samples"), m_samples);
+    m_seed = new QSpinBox;
+    m_seed->setObjectName(QStringLiteral("faultSeed"));
+    m_seed->setRange(0, std::numeric_limits<int>::max());
+    m_seed->setValue(1);
+    m_seed->setToolTip(tr("The draws' only source of randomness: `waferscope-cli sweep` with this "
+                          "seed and samples draws the same faults"));
+    form->addRow(tr("Seed"), m_seed);
+    controls->addLayout(form);
+    auto* buttons = new QHBoxLayout;
+    m_runButton = new QPushButton(tr("Run"));
+    m_runButton->setObjectName(QStringLiteral("runFaultStudy"));
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setObjectName(QStringLiteral("cancelFaultStudy"));
+    m_cancelButton->setToolTip(tr("Stop the study at its next simulation"));
+    buttons->addWidget(m_runButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addStretch(1);
+    controls->addLayout(buttons);
+    m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("faultStudyProgress"));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("not run"));
+    controls->addWidget(m_progress);
+    m_hint = new QLabel;
+    m_hint->setObjectName(QStringLiteral("faultStudyHint"));
+    m_hint->setWordWrap(true);
+    m_hint->setStyleSheet(QStringLiteral("color: gray"));
+    controls->addWidget(m_hint);
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("faultStudyStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    controls->addWidget(m_status, 1);
+    auto* controlsPane = new QWidget;
+    controlsPane->setLayout(controls);
+    // The controls scroll rather than make the bottom dock area taller than its other tabs
+    // (the timeline's 260 px), and are as wide as they need, with room for the scroll bar.
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(controlsPane);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(controlsPane->minimumSizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width());
+    scroll->setMaximumWidth(360);
+    layout->addWidget(scroll, 2);
+
+    m_plot = new QCustomPlot;
+    m_plot->setMinimumSize(320, 180);
+    m_plot->yAxis->setLabel(tr("throughput (tokens/s)"));
+    m_plot->yAxis->setNumberFormat(QStringLiteral("gbc"));
+    m_plot->legend->setVisible(true);
+    QFont legendFont = font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
+    m_plot->legend->setFont(legendFont);
+    // Beside the axes, not over them: curves of several strategies cross every corner.
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(0, 1, m_plot->legend);
+    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
+    m_plot->legend->setMargins(QMargins(4, 4, 4, 4));
+    m_plot->plotLayout()->insertRow(0);
+    auto* title = new QCPTextElement(m_plot, QString(), legendFont);
+    m_plot->plotLayout()->addElement(0, 0, title);
+    layout->addWidget(m_plot, 5);
+
+    connect(m_runButton, &QPushButton::clicked, this, &FaultStudyPanel::start);
+    connect(m_cancelButton, &QPushButton::clicked, this, &FaultStudyPanel::cancel);
+    connect(m_job, &BackgroundJob::progressTick, this, &FaultStudyPanel::drainProgress);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, [this] { replot(); });
+    connect(m_document, &ScenarioDocument::scenarioChanged, this,
+            &FaultStudyPanel::refreshControls);
+    connect(m_document, &ScenarioDocument::documentReplaced, this, &FaultStudyPanel::clear);
+    refreshControls();
+    replot();
+}
+
+FaultStudyPanel::~FaultStudyPanel() {
+    // m_job cancels the study in flight; the worker holds only its own copies.
+}
+
+void FaultStudyPanel::setSearchResult(std::shared_ptr<const SearchResult> result,
+                                      const Scenario& searched) {
+    m_search = std::move(result);
+    m_searched = searched;
+    refreshControls();
+}
+
+void FaultStudyPanel::setKind(FaultKind kind) {
+    m_kind->setCurrentIndex(kind == FaultKind::Dies ? 1 : 0);
+}
+
+void FaultStudyPanel::setRates(double maxRate, double step) {
+    m_maxRate->setValue(maxRate);
+    m_step->setValue(step);
+}
+
+void FaultStudyPanel::setSamples(int samples) {
+    m_samples->setValue(samples);
+}
+
+std::vector<FaultStudyStrategy> FaultStudyPanel::strategiesToStudy() const {
+    std::vector<FaultStudyStrategy> strategies{{tr("current strategy").toStdString(), {}}};
+    const Scenario& current = m_document->scenario();
+    // A baseline is a strategy for the searched wafer and model: elsewhere it means nothing.
+    if (m_search && current.wafer == m_searched.wafer && current.workload == m_searched.workload)
+        for (const BaselineScore& baseline : m_search->baselines)
+            if (baseline.score)
+                strategies.push_back({baseline.name, baseline.score->strategy});
+    return strategies;
+}
+
+QString FaultStudyPanel::hintText() const {
+    return m_hint->text();
+}
+
+QString FaultStudyPanel::statusText() const {
+    return m_status->text();
+}
+
+void FaultStudyPanel::refreshControls() {
+    const Scenario& current = m_document->scenario();
+    const bool workload = current.workload.has_value();
+    m_runButton->setEnabled(!isBusy() && workload);
+    m_runButton->setToolTip(workload ? tr("Simulate every strategy at every rate (off the GUI "
+                                          "thread)")
+                                     : tr("The study measures a training step's tokens per "
+                                          "second: this scenario has no workload"));
+    m_cancelButton->setEnabled(isBusy() && !m_job->isCancelling());
+    for (QWidget* input :
+         std::initializer_list<QWidget*>{m_kind, m_maxRate, m_step, m_samples, m_seed})
+        input->setEnabled(!isBusy());
+
+    QStringList hint;
+    if (!workload) {
+        hint << tr("This scenario is explicit traffic: the fault study measures a training "
+                   "step's tokens per second. Open a model example, such as GPT-3 175B on 6x8.");
+    } else if (!m_search) {
+        hint << tr("Only the current strategy: run a strategy search (Search dock) to add its "
+                   "baselines (Megatron, FSDP) as lines of their own.");
+    } else if (!(current.wafer == m_searched.wafer && current.workload == m_searched.workload)) {
+        hint << tr("The last search was for another wafer or model: search again to add its "
+                   "baselines.");
+    } else {
+        QStringList names, without;
+        for (const BaselineScore& baseline : m_search->baselines)
+            (baseline.score ? names : without) << qs(baseline.name);
+        hint << (names.isEmpty() ? tr("The last search's baselines have no configuration that "
+                                      "fits: only the current strategy.")
+                                 : tr("With the last search's baselines: %1.")
+                                       .arg(names.join(QStringLiteral(", "))));
+        if (!names.isEmpty() && !without.isEmpty())
+            hint << tr("Left out (no configuration fits): %1.")
+                        .arg(without.join(QStringLiteral(", ")));
+    }
+    if (m_result && !isBusy() && !(m_studied == current))
+        hint << tr("The plot is of an earlier version of the scenario: Run again for this one.");
+    m_hint->setText(hint.join(QLatin1Char(' ')));
+}
+
+void FaultStudyPanel::start() {
+    if (isBusy())
+        return;
+    const Scenario scenario = m_document->scenario();
+    if (!scenario.workload) {
+        emit statusMessage(tr("The fault study needs a workload"));
+        return;
+    }
+    FaultStudySpec spec;
+    spec.scenario = scenario;
+    spec.strategies = strategiesToStudy();
+    spec.kind = m_kind->currentIndex() == 1 ? FaultKind::Dies : FaultKind::Links;
+    try {
+        spec.rates = faultRates(m_maxRate->value(), m_step->value());
+    } catch (const std::invalid_argument& problem) {
+        emit statusMessage(tr("Cannot run the fault study: %1").arg(qs(problem.what())));
+        return;
+    }
+    spec.samples = m_samples->value();
+    spec.seed = static_cast<std::uint64_t>(m_seed->value());
+    const int total = static_cast<int>(spec.strategies.size() * spec.rates.size()) * spec.samples;
+
+    m_studied = scenario;
+    m_studiedSamples = spec.samples;
+    m_result.reset();
+    m_progressShared = std::make_shared<Progress>();
+    m_progressShared->total = total;
+    m_progress->setRange(0, total);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("%v / %m simulations"));
+    m_status->setText(tr("Simulating %1 strategies at %2 rates, %3 samples each…")
+                          .arg(spec.strategies.size())
+                          .arg(spec.rates.size())
+                          .arg(spec.samples));
+    std::shared_ptr<Progress> progress = m_progressShared;
+    m_job->start<Result>(
+        [spec, progress](const JobToken& token) -> Result {
+            // A study takes minutes: it gives its place in the shared pool back while it runs
+            // (QThreadPool::releaseThread raises the pool's capacity by one), so that the
+            // re-simulation of an edit never queues behind it.
+            QThreadPool::globalInstance()->releaseThread();
+            struct Restore {
+                ~Restore() { QThreadPool::globalInstance()->reserveThread(); }
+            } restore;
+            return std::make_shared<const FaultStudyResult>(
+                runFaultStudy(spec, token.predicate(), [progress](int done, int all) {
+                    progress->done = done;
+                    progress->total = all;
+                }));
+        },
+        [this](Result result) { finish(std::move(result), {}, false); },
+        [this](const QString& error) { finish(nullptr, error, false); },
+        [this](const std::optional<Result>&) { finish(nullptr, {}, true); });
+    replot();
+    refreshControls();
+    emit busyChanged(true);
+    emit statusMessage(tr("Fault study started: %1 simulations").arg(total));
+}
+
+void FaultStudyPanel::cancel() {
+    if (!isBusy())
+        return;
+    m_job->cancel();
+    m_status->setText(tr("Cancelling: stopping at the next simulation…"));
+    refreshControls();
+}
+
+void FaultStudyPanel::drainProgress() {
+    if (!m_progressShared)
+        return;
+    m_progress->setValue(std::min(m_progressShared->done.load(), m_progress->maximum()));
+}
+
+void FaultStudyPanel::finish(Result result, const QString& error, bool cancelled) {
+    drainProgress();
+    const int done = m_progressShared ? m_progressShared->done.load() : 0;
+    m_progressShared.reset();
+    if (m_discardRunning) { // for a document no longer open
+        m_discardRunning = false;
+        clear();
+        emit busyChanged(false);
+        return;
+    }
+    if (cancelled) {
+        m_progress->setFormat(
+            tr("cancelled at %1 / %2 simulations").arg(done).arg(m_progress->maximum()));
+        m_status->setText(tr("Cancelled: nothing is plotted (a study is compared only whole)."));
+        emit statusMessage(tr("Fault study cancelled"));
+    } else if (!result) {
+        m_progress->setRange(0, 1);
+        m_progress->setValue(0);
+        m_progress->setFormat(tr("failed"));
+        m_status->setText(tr("<span style='color:#c00'>The study could not run: %1</span>")
+                              .arg(error.toHtmlEscaped()));
+        emit statusMessage(tr("Fault study failed: %1").arg(error));
+    } else {
+        m_result = std::move(result);
+        m_progress->setValue(m_progress->maximum());
+        m_progress->setFormat(tr("done: %v simulations"));
+        const QString notes = failureNotes();
+        m_status->setText(notes.isEmpty() ? tr("Every sample simulated.") : notes);
+        emit statusMessage(tr("Fault study done: %1 strategies against %2")
+                               .arg(m_result->curves.size())
+                               .arg(kindNoun(m_result->kind)));
+    }
+    replot();
+    refreshControls();
+    emit busyChanged(false);
+}
+
+void FaultStudyPanel::clear() {
+    if (isBusy()) {
+        m_job->cancel();
+        m_discardRunning = true;
+    }
+    m_result.reset();
+    m_search.reset(); // the search was of the old document too
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("not run"));
+    m_status->clear();
+    replot();
+    refreshControls();
+}
+
+QString FaultStudyPanel::failureNotes() const {
+    QStringList notes;
+    int more = 0;
+    for (const FaultStudyCurve& curve : m_result->curves)
+        for (const FaultStudyPoint& point : curve.points) {
+            if (point.failed == 0)
+                continue;
+            if (notes.size() >= kListedFailures) {
+                ++more;
+                continue;
+            }
+            // One arg() call: a name or an error with a "%1" in it is not read as a marker.
+            notes << tr("<b>%1</b> at %2: %3 of %4 samples did not simulate: %5")
+                         .arg(qs(curve.name).toHtmlEscaped(), QString::number(point.rate),
+                              QString::number(point.failed),
+                              QString::number(point.failed + point.simulated),
+                              qs(point.firstError).toHtmlEscaped());
+        }
+    if (more > 0)
+        notes << tr("… and %1 more rates with failed samples.").arg(more);
+    return notes.join(QStringLiteral("<br>"));
+}
+
+void FaultStudyPanel::replot() {
+    m_plot->clearPlottables(); // graphs and their error bars
+    const FaultKind kind = m_result
+                               ? m_result->kind
+                               : (m_kind->currentIndex() == 1 ? FaultKind::Dies : FaultKind::Links);
+    m_plot->xAxis->setLabel(kind == FaultKind::Dies
+                                ? tr("dead dies (fraction of the live dies: faults.die_rate)")
+                                : tr("dead links (fraction of the live directed links: "
+                                     "faults.link_rate)"));
+    auto* title = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0));
+    double top = 0.0;
+    double maxRate = m_maxRate->value();
+    if (m_result) {
+        const std::size_t curves = m_result->curves.size();
+        const double step = m_result->curves.front().points.size() > 1
+                                ? m_result->curves.front().points[1].rate
+                                : std::max(maxRate, 0.05);
+        for (std::size_t c = 0; c < curves; ++c) {
+            const FaultStudyCurve& curve = m_result->curves[c];
+            // Lines are dodged sideways by a hair, so that one strategy's bars do not hide
+            // another's at the same rate.
+            const double dodge =
+                (static_cast<double>(c) - static_cast<double>(curves - 1) / 2.0) * 0.04 * step;
+            QVector<double> x, mean, below, above;
+            int failed = 0, samples = 0;
+            for (const FaultStudyPoint& point : curve.points) {
+                failed += point.failed;
+                samples += point.failed + point.simulated;
+                x << point.rate + dodge;
+                if (!point.spread) { // nothing simulated: a gap in the line
+                    mean << std::numeric_limits<double>::quiet_NaN();
+                    below << 0.0;
+                    above << 0.0;
+                    continue;
+                }
+                mean << point.spread->mean;
+                below << point.spread->mean - point.spread->min;
+                above << point.spread->max - point.spread->mean;
+                top = std::max(top, point.spread->max);
+                maxRate = std::max(maxRate, point.rate);
+            }
+            const QColor colour = curveColour(c);
+            QCPGraph* graph = m_plot->addGraph();
+            graph->setName(failed == 0 ? qs(curve.name)
+                                       : tr("%1 (%2 of %3 samples failed)")
+                                             .arg(qs(curve.name), QString::number(failed),
+                                                  QString::number(samples)));
+            graph->setPen(QPen(colour, 2));
+            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, 6));
+            graph->setData(x, mean, true);
+            auto* bars = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
+            bars->removeFromLegend(); // named by the title: the spread over the samples
+            bars->setDataPlottable(graph);
+            bars->setErrorType(QCPErrorBars::etValueError);
+            bars->setPen(QPen(colour, 1.2));
+            bars->setWhiskerWidth(6);
+            bars->setData(below, above);
+        }
+        title->setText(tr("Throughput against %1: the mean of %2 samples per rate, bars from the "
+                          "lowest to the highest")
+                           .arg(kindNoun(m_result->kind))
+                           .arg(m_studiedSamples));
+    } else {
+        title->setText(isBusy() ? tr("Simulating…")
+                                : tr("Run the study: throughput against %1").arg(kindNoun(kind)));
+    }
+    const double margin = std::max(maxRate, 0.05) * 0.05;
+    m_plot->xAxis->setRange(-margin, std::max(maxRate, 0.05) + margin);
+    // From 0: what matters is the share of the throughput the faults take away.
+    m_plot->yAxis->setRange(0.0, top > 0.0 ? top * 1.12 : 1.0);
+    m_plot->legend->setVisible(m_plot->graphCount() > 0);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool FaultStudyPanel::waitForIdle(int timeoutMs) {
+    return m_job->waitForIdle(timeoutMs);
+}
+
+} // namespace ws
