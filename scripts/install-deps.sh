@@ -9,6 +9,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev
   xvfb xauth x11-apps imagemagick fonts-dejavu-core clang-format
   clang-14 libfuzzer-14-dev
+  libopenmpi-dev openmpi-bin pybind11-dev python3-dev python3-pytest
 )
 
 missing=()
