@@ -3,6 +3,7 @@
 #include "cli_search.h"
 #include "cli_sweep.h"
 
+#include "command/optimize_command.h"
 #include "evaluation/network_model_comparison.h"
 #include "evaluation/scenario_run.h"
 #include "io/atomic_file.h"
@@ -168,8 +169,9 @@ SimulateOptions parseSimulateOptions(const std::vector<std::string>& args, std::
             const auto [end, error] =
                 std::from_chars(text.data(), text.data() + text.size(), parsed);
             if (error != std::errc() || end != text.data() + text.size() || parsed < 1 ||
-                parsed > 1000)
-                throw UsageError{"--max-iter takes an integer from 1 to 1000, not '" + text + "'"};
+                parsed > kMaxOptimizeIterations)
+                throw UsageError{"--max-iter takes an integer from 1 to " +
+                                 std::to_string(kMaxOptimizeIterations) + ", not '" + text + "'"};
             options.maxIter = parsed;
         } else if (arg == "-o")
             options.outputPath = value();
@@ -288,24 +290,6 @@ int simulateCommand(const std::string& file, const SimulateOptions& options, std
     return kExitOk;
 }
 
-nlohmann::json snapshotToJson(const TcmeSnapshot& snapshot) {
-    return {{"makespan_s", snapshot.makespanS},
-            {"max_link_bytes", snapshot.maxLinkBytes},
-            {"max_utilization", snapshot.maxUtilization}};
-}
-
-const char* actionKind(TcmeAction::Kind kind) {
-    switch (kind) {
-    case TcmeAction::Kind::Reroute:
-        return "reroute";
-    case TcmeAction::Kind::Multicast:
-        return "multicast";
-    case TcmeAction::Kind::Hierarchical:
-        return "hierarchical";
-    }
-    return "unknown";
-}
-
 std::string pathText(const std::vector<DieId>& path) {
     std::string text;
     for (DieId die : path)
@@ -314,61 +298,21 @@ std::string pathText(const std::vector<DieId>& path) {
 }
 
 int optimizeCommand(const std::string& file, const SimulateOptions& options, std::ostream& out) {
-    Scenario scenario = loadScenario(file);
-    std::vector<std::string> warnings = applyRunEnvironment(scenario, frontEndRunOptions()).notes;
-    if (options.maxIter) {
-        if (!scenario.tcme)
-            scenario.tcme = TcmeSpec{};
-        scenario.tcme->maxIter = *options.maxIter;
-        warnings.push_back("--max-iter " + std::to_string(*options.maxIter) +
-                           " overrides tcme.max_iter");
-    }
-    const WaferTopology topology(scenario.wafer.topologySpec());
-    const TcmeOptions tcmeOptions = tcmeOptionsFrom(scenario);
-    TcmeEngine engine(scenario, topology, tcmeOptions);
-    const TcmeStopReason reason = engine.run();
+    const OptimizeOutcome outcome =
+        optimizeScenario(loadScenario(file), options.maxIter, frontEndRunOptions());
 
     if (options.outputPath)
-        saveScenario(engine.tunedScenario(), *options.outputPath);
+        saveScenario(outcome.tunedScenario, *options.outputPath);
 
     if (options.json) {
-        nlohmann::json iterations = nlohmann::json::array();
-        for (const TcmeIteration& iteration : engine.iterations()) {
-            nlohmann::json actions = nlohmann::json::array();
-            for (const TcmeAction& action : iteration.actions)
-                actions.push_back({{"kind", actionKind(action.kind)},
-                                   {"flow", action.flow},
-                                   {"old_path", action.oldPath},
-                                   {"new_path", action.newPath},
-                                   {"detail", action.detail}});
-            iterations.push_back(
-                {{"index", iteration.index},
-                 {"max_link", {{"from", iteration.mclFrom}, {"to", iteration.mclTo}}},
-                 {"max_link_bytes", iteration.mclBytes},
-                 {"max_utilization", iteration.mclUtilization},
-                 {"makespan_s", iteration.after.makespanS},
-                 {"queueing_delay_s", iteration.queueingDelayS},
-                 {"conflict_flows", iteration.conflictFlows},
-                 {"conflict_groups", iteration.conflictGroups},
-                 {"hot_flows", iteration.hotFlows},
-                 {"actions", std::move(actions)},
-                 {"gain", toString(iteration.gain)},
-                 {"before", snapshotToJson(iteration.before)},
-                 {"after", snapshotToJson(iteration.after)}});
-        }
-        out << nlohmann::json{{"iterations", std::move(iterations)},
-                              {"stop_reason", toString(reason)},
-                              {"before", snapshotToJson(engine.initial())},
-                              {"after", snapshotToJson(engine.current())},
-                              {"warnings", warnings}}
-                   .dump(2)
-            << '\n';
+        out << optimizeReportJson(outcome).dump(2) << '\n';
         return kExitOk;
     }
 
-    if (!scenario.name.empty())
-        out << scenario.name << '\n';
-    for (const TcmeIteration& iteration : engine.iterations()) {
+    // TCME changes routes and algorithms, never the name: the tuned scenario's is the input's.
+    if (!outcome.tunedScenario.name.empty())
+        out << outcome.tunedScenario.name << '\n';
+    for (const TcmeIteration& iteration : outcome.iterations) {
         char line[240];
         std::snprintf(line, sizeof line,
                       "iteration %d: hottest link %d->%d carries %s (%.1f%%), %d flows from %d "
@@ -379,7 +323,7 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
                       formatSeconds(iteration.queueingDelayS).c_str());
         out << line;
         for (const TcmeAction& action : iteration.actions) {
-            out << "  " << actionKind(action.kind) << ' ' << action.flow;
+            out << "  " << toString(action.kind) << ' ' << action.flow;
             if (!action.oldPath.empty())
                 out << ": " << pathText(action.oldPath) << " -> " << pathText(action.newPath);
             else if (!action.detail.empty())
@@ -396,12 +340,12 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
             out << "  kept for: " << toString(iteration.gain) << " ("
                 << gainExplanation(iteration.gain) << ")\n";
     }
-    out << "stopped:   " << toString(reason) << '\n';
-    out << "before:    makespan " << formatSeconds(engine.initial().makespanS) << ", hottest link "
-        << formatBytes(engine.initial().maxLinkBytes) << '\n';
-    out << "after:     makespan " << formatSeconds(engine.current().makespanS) << ", hottest link "
-        << formatBytes(engine.current().maxLinkBytes) << '\n';
-    for (const std::string& warning : warnings)
+    out << "stopped:   " << toString(outcome.stopReason) << '\n';
+    out << "before:    makespan " << formatSeconds(outcome.before.makespanS) << ", hottest link "
+        << formatBytes(outcome.before.maxLinkBytes) << '\n';
+    out << "after:     makespan " << formatSeconds(outcome.after.makespanS) << ", hottest link "
+        << formatBytes(outcome.after.maxLinkBytes) << '\n';
+    for (const std::string& warning : outcome.warnings)
         out << "warning:   " << warning << '\n';
     if (options.outputPath)
         out << "tuned scenario written to " << *options.outputPath << '\n';

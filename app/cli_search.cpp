@@ -3,12 +3,11 @@
 #include "cli_commands.h"
 #include "cli_options.h"
 
-#include "evaluation/scenario_run.h"
+#include "command/search_command.h"
+#include "evaluation/run_options.h"
 #include "io/file_write_error.h"
 #include "io/scenario_io.h"
-#include "io/strategy_reader.h"
 #include "scenario/scenario_error.h"
-#include "search/strategy_search.h"
 #include "units/quantity.h"
 
 #include <nlohmann/json.hpp>
@@ -36,12 +35,13 @@ SearchCommandOptions parseOptions(const std::vector<std::string>& args) {
             if (arg == "--json")
                 options.json = true;
             else if (arg == "--threads")
-                options.search.threads = parseIntegerOption<int>(arg, value(), 1, 256);
+                options.search.threads =
+                    parseIntegerOption<int>(arg, value(), 1, kMaxSearchThreads);
             else if (arg == "--seed")
                 options.search.seed = parseIntegerOption<std::uint64_t>(
                     arg, value(), 0, std::numeric_limits<std::uint64_t>::max());
             else if (arg == "--budget")
-                options.search.budget = parseIntegerOption<int>(arg, value(), 1, 10'000'000);
+                options.search.budget = parseIntegerOption<int>(arg, value(), 1, kMaxSearchBudget);
             else if (arg == "-o")
                 options.outputPath = value();
             else
@@ -49,52 +49,6 @@ SearchCommandOptions parseOptions(const std::vector<std::string>& args) {
             return true;
         });
     return options;
-}
-
-nlohmann::json scoreToJson(const StrategyScore& score) {
-    return {{"strategy", toJson(score.strategy)},
-            {"label", score.label},
-            {"analytic_step_s", score.analyticStepS},
-            {"simulated_step_s",
-             score.simulatedStepS ? nlohmann::json(*score.simulatedStepS) : nlohmann::json()},
-            {"tokens_per_second", score.tokensPerSecond},
-            {"memory_per_die_bytes", score.memoryPerDieBytes},
-            {"out_of_memory", score.outOfMemory},
-            {"fits_in_sram", score.fitsInSram}};
-}
-
-nlohmann::json resultToJson(const SearchResult& result, const SearchOptions& options) {
-    nlohmann::json top = nlohmann::json::array();
-    for (const StrategyScore& score : result.top)
-        top.push_back(scoreToJson(score));
-    nlohmann::json candidates = nlohmann::json::array();
-    for (const StrategyScore& score : result.candidates)
-        candidates.push_back(scoreToJson(score));
-    nlohmann::json baselines = nlohmann::json::array();
-    for (const BaselineScore& baseline : result.baselines) {
-        nlohmann::json entry = {
-            {"name", baseline.name},
-            {"family", baseline.family},
-            {"score", baseline.score ? scoreToJson(*baseline.score) : nlohmann::json()},
-            {"why_not", baseline.whyNot}};
-        if (baseline.score && baseline.score->simulatedStepS && result.best.simulatedStepS)
-            entry["speedup_of_best"] =
-                *baseline.score->simulatedStepS / *result.best.simulatedStepS;
-        baselines.push_back(std::move(entry));
-    }
-    return {{"seed", options.seed},
-            {"budget", options.budget},
-            {"evaluations", result.evaluations},
-            {"other_evaluations", result.otherEvaluations},
-            {"simulations", result.simulations},
-            {"cancelled", result.cancelled},
-            {"best", scoreToJson(result.best)},
-            {"tcme_improved", result.tcmeImproved},
-            {"top", std::move(top)},
-            {"baselines", std::move(baselines)},
-            {"segment_plan", result.segmentPlan},
-            {"notes", result.notes},
-            {"candidates", std::move(candidates)}};
 }
 
 std::string scoreLine(const StrategyScore& score) {
@@ -153,11 +107,9 @@ int runSearchCommand(const std::vector<std::string>& args, std::ostream& out, st
     try {
         const SearchCommandOptions options = parseOptions(args);
         file = options.file;
-        Scenario scenario = loadScenario(file);
-        const EnvironmentOverrides overrides = applyRunEnvironment(scenario, frontEndRunOptions());
-        const WaferTopology topology(scenario.wafer.topologySpec());
-        const SearchResult result = searchStrategies(
-            scenario, topology, options.search, {}, [&](const SearchProgress& progress) {
+        const Scenario scenario = loadScenario(file);
+        const SearchOutcome outcome = searchScenario(
+            scenario, options.search, frontEndRunOptions(), [&](const SearchProgress& progress) {
                 char line[200];
                 std::snprintf(line, sizeof line,
                               "search: %d/%d evaluations, best %s, %.1f s elapsed, ~%.1f s left\n",
@@ -167,13 +119,14 @@ int runSearchCommand(const std::vector<std::string>& args, std::ostream& out, st
                               progress.elapsedS, progress.remainingS);
                 err << line << std::flush;
             });
+        const SearchResult& result = outcome.result;
         if (options.outputPath)
             saveScenario(result.bestScenario, *options.outputPath);
         if (options.json)
-            out << resultToJson(result, options.search).dump(2) << '\n';
+            out << searchReportJson(result, options.search).dump(2) << '\n';
         else
             printSummary(scenario, result, out);
-        for (const std::string& note : overrides.notes)
+        for (const std::string& note : outcome.environmentNotes)
             err << "environment: " << note << '\n';
         if (options.outputPath && !options.json)
             out << "best scenario written to " << *options.outputPath << '\n';

@@ -1,0 +1,87 @@
+#include "command/optimize_command.h"
+
+#include "evaluation/scenario_run.h"
+#include "topology/wafer_topology.h"
+
+#include <utility>
+
+namespace ws {
+
+namespace {
+
+nlohmann::json snapshotToJson(const TcmeSnapshot& snapshot) {
+    return {{"makespan_s", snapshot.makespanS},
+            {"max_link_bytes", snapshot.maxLinkBytes},
+            {"max_utilization", snapshot.maxUtilization}};
+}
+
+nlohmann::json iterationToJson(const TcmeIteration& iteration) {
+    nlohmann::json actions = nlohmann::json::array();
+    for (const TcmeAction& action : iteration.actions)
+        actions.push_back({{"kind", toString(action.kind)},
+                           {"flow", action.flow},
+                           {"old_path", action.oldPath},
+                           {"new_path", action.newPath},
+                           {"detail", action.detail}});
+    return {{"index", iteration.index},
+            {"max_link", {{"from", iteration.mclFrom}, {"to", iteration.mclTo}}},
+            {"max_link_bytes", iteration.mclBytes},
+            {"max_utilization", iteration.mclUtilization},
+            {"makespan_s", iteration.after.makespanS},
+            {"queueing_delay_s", iteration.queueingDelayS},
+            {"conflict_flows", iteration.conflictFlows},
+            {"conflict_groups", iteration.conflictGroups},
+            {"hot_flows", iteration.hotFlows},
+            {"actions", std::move(actions)},
+            {"gain", toString(iteration.gain)},
+            {"before", snapshotToJson(iteration.before)},
+            {"after", snapshotToJson(iteration.after)}};
+}
+
+} // namespace
+
+const char* toString(TcmeAction::Kind kind) {
+    switch (kind) {
+    case TcmeAction::Kind::Reroute:
+        return "reroute";
+    case TcmeAction::Kind::Multicast:
+        return "multicast";
+    case TcmeAction::Kind::Hierarchical:
+        return "hierarchical";
+    }
+    return "unknown";
+}
+
+OptimizeOutcome optimizeScenario(Scenario scenario, std::optional<int> maxIter,
+                                 const RunOptions& options) {
+    OptimizeOutcome outcome;
+    outcome.warnings = applyRunEnvironment(scenario, options).notes;
+    if (maxIter) {
+        if (!scenario.tcme)
+            scenario.tcme = TcmeSpec{};
+        scenario.tcme->maxIter = *maxIter;
+        outcome.warnings.push_back("--max-iter " + std::to_string(*maxIter) +
+                                   " overrides tcme.max_iter");
+    }
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, tcmeOptionsFrom(scenario));
+    outcome.stopReason = engine.run(options.cancel);
+    outcome.tunedScenario = engine.tunedScenario();
+    outcome.iterations = engine.iterations();
+    outcome.before = engine.initial();
+    outcome.after = engine.current();
+    return outcome;
+}
+
+nlohmann::json optimizeReportJson(const OptimizeOutcome& outcome) {
+    nlohmann::json iterations = nlohmann::json::array();
+    for (const TcmeIteration& iteration : outcome.iterations)
+        iterations.push_back(iterationToJson(iteration));
+    return {{"iterations", std::move(iterations)},
+            {"stop_reason", toString(outcome.stopReason)},
+            {"before", snapshotToJson(outcome.before)},
+            {"after", snapshotToJson(outcome.after)},
+            {"warnings", outcome.warnings}};
+}
+
+} // namespace ws
