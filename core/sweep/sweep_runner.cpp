@@ -8,6 +8,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <exception>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <new>
@@ -36,22 +37,26 @@ double rateAt(const SweepSpec& spec, const SweepPoint& point, std::string_view k
 
 } // namespace
 
+FaultedScenario scenarioAt(const SweepSpec& spec, const SweepPoint& point) {
+    FaultedScenario faulted;
+    faulted.scenario = parseScenario(scenarioJsonAt(spec, point), spec.baseDirectory);
+    // Only a sweep with fault axes draws faults: any other simulates its points as written.
+    if (hasFaultAxes(spec))
+        faulted =
+            sampleFaults(faulted.scenario, rateAt(spec, point, kDieRateAxis),
+                         rateAt(spec, point, kLinkRateAxis), spec.seed, point.sample, point.index);
+    return faulted;
+}
+
 SweepRow evaluatePoint(const SweepSpec& spec, const SweepPoint& point) {
     SweepRow row;
     row.point = point;
     std::string faultNote; // what the faults changed in the strategy, to explain a failure
     try {
-        Scenario scenario = parseScenario(scenarioJsonAt(spec, point), spec.baseDirectory);
-        // Only a sweep with fault axes draws faults: any other simulates its points as written.
-        if (hasFaultAxes(spec)) {
-            FaultedScenario faulted = sampleFaults(scenario, rateAt(spec, point, kDieRateAxis),
-                                                   rateAt(spec, point, kLinkRateAxis), spec.seed,
-                                                   point.sample, point.index);
-            scenario = std::move(faulted.scenario);
-            faultNote = std::move(faulted.note);
-        }
+        FaultedScenario scenario = scenarioAt(spec, point);
+        faultNote = std::move(scenario.note);
         const SimulationReport report = simulateScenarioReport(
-            std::move(scenario), frontEndRunOptions(), ReportDetail::Summary);
+            std::move(scenario.scenario), frontEndRunOptions(), ReportDetail::Summary);
         row.makespanS = report.makespanS;
         for (const LinkReport& link : report.links)
             row.maxLinkBytes = std::max(row.maxLinkBytes, link.bytes);
@@ -76,48 +81,61 @@ SweepRow evaluatePoint(const SweepSpec& spec, const SweepPoint& point) {
     return row;
 }
 
-std::size_t runSweep(const SweepSpec& spec, const SweepRunOptions& options) {
-    std::vector<SweepPoint> todo;
-    const std::size_t count = pointCount(spec);
-    for (std::size_t index = 0; index < count; ++index) {
-        SweepPoint point = pointAt(spec, index);
-        if (!options.skip || !options.skip(point))
-            todo.push_back(std::move(point));
-    }
+void evaluatePointsInOrder(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                           int threads, const std::function<void(std::size_t, SweepRow&&)>& onRow) {
     // Workers take points in order; rows wait in `finished` until every earlier one is handed
     // over, so the output is the same for any number of threads.
     std::atomic<std::size_t> next{0};
     std::mutex mutex;
     std::condition_variable ready;
-    std::map<std::size_t, SweepRow> finished; // by position in `todo`; guarded by mutex
+    std::map<std::size_t, SweepRow> finished; // by position in `points`; guarded by mutex
     const auto work = [&] {
-        for (std::size_t i = next++; i < todo.size(); i = next++) {
-            SweepRow row = evaluatePoint(spec, todo[i]);
+        for (std::size_t i = next++; i < points.size(); i = next++) {
+            SweepRow row = evaluatePoint(spec, points[i]);
             const std::lock_guard lock(mutex);
             finished.emplace(i, std::move(row));
             ready.notify_one();
         }
     };
-    const int threads = std::clamp(options.threads, 1, 256);
     std::vector<std::jthread> workers;
-    for (int t = 0; t < threads && static_cast<std::size_t>(t) < todo.size(); ++t)
+    for (int t = 0; t < std::clamp(threads, 1, 256) && static_cast<std::size_t>(t) < points.size();
+         ++t)
         workers.emplace_back(work);
     try {
-        for (std::size_t handed = 0; handed < todo.size(); ++handed) {
+        for (std::size_t handed = 0; handed < points.size(); ++handed) {
             std::unique_lock lock(mutex);
             ready.wait(lock, [&] { return finished.count(handed) > 0; });
             SweepRow row = std::move(finished.at(handed));
             finished.erase(handed);
             lock.unlock();
-            if (options.onRow)
-                options.onRow(row);
-            if (options.progress)
-                options.progress(handed + 1, todo.size());
+            onRow(handed, std::move(row));
         }
     } catch (...) {
-        next = todo.size(); // the output failed: the workers stop after their current point
+        next = points.size(); // the caller failed: the workers stop after their current point
         throw;
     }
+}
+
+std::vector<SweepPoint> pointsToRun(const SweepSpec& spec,
+                                    const std::function<bool(const SweepPoint&)>& skip) {
+    std::vector<SweepPoint> todo;
+    const std::size_t count = pointCount(spec);
+    for (std::size_t index = 0; index < count; ++index) {
+        SweepPoint point = pointAt(spec, index);
+        if (!skip || !skip(point))
+            todo.push_back(std::move(point));
+    }
+    return todo;
+}
+
+std::size_t runSweep(const SweepSpec& spec, const SweepRunOptions& options) {
+    const std::vector<SweepPoint> todo = pointsToRun(spec, options.skip);
+    evaluatePointsInOrder(spec, todo, options.threads, [&](std::size_t handed, SweepRow&& row) {
+        if (options.onRow)
+            options.onRow(row);
+        if (options.progress)
+            options.progress(handed + 1, todo.size());
+    });
     return todo.size();
 }
 

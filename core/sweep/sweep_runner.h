@@ -1,10 +1,12 @@
 #pragma once
 
+#include "sweep/fault_sample.h"
 #include "sweep/sweep_spec.h"
 
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ws {
 
@@ -23,6 +25,13 @@ struct SweepRow {
     bool outOfMemory = false;
 };
 
+// The scenario a point simulates: scenarioJsonAt read as a scenario (relative paths in
+// spec.baseDirectory) and, in a sweep with fault axes, the point's faults drawn on it
+// (sampleFaults with the spec's seed and the point's sample and index); note is then what the
+// faults changed. What evaluatePoint simulates, and what the GUI opens from a row. Throws the
+// reader's ScenarioError.
+FaultedScenario scenarioAt(const SweepSpec& spec, const SweepPoint& point);
+
 // Simulates one point as `simulate` would (the environment's overrides, a summary report).
 SweepRow evaluatePoint(const SweepSpec& spec, const SweepPoint& point);
 
@@ -35,6 +44,16 @@ struct SweepRunOptions {
     // After each row: points done and to do in this run.
     std::function<void(std::size_t done, std::size_t total)> progress;
 };
+
+// The points of the sweep, in order, but those `skip` (when set) leaves out.
+std::vector<SweepPoint> pointsToRun(const SweepSpec& spec,
+                                    const std::function<bool(const SweepPoint&)>& skip);
+
+// Evaluates `points` on `threads` threads and hands each row to `onRow` with its position in
+// `points`, in that order, on the calling thread. If onRow throws, the workers stop after their
+// current point and the exception propagates.
+void evaluatePointsInOrder(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                           int threads, const std::function<void(std::size_t, SweepRow&&)>& onRow);
 
 // Evaluates every point not skipped, on `threads` threads, handing rows over in point order.
 // Returns how many points ran.
