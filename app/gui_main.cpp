@@ -1,9 +1,11 @@
 // waferscope [FILE] [--screenshot OUT.png] [--view NAME] [--tcme-steps N] (docs/cli.md).
+// FILE may be a sweep's output (*.csv, *.jsonl): it opens in the Sweep results dock.
 // With --screenshot the main window is rendered (offscreen works) after N optimizer steps,
 // saved as a PNG, and the app exits: 0 on success, 1 if the run failed, 2 for bad usage.
 #include "builtin_scenarios.h"
 #include "main_window.h"
 #include "search_panel.h"
+#include "sweep_results_panel.h"
 #include "tcme_panel.h"
 #include "waferscope_version.h"
 
@@ -63,6 +65,13 @@ int main(int argc, char** argv) {
     const QString file = parser.positionalArguments().value(0, ws::defaultScenarioResource());
     QString error;
     const bool batch = parser.isSet(screenshot);
+    // A sweep's output opens beside the default example: it is results, not a document.
+    const bool sweepResults = ws::MainWindow::isSweepOutput(file);
+    QString sweepError;
+    QObject::connect(window.sweepResultsPanel(), &ws::SweepResultsPanel::loadFailed,
+                     [&sweepError](const QString& problem) { sweepError = problem; });
+    if (sweepResults)
+        window.openScenario(ws::defaultScenarioResource(), nullptr, true);
     if (!window.openScenario(file, &error, batch)) {
         err << error << "\n";
         if (batch)
@@ -83,6 +92,12 @@ int main(int argc, char** argv) {
         err << "waferscope: the simulation did not finish in time\n";
         return 1;
     }
+    if (sweepResults && !sweepError.isEmpty()) {
+        err << sweepError << "\n";
+        return 2;
+    }
+    if (sweepResults) // the dock was raised when the file opened; --view keeps it in front
+        window.showView(parser.isSet(view) ? parser.value(view) : QStringLiteral("sweep"));
     if (steps > 0) {
         const int ran = window.tcmePanel()->stepBlocking(steps);
         if (ran < steps)

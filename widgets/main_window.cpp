@@ -19,6 +19,7 @@
 #include "scenario_document.h"
 #include "search_panel.h"
 #include "strategy_panel.h"
+#include "sweep_results_panel.h"
 #include "tcme_panel.h"
 #include "timeline_view.h"
 #include "walkthrough_panel.h"
@@ -339,6 +340,28 @@ void MainWindow::createDocks() {
     m_faultStudyDock = dock(tr("Fault study"), QStringLiteral("faultStudyDock"), m_faultStudy,
                             Qt::BottomDockWidgetArea);
     tabifyDockWidget(m_compareDock, m_faultStudyDock);
+    m_sweepResults = new SweepResultsPanel;
+    connect(m_sweepResults, &SweepResultsPanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_sweepResults, &SweepResultsPanel::pointScenarioRequested, this,
+            &MainWindow::openPointScenario);
+    connect(m_sweepResults, &SweepResultsPanel::outputLoaded, this, [this](const QString& path) {
+        m_settings.addRecentFile(QFileInfo(path).absoluteFilePath());
+        m_settings.setLastDirectory(QFileInfo(path).absolutePath());
+        updateRecentFilesMenu();
+        showStatus(tr("Opened sweep results %1 (%2 rows)")
+                       .arg(QFileInfo(path).fileName())
+                       .arg(m_sweepResults->output()->rows.size()));
+    });
+    connect(m_sweepResults, &SweepResultsPanel::loadFailed, this, [this](const QString& problem) {
+        if (!m_sweepOpenQuiet)
+            QMessageBox::warning(this, tr("Cannot open sweep results"), problem);
+        showError(problem);
+        m_settings.removeRecentFile(QFileInfo(m_sweepResults->loadingPath()).absoluteFilePath());
+        updateRecentFilesMenu();
+    });
+    m_sweepResultsDock = dock(tr("Sweep results"), QStringLiteral("sweepResultsDock"),
+                              m_sweepResults, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(m_faultStudyDock, m_sweepResultsDock);
     m_timelineDock->raise();
 
     m_walkthrough = new WalkthroughPanel(*this, this);
@@ -439,7 +462,7 @@ void MainWindow::createMenus() {
     for (QDockWidget* dock :
          {m_strategyDock, m_hardwareDock, m_groupsDock, m_tcmeDock, m_advisorDock, m_inspectorDock,
           m_historyDock, m_compareDock, m_timelineDock, m_chartsDock, m_searchDock,
-          m_faultStudyDock, m_messagesDock, m_walkthroughDock})
+          m_faultStudyDock, m_sweepResultsDock, m_messagesDock, m_walkthroughDock})
         view->addAction(dock->toggleViewAction());
 
     QMenu* optimize = menuBar()->addMenu(tr("&Optimize"));
@@ -483,7 +506,37 @@ void MainWindow::createMenus() {
     });
 }
 
+bool MainWindow::isSweepOutput(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("csv") || suffix == QLatin1String("jsonl");
+}
+
+void MainWindow::openSweepResults(const QString& path, bool quiet) {
+    m_sweepOpenQuiet = quiet;
+    m_sweepResultsDock->show();
+    m_sweepResultsDock->raise();
+    m_sweepResults->open(path);
+}
+
+void MainWindow::openChosenFile(const QString& path) {
+    if (isSweepOutput(path))
+        openSweepResults(path);
+    else if (maybeSave())
+        openScenario(path);
+}
+
+bool MainWindow::openPointScenario(const Scenario& scenario, const QString& name) {
+    if (!maybeSave())
+        return false;
+    m_document->load(scenario, QString(), name);
+    return true;
+}
+
 bool MainWindow::openScenario(const QString& path, QString* error, bool quiet) {
+    if (isSweepOutput(path)) {
+        openSweepResults(path, quiet);
+        return true;
+    }
     QString problem;
     if (!m_document->openFile(path, &problem)) {
         if (error)
@@ -506,17 +559,24 @@ bool MainWindow::openScenario(const QString& path, QString* error, bool quiet) {
 }
 
 QStringList MainWindow::viewNames() {
-    return {QStringLiteral("mesh"),      QStringLiteral("strategy"),  QStringLiteral("groups"),
-            QStringLiteral("tcme"),      QStringLiteral("inspector"), QStringLiteral("history"),
-            QStringLiteral("timeline"),  QStringLiteral("charts"),    QStringLiteral("breakdown"),
-            QStringLiteral("search"),    QStringLiteral("messages"),  QStringLiteral("walkthrough"),
-            QStringLiteral("compare"),   QStringLiteral("hardware"),  QStringLiteral("advisor"),
-            QStringLiteral("faultstudy")};
+    return {
+        QStringLiteral("mesh"),       QStringLiteral("strategy"),  QStringLiteral("groups"),
+        QStringLiteral("tcme"),       QStringLiteral("inspector"), QStringLiteral("history"),
+        QStringLiteral("timeline"),   QStringLiteral("charts"),    QStringLiteral("breakdown"),
+        QStringLiteral("search"),     QStringLiteral("messages"),  QStringLiteral("walkthrough"),
+        QStringLiteral("compare"),    QStringLiteral("hardware"),  QStringLiteral("advisor"),
+        QStringLiteral("faultstudy"), QStringLiteral("sweep")};
 }
 
 bool MainWindow::showView(const QString& name) {
     if (name == QLatin1String("mesh")) {
         m_mesh->setFocus();
+        return true;
+    }
+    if (name == QLatin1String("sweep")) { // taller than the bottom row's 260 px: table and chart
+        m_sweepResultsDock->show();
+        m_sweepResultsDock->raise();
+        resizeDocks({m_sweepResultsDock}, {height() / 2}, Qt::Vertical);
         return true;
     }
     if (name == QLatin1String("breakdown")) { // the Charts dock on its Step breakdown tab
@@ -549,7 +609,10 @@ bool MainWindow::showView(const QString& name) {
 bool MainWindow::waitForIdle(int timeoutMs) {
     // The runner can be asked again while TCME applies: wait for both to settle.
     if (!processEventsUntil(
-            [this] { return !m_runner->isBusy() && !m_tcme->isBusy() && !m_advisor->isBusy(); },
+            [this] {
+                return !m_runner->isBusy() && !m_tcme->isBusy() && !m_advisor->isBusy() &&
+                       !m_sweepResults->isBusy();
+            },
             timeoutMs))
         return false;
     QCoreApplication::processEvents();
@@ -691,22 +754,20 @@ void MainWindow::updateRecentFilesMenu() {
     for (const QString& path : files) {
         QAction* action = m_recentMenu->addAction(QFileInfo(path).fileName());
         action->setToolTip(path);
-        connect(action, &QAction::triggered, this, [this, path] {
-            if (maybeSave())
-                openScenario(path);
-        });
+        connect(action, &QAction::triggered, this, [this, path] { openChosenFile(path); });
     }
     m_recentMenu->setEnabled(!files.isEmpty());
 }
 
 void MainWindow::openDialog() {
-    if (!maybeSave())
-        return;
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open scenario"), m_settings.lastDirectory(),
-                                     tr("Scenarios (*.json);;All files (*)"));
+    // Asked about unsaved edits only once the file is a scenario: sweep results keep the
+    // document.
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open scenario or sweep results"), m_settings.lastDirectory(),
+        tr("Scenarios and sweep results (*.json *.csv *.jsonl);;Scenarios (*.json);;Sweep "
+           "results (*.csv *.jsonl);;All files (*)"));
     if (!path.isEmpty())
-        openScenario(path);
+        openChosenFile(path);
 }
 
 bool MainWindow::save() {
@@ -867,8 +928,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (urls.isEmpty() || !urls.front().isLocalFile())
         return;
     event->acceptProposedAction();
-    if (maybeSave())
-        openScenario(urls.front().toLocalFile());
+    openChosenFile(urls.front().toLocalFile());
 }
 
 const Scenario& MainWindow::documentScenario() const {

@@ -41,6 +41,7 @@ class MeshView;
 class ScenarioDocument;
 class SearchPanel;
 class StrategyPanel;
+class SweepResultsPanel;
 class TcmePanel;
 class TimelineView;
 class WalkthroughPanel;
@@ -56,8 +57,15 @@ public:
     ~MainWindow() override;
 
     // Opens a file or a ":/scenarios/..." example; errors go to a message box unless `quiet`,
-    // and are returned in `error`.
+    // and are returned in `error`. A sweep's output (isSweepOutput) does not replace the
+    // document: it is read off the GUI thread into the Sweep results dock (openSweepResults).
     bool openScenario(const QString& path, QString* error = nullptr, bool quiet = false);
+    // Shows a sweep's output in the Sweep results dock; the reading's errors go to the
+    // Messages dock and, unless `quiet`, a message box. Returns at once: the dock fills in
+    // when the file is read (waitForIdle waits for it).
+    void openSweepResults(const QString& path, bool quiet = false);
+    // A path File > Open reads as a sweep's output (*.csv, *.jsonl), not a scenario.
+    static bool isSweepOutput(const QString& path);
     // Offers back edits an earlier session autosaved but never saved or discarded
     // (AutosaveRecovery). `ask` decides (true: restore, false: discard); a question box when
     // empty. Returns whether edits were restored.
@@ -89,6 +97,7 @@ public:
     ChartsPanel* chartsPanel() const { return m_charts; }
     AdvisorPanel* advisorPanel() const { return m_advisor; }
     FaultStudyPanel* faultStudyPanel() const { return m_faultStudy; }
+    SweepResultsPanel* sweepResultsPanel() const { return m_sweepResults; }
     MessageLog* messageLog() const { return m_messages; }
     // Colours the mesh by one round's link loads (flows of collective step / TATP round
     // `round`); -1 shows the whole run again.
@@ -123,6 +132,11 @@ private:
     // when the analysis is of that state: the history then compares the edits' effects.
     void labelUndoState(const ScenarioAnalysis& analysis);
     bool maybeSave(); // false: the user cancelled
+    // A sweep row's scenario as a new untitled document, after the unsaved-changes prompt.
+    bool openPointScenario(const Scenario& scenario, const QString& name);
+    // Opens a scenario (after asking about unsaved edits) or a sweep's output (which keeps
+    // the document): File > Open, recent files and drops.
+    void openChosenFile(const QString& path);
     bool save();
     bool saveAs();
     void openDialog();
@@ -176,6 +190,9 @@ private:
     QDockWidget* m_advisorDock = nullptr;
     FaultStudyPanel* m_faultStudy = nullptr;
     QDockWidget* m_faultStudyDock = nullptr;
+    SweepResultsPanel* m_sweepResults = nullptr;
+    QDockWidget* m_sweepResultsDock = nullptr;
+    bool m_sweepOpenQuiet = false; // the sweep output being read was opened quietly
     RoundHeatmapControl* m_rounds = nullptr;
     QMenu* m_recentMenu = nullptr;
     QActionGroup* m_metricGroup = nullptr;

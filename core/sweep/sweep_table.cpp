@@ -40,7 +40,15 @@ std::string csvCell(const std::string& text) {
     return quoted + '"';
 }
 
-// One CSV record's cells (RFC 4180 quoting); `line` holds no record separator.
+std::string keyOf(const std::vector<std::string>& axisTexts, const std::string& sample) {
+    std::string key;
+    for (const std::string& text : axisTexts)
+        key += text + '\x1f';
+    return key + sample;
+}
+
+} // namespace
+
 std::vector<std::string> csvCells(const std::string& line) {
     std::vector<std::string> cells(1);
     bool quoted = false;
@@ -65,15 +73,6 @@ std::vector<std::string> csvCells(const std::string& line) {
     }
     return cells;
 }
-
-std::string keyOf(const std::vector<std::string>& axisTexts, const std::string& sample) {
-    std::string key;
-    for (const std::string& text : axisTexts)
-        key += text + '\x1f';
-    return key + sample;
-}
-
-} // namespace
 
 SweepFormat sweepFormatFor(const std::filesystem::path& file) {
     return file.extension() == ".jsonl" ? SweepFormat::JsonLines : SweepFormat::Csv;

@@ -22,6 +22,11 @@ std::vector<std::string> sweepColumns(const SweepSpec& spec);
 std::string sweepHeader(const SweepSpec& spec, SweepFormat format); // CSV's first line; "" else
 std::string sweepLine(const SweepSpec& spec, const SweepRow& row, SweepFormat format);
 
+// One CSV record's cells, RFC 4180 quoting undone: `a,"b ""c""",` -> {a, b "c", ""}. `record`
+// holds no record separator (a quoted cell may hold a line break: the caller joins the lines
+// of a record whose quotes are not closed).
+std::vector<std::string> csvCells(const std::string& record);
+
 // A point as its row identifies it: its axis values as written, and its sample.
 std::string pointKey(const SweepPoint& point);
 

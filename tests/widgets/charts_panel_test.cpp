@@ -289,7 +289,7 @@ TEST(ChartsPanel, MainWindowHasAChartsDockTabbedWithTheTimeline) {
         tabbed << other->objectName();
     tabbed.sort();
     EXPECT_EQ(tabbed, QStringList({"compareDock", "faultStudyDock", "messagesDock", "searchDock",
-                                   "timelineDock"}));
+                                   "sweepResultsDock", "timelineDock"}));
     ASSERT_TRUE(window.openScenario(":/scenarios/contention_fsdp_tatp_4x4.json", nullptr, true));
     ASSERT_TRUE(window.waitForIdle());
     EXPECT_EQ(window.chartsPanel()->analysis(), window.meshView()->analysis());

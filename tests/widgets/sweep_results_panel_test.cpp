@@ -1,0 +1,343 @@
+// The Sweep results dock (widgets/sweep_results_panel.h): File > Open of a sweep's output keeps
+// the document and fills a table and a chart; the combo boxes regroup the chart; a double-click
+// on a row opens the scenario of its point; a file that is not a sweep output is refused with
+// its name and problem; 100,000 rows open without holding the GUI thread.
+#include "main_window.h"
+#include "message_log.h"
+#include "scenario_document.h"
+#include "sweep_chart_data.h"
+#include "sweep_results_model.h"
+#include "sweep_results_panel.h"
+#include "widget_test_support.h"
+
+#include "sweep/sweep_output.h"
+#include "sweep/sweep_runner.h"
+#include "sweep/sweep_table.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <qcustomplot.h>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace ws {
+namespace {
+
+// A GEMM step on a 4x4 wafer: each point simulates in milliseconds.
+const char* kBase = R"({"format": "waferscope.scenario", "version": 1,
+    "wafer": {"rows": 4, "cols": 4},
+    "workload": {"kind": "gemm", "m": 2048, "k": 2048, "n": 2048},
+    "strategy": {"dp": 2, "tatp": 2, "fsdp": true}})";
+
+// strategy.tatp 1, 2, 8 (8 does not fit dp 2 on 16 dies: a failed row) against two link
+// bandwidths: six points.
+const char* kSweep = R"({"format": "waferscope.sweep", "version": 1, "base": "base.json",
+    "axes": {"strategy.tatp": [1, 2, 16], "wafer.link_bandwidth": ["1 TB/s", "4 TB/s"]}})";
+
+void writeFile(const QString& path, const std::string& text) {
+    std::ofstream(QFile::encodeName(path).toStdString(), std::ios::binary) << text;
+}
+
+// The sweep's real output, as `waferscope-cli sweep -o OUT` writes it.
+std::string runSweepText(const QString& sweepFile, SweepFormat format) {
+    const SweepSpec spec = loadSweep(QFile::encodeName(sweepFile).toStdString());
+    std::string text = sweepHeader(spec, format);
+    SweepRunOptions options;
+    options.onRow = [&](const SweepRow& row) { text += sweepLine(spec, row, format); };
+    runSweep(spec, options);
+    return text;
+}
+
+struct SweepFolder {
+    SweepFolder() {
+        writeFile(dir.filePath("base.json"), kBase);
+        writeFile(dir.filePath("sweep.json"), kSweep);
+        writeFile(dir.filePath("out.csv"),
+                  runSweepText(dir.filePath("sweep.json"), SweepFormat::Csv));
+    }
+    QString path(const char* name) const { return dir.filePath(name); }
+    QTemporaryDir dir;
+};
+
+TEST(SweepResultsModel, SortsNumbersAsNumbersAndGreysFailedRows) {
+    const std::string text =
+        "strategy.tatp,sample,ok,error,step_s,tokens_per_s,mfu,makespan_s,max_link_bytes,"
+        "peak_memory_bytes,oom\n"
+        "2,0,true,,0.5,10000,0.4,0.25,1e9,2e10,false\n"
+        "16,0,false,strategy: 32 dies for 16,,,,,,,\n"
+        "4,0,true,,0.5,900,0.4,0.25,1e9,9e10,true\n";
+    SweepResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setOutput(std::make_shared<const SweepOutput>(parseSweepOutput(text, SweepFormat::Csv)));
+    ASSERT_EQ(model.rowCount(), 3);
+    ASSERT_EQ(model.columnCount(), 1 + SweepResultsModel::FigureColumnCount);
+    EXPECT_EQ(model.headerData(0, Qt::Horizontal).toString(), "strategy.tatp");
+    const int tokens = model.column(SweepResultsModel::TokensColumn);
+    EXPECT_EQ(model.headerData(tokens, Qt::Horizontal).toString(), "tokens/s");
+
+    QSortFilterProxyModel sorted;
+    sorted.setSourceModel(&model);
+    sorted.setSortRole(SweepResultsModel::SortRole);
+    sorted.sort(tokens, Qt::AscendingOrder); // 900 before 10000: not text order
+    EXPECT_EQ(sorted.index(0, 0).data().toString(), "4");
+    EXPECT_EQ(sorted.index(1, 0).data().toString(), "2");
+    EXPECT_EQ(sorted.index(2, 0).data().toString(), "16"); // no figure: last
+    sorted.sort(0, Qt::AscendingOrder);                    // the axis is numeric too: 2 < 4 < 16
+    EXPECT_EQ(sorted.index(2, 0).data(SweepResultsModel::SourceRowRole).toInt(), 1);
+
+    const QModelIndex failed = model.index(1, tokens);
+    EXPECT_TRUE(failed.data(SweepResultsModel::FailedRole).toBool());
+    EXPECT_EQ(failed.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(Qt::gray));
+    EXPECT_EQ(failed.data(Qt::ToolTipRole).toString(),
+              "Did not simulate: strategy: 32 dies for 16");
+    EXPECT_EQ(model.index(1, model.column(SweepResultsModel::ErrorColumn)).data().toString(),
+              "strategy: 32 dies for 16");
+    const QModelIndex oom = model.index(2, model.column(SweepResultsModel::OomColumn));
+    EXPECT_EQ(oom.data().toString(), "out of memory");
+    EXPECT_TRUE(oom.data(SweepResultsModel::OutOfMemoryRole).toBool());
+    model.setOutput(nullptr);
+    EXPECT_EQ(model.rowCount(), 0);
+}
+
+// The chart's grouping as a pure function: one series per combination of the other axes, the
+// mean and spread of the samples, failed rows counted.
+TEST(SweepChartData, GroupsByTheOtherAxesAndAveragesTheSamples) {
+    const std::string text = "a,b,sample,ok,error,step_s,tokens_per_s,mfu,makespan_s,"
+                             "max_link_bytes,peak_memory_bytes,oom\n"
+                             "1,x,0,true,,1,10,0.1,1,1,1,false\n"
+                             "1,x,1,true,,1,30,0.1,1,1,1,true\n"
+                             "2,x,0,true,,1,40,0.1,1,1,1,false\n"
+                             "2,x,1,false,why,,,,,,,\n"
+                             "1,y,0,true,,1,5,0.1,1,1,1,false\n";
+    const SweepOutput output = parseSweepOutput(text, SweepFormat::Csv);
+    const std::vector<SweepAxisValues> axes = sweepAxisValues(output);
+    ASSERT_EQ(axes.size(), 2u);
+    EXPECT_TRUE(axes[0].numeric);
+    EXPECT_FALSE(axes[1].numeric);
+    const SweepChartData byA = sweepChartData(output, axes, SweepMetric::TokensPerSecond, 0, 8);
+    EXPECT_TRUE(byA.numericAxis);
+    ASSERT_EQ(byA.series.size(), 2u);
+    EXPECT_EQ(byA.series[0].name, "b x");
+    ASSERT_EQ(byA.series[0].points.size(), 2u);
+    EXPECT_EQ(byA.series[0].points[0].mean, 20.0);
+    EXPECT_EQ(byA.series[0].points[0].min, 10.0);
+    EXPECT_EQ(byA.series[0].points[0].max, 30.0);
+    EXPECT_TRUE(byA.series[0].points[0].outOfMemory);
+    EXPECT_EQ(byA.series[0].points[1].samples, 1);
+    EXPECT_EQ(byA.failedRows, 1u);
+    EXPECT_EQ(byA.mostSamples, 2);
+    const SweepChartData byB = sweepChartData(output, axes, SweepMetric::TokensPerSecond, 1, 1);
+    EXPECT_EQ(byB.categories, (std::vector<std::string>{"x", "y"}));
+    EXPECT_EQ(byB.combinations, 2u);
+    ASSERT_EQ(byB.series.size(), 1u); // only the first of two drawn
+    EXPECT_EQ(byB.series[0].name, "a 1");
+    EXPECT_EQ(byB.series[0].points[1].x, 1.0); // category "y"
+}
+
+TEST(SweepResultsPanel, FileOpenShowsTheResultsAndARowOpensItsScenario) {
+    const SweepFolder folder;
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(":/scenarios/contention_fsdp_tatp_4x4.json", nullptr, true));
+    window.resize(1400, 900);
+    window.show();
+    ASSERT_TRUE(window.waitForIdle());
+    ASSERT_TRUE(window.openScenario(folder.path("out.csv"), nullptr, true));
+    ASSERT_TRUE(window.waitForIdle());
+    window.showView("sweep");
+    QCoreApplication::processEvents();
+
+    // The document is still the example: results are not a scenario.
+    EXPECT_EQ(window.document()->displayName(), "contention_fsdp_tatp_4x4.json");
+    SweepResultsPanel& panel = *window.sweepResultsPanel();
+    ASSERT_NE(panel.output(), nullptr);
+    EXPECT_EQ(panel.output()->rows.size(), 6u);
+    EXPECT_TRUE(window.findChild<QDockWidget*>("sweepResultsDock")->isVisible());
+    EXPECT_EQ(QFileInfo(panel.sweepFilePath()).fileName(), "sweep.json"); // found beside it
+    EXPECT_TRUE(panel.noteText().contains("Sweep file: sweep.json"))
+        << panel.noteText().toStdString();
+
+    // Throughput against strategy.tatp, one line per link bandwidth; tatp 16 failed twice.
+    const QCustomPlot& plot = *panel.plot();
+    EXPECT_EQ(panel.metric(), SweepMetric::TokensPerSecond);
+    EXPECT_EQ(plot.yAxis->label(), "throughput (tokens/s)");
+    EXPECT_EQ(plot.xAxis->label(), "strategy.tatp");
+    ASSERT_EQ(plot.graphCount(), 2);
+    EXPECT_EQ(plot.graph(0)->name(), "wafer.link_bandwidth 1 TB/s");
+    EXPECT_EQ(plot.graph(1)->name(), "wafer.link_bandwidth 4 TB/s");
+    EXPECT_EQ(plot.graph(0)->dataCount(), 2);
+    EXPECT_TRUE(plot.legend->visible());
+    EXPECT_TRUE(panel.captionText().contains("2 failed rows left out"))
+        << panel.captionText().toStdString();
+
+    // The axis combo, as a user picks it: the bandwidths become categories, one line per tatp.
+    auto* axis = panel.findChild<QComboBox*>("sweepAxis");
+    ASSERT_NE(axis, nullptr);
+    axis->setFocus();
+    QTest::keyClick(axis, Qt::Key_Down);
+    EXPECT_EQ(panel.axis(), 1);
+    EXPECT_EQ(plot.xAxis->label(), "wafer.link_bandwidth");
+    const auto ticker = plot.xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    ASSERT_TRUE(ticker);
+    EXPECT_EQ(ticker->ticks().values(), (QList<QString>{"1 TB/s", "4 TB/s"}));
+    EXPECT_EQ(plot.graphCount(), 2); // tatp 1 and 2; tatp 16 has no point
+    EXPECT_EQ(plot.graph(0)->name(), "strategy.tatp 1");
+    auto* metric = panel.findChild<QComboBox*>("sweepMetric");
+    metric->setCurrentIndex(metric->findData(static_cast<int>(SweepMetric::PeakMemoryBytes)));
+    EXPECT_EQ(plot.yAxis->label(), "peak memory of the fullest die (GB)");
+
+    // Double-click the row of tatp 2 at 1 TB/s: its scenario opens as a new document.
+    QTableView& table = *panel.table();
+    int row = -1;
+    for (int r = 0; r < table.model()->rowCount(); ++r)
+        if (table.model()->index(r, 0).data().toString() == "2" &&
+            table.model()->index(r, 1).data().toString() == "1 TB/s")
+            row = r;
+    ASSERT_GE(row, 0);
+    const QRect cell = table.visualRect(table.model()->index(row, 0));
+    ASSERT_TRUE(cell.isValid());
+    // A double-click as the platform delivers it: a click, then the second press as a
+    // double-click (QAbstractItemView opens only the index the first press was on).
+    QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseDClick(table.viewport(), Qt::LeftButton, {}, cell.center());
+    ASSERT_TRUE(window.waitForIdle());
+    const MessageLog& log = *window.messageLog();
+    ASSERT_GT(log.count(), 0);
+    EXPECT_TRUE(log.text(log.count() - 1).startsWith("Point 2 of sweep.json"))
+        << log.text(log.count() - 1).toStdString();
+    const Scenario& opened = window.document()->scenario();
+    ASSERT_TRUE(opened.strategy);
+    EXPECT_EQ(opened.strategy->tatp, 2);
+    EXPECT_EQ(opened.strategy->dp, 2);
+    EXPECT_EQ(opened.wafer.linkBandwidth.value, 1e12); // the base has 4 TB/s
+    EXPECT_EQ(window.document()->displayName(), "sweep_point2.json");
+    EXPECT_TRUE(window.document()->filePath().isEmpty()); // untitled: Save asks where
+    EXPECT_FALSE(window.document()->isModified());
+    // The results stay: another row opens as well.
+    EXPECT_EQ(panel.output()->rows.size(), 6u);
+}
+
+TEST(SweepResultsPanel, WithoutASweepFileBesideItARowAsksForOne) {
+    const SweepFolder folder;
+    QTemporaryDir elsewhere;
+    const QString out = elsewhere.filePath("results.jsonl");
+    writeFile(out, runSweepText(folder.path("sweep.json"), SweepFormat::JsonLines));
+    SweepResultsPanel panel;
+    panel.open(out);
+    ASSERT_TRUE(panel.waitForIdle());
+    ASSERT_NE(panel.output(), nullptr);
+    EXPECT_TRUE(panel.noteText().startsWith("No sweep file with these axes"))
+        << panel.noteText().toStdString();
+    int asked = 0;
+    panel.setSweepFileChooser([&] {
+        ++asked;
+        return QString();
+    });
+    EXPECT_FALSE(panel.openRow(0)); // the user cancelled the dialog
+    EXPECT_EQ(asked, 1);
+    // A sweep file of other axes is refused; the right one is taken.
+    writeFile(elsewhere.filePath("other.json"),
+              R"({"format": "waferscope.sweep", "version": 1, "base": )" + std::string(kBase) +
+                  R"(, "axes": {"strategy.dp": [1, 2]}})");
+    QString error;
+    EXPECT_FALSE(panel.setSweepFile(elsewhere.filePath("other.json"), &error));
+    EXPECT_TRUE(error.contains("not the sweep these results came from")) << error.toStdString();
+    panel.setSweepFileChooser([&] { return folder.path("sweep.json"); });
+    std::optional<Scenario> opened;
+    QString name;
+    QObject::connect(&panel, &SweepResultsPanel::pointScenarioRequested,
+                     [&](const Scenario& scenario, const QString& n) {
+                         opened = scenario;
+                         name = n;
+                     });
+    ASSERT_TRUE(panel.openRow(2)); // tatp 2 at 1 TB/s
+    ASSERT_TRUE(opened);
+    EXPECT_EQ(opened->strategy->tatp, 2);
+    EXPECT_EQ(opened->wafer.linkBandwidth.value, 1e12);
+    EXPECT_EQ(name, "sweep_point2.json");
+}
+
+TEST(SweepResultsPanel, AFileThatIsNotASweepOutputIsRefusedByNameInTheMessages) {
+    QTemporaryDir dir;
+    const QString bad = dir.filePath("links.csv");
+    writeFile(bad, "from,to,bytes\n0,1,5\n");
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(":/scenarios/contention_fsdp_tatp_4x4.json", nullptr, true));
+    ASSERT_TRUE(window.waitForIdle());
+    window.openScenario(bad, nullptr, true);
+    ASSERT_TRUE(window.waitForIdle());
+    const MessageLog& log = *window.messageLog();
+    ASSERT_GT(log.count(), 0);
+    bool found = false;
+    for (int row = 0; row < log.count(); ++row)
+        found = found || (log.isError(row) && log.text(row).contains(bad + ": line 1: no "
+                                                                           "'sample' column"));
+    EXPECT_TRUE(found);
+    EXPECT_EQ(window.sweepResultsPanel()->output(), nullptr);
+    EXPECT_EQ(window.document()->displayName(), "contention_fsdp_tatp_4x4.json");
+}
+
+// 100,000 rows: read off the GUI thread, and the chart draws at most 24 category labels.
+TEST(SweepResultsPanel, AHundredThousandRowsOpenWithoutHoldingTheGuiThread) {
+    SweepSpec spec;
+    spec.axes = {{"strategy.dp", {}}, {"wafer.link_bandwidth", {}}};
+    for (int i = 1; i <= 1000; ++i)
+        spec.axes[0].values.emplace_back(i);
+    for (int i = 1; i <= 100; ++i)
+        spec.axes[1].values.emplace_back(std::to_string(i) + " TB/s");
+    std::string text = sweepHeader(spec, SweepFormat::Csv);
+    for (std::size_t i = 0; i < pointCount(spec); ++i) {
+        SweepRow row;
+        row.point = pointAt(spec, i);
+        row.ok = i % 97 != 0;
+        row.error = row.ok ? "" : "placement failed";
+        if (row.ok) {
+            row.stepS = 1.0 + static_cast<double>(i % 1000) * 1e-3;
+            row.tokensPerSecond = 1e5 / *row.stepS;
+            row.mfu = 0.4;
+            row.makespanS = 0.1;
+            row.maxLinkBytes = 1e9;
+            row.peakMemoryBytes = 2e10;
+        }
+        text += sweepLine(spec, row, SweepFormat::Csv);
+    }
+    QTemporaryDir dir;
+    writeFile(dir.filePath("big.csv"), text);
+    SweepResultsPanel panel;
+    panel.resize(1200, 500);
+    panel.show();
+    QElapsedTimer clock;
+    clock.start();
+    panel.open(dir.filePath("big.csv"));
+    EXPECT_LT(clock.elapsed(), 200); // the reading happens on a worker
+    EXPECT_TRUE(panel.isBusy());
+    ASSERT_TRUE(panel.waitForIdle(120000));
+    ASSERT_NE(panel.output(), nullptr);
+    EXPECT_EQ(panel.table()->model()->rowCount(), 100'000);
+    clock.restart();
+    panel.setAxis(1); // 100 categories, one line per dp (the first 8 of 1000)
+    const qint64 regroup = clock.elapsed();
+    EXPECT_LT(regroup, 5000) << "regrouping 100,000 rows took " << regroup << " ms";
+    const auto ticker = panel.plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    ASSERT_TRUE(ticker);
+    EXPECT_LE(ticker->ticks().size(), 24);
+    EXPECT_EQ(panel.plot()->graphCount(), 8);
+    EXPECT_TRUE(panel.captionText().contains("the first 8 of 1000 combinations"))
+        << panel.captionText().toStdString();
+    EXPECT_TRUE(panel.captionText().contains("1031 failed rows left out"))
+        << panel.captionText().toStdString();
+}
+
+} // namespace
+} // namespace ws

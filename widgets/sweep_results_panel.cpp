@@ -1,0 +1,543 @@
+#include "sweep_results_panel.h"
+
+#include "background_job.h"
+#include "sweep_results_model.h"
+
+#include "scenario/scenario_error.h"
+#include "sweep/fault_sample.h"
+#include "sweep/sweep_runner.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <utility>
+
+namespace ws {
+
+namespace {
+
+constexpr std::size_t kMaxLines = 8;    // lines drawn, each with a legend entry
+constexpr int kMaxCategoryLabels = 24;  // tick labels on a text axis; the rest skipped
+constexpr int kScatterPointLimit = 200; // beyond, lines without point markers
+constexpr double kCategoryDodge = 0.08; // sideways step between lines' bars, in categories
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+// Tableau's categorical colours (the fault study's baselines' too), one per line.
+constexpr std::array<QRgb, 8> kLineColours{0xff1f77b4, 0xffff7f0e, 0xff2ca02c, 0xff9467bd,
+                                           0xff8c564b, 0xffe377c2, 0xff7f7f7f, 0xff17becf};
+// Out-of-memory points: a red cross over the line's marker, in the legend of its own.
+const QColor kOutOfMemoryColour(214, 39, 40);
+
+QString valueText(const nlohmann::json& value) {
+    return qs(value.is_string() ? value.get<std::string>() : value.dump());
+}
+
+} // namespace
+
+// What the worker hands over: the output, its axes indexed, and the sweep file beside it.
+struct SweepResultsPanel::Loaded {
+    QString path;
+    std::shared_ptr<const SweepOutput> output;
+    std::shared_ptr<const std::vector<SweepAxisValues>> axes;
+    std::vector<std::filesystem::path> candidates;
+    std::shared_ptr<const SweepSpec> spec; // when exactly one candidate reads
+    QString specError;
+};
+
+SweepResultsPanel::SweepResultsPanel(QWidget* parent)
+    : QWidget(parent), m_job(new BackgroundJob(this)), m_model(new SweepResultsModel(this)),
+      m_sorted(new QSortFilterProxyModel(this)) {
+    m_chooseSweepFile = [this] {
+        return QFileDialog::getOpenFileName(
+            this, tr("Choose the sweep file these results came from"),
+            QFileInfo(m_path).absolutePath(), tr("Sweep files (*.json);;All files (*)"));
+    };
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
+    auto* top = new QHBoxLayout;
+    m_title = new QLabel(tr("No sweep results: File > Open a sweep's output (*.csv, *.jsonl)"));
+    m_title->setObjectName(QStringLiteral("sweepResultsTitle"));
+    top->addWidget(m_title, 1);
+    m_chooseButton = new QPushButton(tr("Sweep file…"));
+    m_chooseButton->setObjectName(QStringLiteral("chooseSweepFile"));
+    m_chooseButton->setToolTip(tr("Choose the sweep file these results came from: a row's "
+                                  "scenario is made from its base and axes"));
+    m_openButton = new QPushButton(tr("Open scenario"));
+    m_openButton->setObjectName(QStringLiteral("openSweepPoint"));
+    m_openButton->setToolTip(tr("Open the selected row's scenario as a new document (or "
+                                "double-click the row)"));
+    top->addWidget(m_chooseButton);
+    top->addWidget(m_openButton);
+    layout->addLayout(top);
+    m_note = new QLabel;
+    m_note->setObjectName(QStringLiteral("sweepResultsNote"));
+    m_note->setWordWrap(true);
+    m_note->setStyleSheet(QStringLiteral("color: gray"));
+    layout->addWidget(m_note);
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    m_model->setObjectName(QStringLiteral("sweepResultsModel"));
+    m_sorted->setSourceModel(m_model);
+    m_sorted->setSortRole(SweepResultsModel::SortRole);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("sweepResultsTable"));
+    m_table->setModel(m_sorted);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // the file's order
+    m_table->setSortingEnabled(true);
+    splitter->addWidget(m_table);
+
+    auto* chartPane = new QWidget;
+    auto* chart = new QVBoxLayout(chartPane);
+    chart->setContentsMargins(0, 0, 0, 0);
+    auto* choices = new QHBoxLayout;
+    m_metric = new QComboBox;
+    m_metric->setObjectName(QStringLiteral("sweepMetric"));
+    for (const SweepMetricInfo& info : sweepMetrics())
+        m_metric->addItem(QStringLiteral("%1 (%2)").arg(tr(info.label), info.column),
+                          static_cast<int>(info.metric));
+    m_axis = new QComboBox;
+    m_axis->setObjectName(QStringLiteral("sweepAxis"));
+    m_axis->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    choices->addWidget(new QLabel(tr("Plot")));
+    choices->addWidget(m_metric);
+    choices->addWidget(new QLabel(tr("against")));
+    choices->addWidget(m_axis);
+    choices->addStretch(1);
+    chart->addLayout(choices);
+    m_caption = new QLabel;
+    m_caption->setObjectName(QStringLiteral("sweepChartCaption"));
+    m_caption->setWordWrap(true);
+    chart->addWidget(m_caption);
+    m_plot = new QCustomPlot;
+    m_plot->setMinimumSize(320, 120); // the bottom row is 260 px tall until --view sweep
+    m_plot->yAxis->setNumberFormat(QStringLiteral("gbc"));
+    QFont legendFont = font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
+    m_plot->legend->setFont(legendFont);
+    // Beside the axes, not over them: lines cross every corner.
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(0, 1, m_plot->legend);
+    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
+    m_plot->legend->setMargins(QMargins(4, 4, 4, 4));
+    chart->addWidget(m_plot, 1);
+    splitter->addWidget(chartPane);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    layout->addWidget(splitter, 1);
+
+    connect(m_metric, &QComboBox::currentIndexChanged, this, [this] { replot(); });
+    connect(m_axis, &QComboBox::currentIndexChanged, this, [this] { replot(); });
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        openRow(index.data(SweepResultsModel::SourceRowRole).toInt());
+    });
+    connect(m_openButton, &QPushButton::clicked, this, &SweepResultsPanel::openCurrentRow);
+    connect(m_chooseButton, &QPushButton::clicked, this, [this] {
+        const QString path = m_chooseSweepFile();
+        QString error;
+        if (!path.isEmpty() && !setSweepFile(path, &error))
+            emit statusMessage(error);
+    });
+    connect(m_job, &BackgroundJob::busyChanged, this, &SweepResultsPanel::busyChanged);
+    refreshNote();
+    replot();
+}
+
+SweepResultsPanel::~SweepResultsPanel() = default;
+
+bool SweepResultsPanel::isBusy() const {
+    return m_job->isBusy();
+}
+
+bool SweepResultsPanel::waitForIdle(int timeoutMs) {
+    return m_job->waitForIdle(timeoutMs);
+}
+
+void SweepResultsPanel::setSweepFileChooser(std::function<QString()> choose) {
+    m_chooseSweepFile = std::move(choose);
+}
+
+void SweepResultsPanel::open(const QString& path) {
+    m_loadingPath = path;
+    m_title->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    const std::filesystem::path file(QFile::encodeName(path).toStdString());
+    using Result = std::shared_ptr<const Loaded>;
+    m_job->start<Result>(
+        [file, path](const JobToken&) -> Result {
+            auto loaded = std::make_shared<Loaded>();
+            loaded->path = path;
+            auto output = std::make_shared<const SweepOutput>(loadSweepOutput(file));
+            loaded->axes =
+                std::make_shared<const std::vector<SweepAxisValues>>(sweepAxisValues(*output));
+            loaded->candidates = findSweepFiles(file.has_parent_path() ? file.parent_path()
+                                                                       : std::filesystem::path("."),
+                                                output->axes);
+            if (loaded->candidates.size() == 1) {
+                try {
+                    loaded->spec =
+                        std::make_shared<const SweepSpec>(loadSweep(loaded->candidates.front()));
+                } catch (const std::exception& problem) {
+                    loaded->specError = QString::fromStdString(problem.what());
+                }
+            }
+            loaded->output = std::move(output);
+            return loaded;
+        },
+        [this](Result loaded) { showLoaded(loaded); },
+        [this](const QString& error) {
+            m_title->setText(m_path.isEmpty() ? tr("No sweep results")
+                                              : tr("%1: %2 rows")
+                                                    .arg(QFileInfo(m_path).fileName())
+                                                    .arg(m_output->rows.size()));
+            emit loadFailed(error);
+        });
+}
+
+void SweepResultsPanel::showLoaded(const std::shared_ptr<const Loaded>& loaded) {
+    m_path = loaded->path;
+    m_output = loaded->output;
+    m_axes = loaded->axes;
+    m_candidates = loaded->candidates;
+    m_candidateError = loaded->specError;
+    m_spec = loaded->spec;
+    m_specPath = m_spec ? QString::fromStdString(m_candidates.front().string()) : QString();
+    m_model->setOutput(m_output);
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_table->resizeColumnsToContents();
+    // The error column is as wide as the room left: its whole text is in the tooltip.
+    m_table->horizontalHeader()->setStretchLastSection(true);
+
+    const QSignalBlocker blockAxis(m_axis);
+    const QSignalBlocker blockMetric(m_metric);
+    m_axis->clear();
+    for (const std::string& axis : m_output->axes)
+        m_axis->addItem(qs(axis));
+    // Throughput when the sweep trained a model, else the makespan of its traffic.
+    const bool training = std::any_of(m_output->rows.begin(), m_output->rows.end(),
+                                      [](const SweepRow& row) { return row.tokensPerSecond; });
+    setMetric(training ? SweepMetric::TokensPerSecond : SweepMetric::MakespanS);
+    std::size_t failed = 0, oom = 0;
+    for (const SweepRow& row : m_output->rows) {
+        failed += row.ok ? 0 : 1;
+        oom += row.outOfMemory ? 1 : 0;
+    }
+    m_title->setText(tr("<b>%1</b>: %2 rows over %3 axes · %4 failed · %5 out of memory")
+                         .arg(QFileInfo(m_path).fileName().toHtmlEscaped())
+                         .arg(m_output->rows.size())
+                         .arg(m_output->axes.size())
+                         .arg(failed)
+                         .arg(oom));
+    m_title->setToolTip(m_path);
+    refreshNote();
+    replot();
+    emit outputLoaded(m_path);
+}
+
+bool SweepResultsPanel::setSweepFile(const QString& path, QString* error) {
+    if (!m_output) {
+        *error = tr("Open a sweep's results first");
+        return false;
+    }
+    try {
+        auto spec = std::make_shared<const SweepSpec>(
+            loadSweep(std::filesystem::path(QFile::encodeName(path).toStdString())));
+        std::vector<std::string> axes;
+        for (const SweepAxis& axis : spec->axes)
+            axes.push_back(axis.key);
+        if (axes != m_output->axes) {
+            QStringList theirs, ours;
+            for (const std::string& axis : axes)
+                theirs << qs(axis);
+            for (const std::string& axis : m_output->axes)
+                ours << qs(axis);
+            *error =
+                tr("%1: its axes are %2, the results' are %3: not the sweep these results "
+                   "came from")
+                    .arg(path, theirs.join(QStringLiteral(", ")), ours.join(QStringLiteral(", ")));
+            return false;
+        }
+        m_spec = std::move(spec);
+        m_specPath = path;
+    } catch (const ScenarioError& problem) {
+        *error = path + QStringLiteral(": ") + qs(problem.what());
+        return false;
+    }
+    refreshNote();
+    emit statusMessage(tr("Rows of %1 open their scenarios from %2")
+                           .arg(QFileInfo(m_path).fileName(), QFileInfo(path).fileName()));
+    return true;
+}
+
+void SweepResultsPanel::refreshNote() {
+    const bool shown = m_output != nullptr;
+    m_openButton->setEnabled(shown);
+    m_chooseButton->setEnabled(shown);
+    if (!shown) {
+        m_note->setText(tr("Run a sweep with `waferscope-cli sweep SWEEP.json -o OUT.csv`, then "
+                           "open OUT.csv: a table of its rows and a chart of any figure "
+                           "against any axis."));
+        return;
+    }
+    QString note;
+    if (m_spec) {
+        note = tr("Sweep file: %1. Double-click a row (or Open scenario) to open its scenario "
+                  "as a new document.")
+                   .arg(QFileInfo(m_specPath).fileName());
+    } else if (m_candidates.empty()) {
+        note = tr("No sweep file with these axes beside the results: Open scenario will ask for "
+                  "the sweep file these results came from (its base scenario and axes).");
+    } else if (m_candidates.size() == 1) {
+        note = tr("%1 has these axes but cannot be read (%2): Open scenario will ask for the "
+                  "sweep file.")
+                   .arg(qs(m_candidates.front().filename().string()), m_candidateError);
+    } else {
+        QStringList names;
+        for (const std::filesystem::path& candidate : m_candidates)
+            names << qs(candidate.filename().string());
+        note = tr("Several sweep files beside the results have these axes (%1): Open scenario "
+                  "will ask which one they came from.")
+                   .arg(names.join(QStringLiteral(", ")));
+    }
+    if (m_output->droppedCutLine)
+        note += tr(" The last line was cut short (a sweep interrupted or still running): left "
+                   "out.");
+    m_note->setText(note);
+}
+
+QString SweepResultsPanel::captionText() const {
+    return m_caption->text();
+}
+
+QString SweepResultsPanel::noteText() const {
+    return m_note->text();
+}
+
+void SweepResultsPanel::setMetric(SweepMetric metric) {
+    m_metric->setCurrentIndex(m_metric->findData(static_cast<int>(metric)));
+}
+
+void SweepResultsPanel::setAxis(int axis) {
+    m_axis->setCurrentIndex(axis);
+}
+
+SweepMetric SweepResultsPanel::metric() const {
+    return static_cast<SweepMetric>(m_metric->currentData().toInt());
+}
+
+int SweepResultsPanel::axis() const {
+    return m_axis->currentIndex();
+}
+
+void SweepResultsPanel::openCurrentRow() {
+    const QModelIndex current = m_table->currentIndex();
+    if (!current.isValid()) {
+        emit statusMessage(tr("Select a row of the sweep results to open its scenario"));
+        return;
+    }
+    openRow(current.data(SweepResultsModel::SourceRowRole).toInt());
+}
+
+bool SweepResultsPanel::openRow(int row) {
+    if (!m_output || row < 0 || row >= static_cast<int>(m_output->rows.size()))
+        return false;
+    if (!m_spec) {
+        const QString path = m_chooseSweepFile();
+        if (path.isEmpty()) {
+            emit statusMessage(tr("A row's scenario needs the sweep file the results came from "
+                                  "(Sweep file…)"));
+            return false;
+        }
+        QString error;
+        if (!setSweepFile(path, &error)) {
+            emit statusMessage(error);
+            return false;
+        }
+    }
+    const SweepRow& result = m_output->rows[static_cast<std::size_t>(row)];
+    const std::optional<SweepPoint> point =
+        sweepPointOf(*m_spec, result.point.values, result.point.sample);
+    QStringList values;
+    for (std::size_t a = 0; a < m_output->axes.size(); ++a)
+        values << QStringLiteral("%1 %2").arg(qs(m_output->axes[a]),
+                                              valueText(result.point.values[a]));
+    if (!point) {
+        emit statusMessage(tr("Row %1 (%2, sample %3) is not a point of %4: not the sweep these "
+                              "results came from")
+                               .arg(row + 1)
+                               .arg(values.join(QStringLiteral(", ")))
+                               .arg(result.point.sample)
+                               .arg(QFileInfo(m_specPath).fileName()));
+        return false;
+    }
+    FaultedScenario scenario;
+    try {
+        scenario = scenarioAt(*m_spec, *point);
+    } catch (const std::exception& problem) {
+        emit statusMessage(
+            tr("Cannot make the scenario of row %1: %2").arg(row + 1).arg(qs(problem.what())));
+        return false;
+    }
+    const QString name = QStringLiteral("%1_point%2.json")
+                             .arg(QFileInfo(m_specPath).completeBaseName())
+                             .arg(point->index);
+    emit pointScenarioRequested(scenario.scenario, name);
+    QString text = tr("Point %1 of %2: %3, sample %4")
+                       .arg(point->index)
+                       .arg(QFileInfo(m_specPath).fileName(), values.join(QStringLiteral(", ")))
+                       .arg(point->sample);
+    if (scenario.diesKilled + scenario.linksKilled + scenario.diesCutOff > 0)
+        text += tr(" · faults drawn: %1 dies, %2 links, %3 dies cut off")
+                    .arg(scenario.diesKilled)
+                    .arg(scenario.linksKilled)
+                    .arg(scenario.diesCutOff);
+    if (!scenario.note.empty())
+        text += QStringLiteral(" · ") + qs(scenario.note);
+    emit statusMessage(text);
+    return true;
+}
+
+void SweepResultsPanel::replot() {
+    m_plot->clearPlottables();
+    if (!m_output || m_axis->currentIndex() < 0) {
+        m_caption->setText(QString());
+        m_plot->xAxis->setLabel(QString());
+        m_plot->yAxis->setLabel(QString());
+        m_plot->legend->setVisible(false);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    const SweepMetricInfo& info = sweepMetricInfo(metric());
+    const auto axisIndex = static_cast<std::size_t>(m_axis->currentIndex());
+    const SweepChartData chart =
+        sweepChartData(*m_output, *m_axes, info.metric, axisIndex, kMaxLines);
+    const QString axisName = qs(m_output->axes[axisIndex]);
+    const std::size_t lines = chart.series.size();
+    double low = std::numeric_limits<double>::infinity();
+    double high = -low, top = 0.0;
+    QVector<double> oomX, oomY;
+    int drawn = 0;
+    for (std::size_t s = 0; s < lines; ++s) {
+        const SweepChartSeries& series = chart.series[s];
+        if (series.points.empty())
+            continue; // every row of the combination failed: counted in the caption
+        const QColor colour(kLineColours[s % kLineColours.size()]);
+        const double dodge =
+            chart.numericAxis || lines < 2 || chart.mostSamples < 2
+                ? 0.0
+                : (static_cast<double>(s) - static_cast<double>(lines - 1) / 2.0) * kCategoryDodge;
+        QVector<double> x, mean, below, above;
+        for (const SweepChartPoint& point : series.points) {
+            x << point.x + dodge;
+            mean << point.mean * info.scale;
+            below << (point.mean - point.min) * info.scale;
+            above << (point.max - point.mean) * info.scale;
+            low = std::min(low, point.x);
+            high = std::max(high, point.x);
+            top = std::max(top, point.max * info.scale);
+            if (point.outOfMemory) {
+                oomX << point.x + dodge;
+                oomY << point.mean * info.scale;
+            }
+        }
+        QCPGraph* graph = m_plot->addGraph();
+        graph->setName(series.name.empty() ? tr(info.label) : qs(series.name));
+        graph->setPen(QPen(colour, 2));
+        if (series.points.size() <= static_cast<std::size_t>(kScatterPointLimit))
+            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, 6));
+        graph->setData(x, mean, true);
+        if (chart.mostSamples > 1) {
+            auto* bars = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
+            bars->removeFromLegend(); // the caption says what the bars are
+            bars->setDataPlottable(graph);
+            bars->setErrorType(QCPErrorBars::etValueError);
+            bars->setPen(QPen(colour, 1.2));
+            bars->setWhiskerWidth(6);
+            bars->setData(below, above);
+        }
+        ++drawn;
+    }
+    if (!oomX.isEmpty()) {
+        QCPGraph* oom = m_plot->addGraph();
+        oom->setName(tr("out of memory (%1)").arg(oomX.size()));
+        oom->setLineStyle(QCPGraph::lsNone);
+        oom->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross,
+                                             QPen(kOutOfMemoryColour, 2.5), Qt::NoBrush, 12));
+        oom->setData(oomX, oomY, true);
+    }
+
+    m_plot->xAxis->setLabel(axisName);
+    m_plot->yAxis->setLabel(tr(info.label));
+    if (chart.numericAxis) {
+        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        if (low > high) {
+            low = 0.0;
+            high = 1.0;
+        }
+        const double margin = (high > low ? high - low : std::max(std::abs(high), 1.0)) * 0.06;
+        m_plot->xAxis->setRange(low - margin, high + margin);
+    } else {
+        auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+        const int count = static_cast<int>(chart.categories.size());
+        const int every = std::max(1, (count + kMaxCategoryLabels - 1) / kMaxCategoryLabels);
+        for (int c = 0; c < count; c += every)
+            ticker->addTick(c, qs(chart.categories[static_cast<std::size_t>(c)]));
+        m_plot->xAxis->setTicker(ticker);
+        m_plot->xAxis->setTickLabelRotation(count > 8 ? 30 : 0);
+        m_plot->xAxis->setRange(-0.5, std::max(count, 1) - 0.5);
+    }
+    // From 0: a sweep compares sizes (what a faster link or a larger tatp buys).
+    m_plot->yAxis->setRange(0.0, top > 0.0 ? top * 1.1 : 1.0);
+    m_plot->legend->setVisible(m_plot->graphCount() > 1 ||
+                               (m_plot->graphCount() == 1 && !chart.series.front().name.empty()));
+
+    QStringList caption;
+    caption << tr("<b>%1</b> against <b>%2</b>")
+                   .arg(tr(info.label).toHtmlEscaped(), axisName.toHtmlEscaped());
+    if (chart.combinations > 1)
+        caption << tr("one line per combination of the other axes");
+    if (chart.mostSamples > 1)
+        caption << tr("the mean of up to %1 samples, bars from the lowest to the highest")
+                       .arg(chart.mostSamples);
+    if (chart.combinations > kMaxLines)
+        caption << tr("<span style='color:#a00000'>the first %1 of %2 combinations drawn: plot "
+                      "against another axis to see the rest</span>")
+                       .arg(kMaxLines)
+                       .arg(chart.combinations);
+    if (chart.failedRows > 0)
+        caption << (chart.failedRows == 1
+                        ? tr("1 failed row left out (grey in the table)")
+                        : tr("%1 failed rows left out (grey in the table)").arg(chart.failedRows));
+    if (chart.rowsWithoutValue > 0)
+        caption << tr("%1 rows without %2 left out (no training step)")
+                       .arg(chart.rowsWithoutValue)
+                       .arg(info.column);
+    if (chart.outOfMemoryPoints > 0)
+        caption << tr("red crosses: points with a die out of memory");
+    if (drawn == 0)
+        caption << tr("nothing to draw");
+    m_caption->setText(caption.join(QStringLiteral(" · ")));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace ws
