@@ -88,7 +88,7 @@ TEST(Advisor, ASlowDieRaisesLoadImbalanceAndLowUtilizationFixedByTheBalancer) {
     const Finding* low = findingOf(findings, "low_utilization");
     ASSERT_NE(low, nullptr);
     EXPECT_EQ(low->evidence["cause"], "slow_group_member");
-    EXPECT_EQ(low->evidence["slow_dies"], nlohmann::json::array({1}));
+    EXPECT_EQ(low->evidence["slow_dies"], nlohmann::ordered_json::array({1}));
     EXPECT_NE(low->message.find("slow die 1"), std::string::npos) << low->message;
     expectFixHelps(scenario, *low);
     ASSERT_TRUE(low->timeSpan);
