@@ -23,11 +23,14 @@ using ws::test::scratchDir;
 const fs::path kScenarios = WAFERSCOPE_SCENARIO_DIR;
 
 // CI and the development machines run as root on 2 cores: mpirun needs leave for both. Under
-// the asan preset, Open MPI's own allocations held to the end are not leaks of ours.
+// the asan preset, LeakSanitizer is off for the ranks alone: Open MPI keeps allocations of the
+// components it loads with dlopen until exit and unloads them first, so their frames cannot be
+// named, nor suppressed. AddressSanitizer still checks every access; the sweep's own code path
+// is leak-checked by the CliSweep and Sweep tests, which run it without MPI.
 std::string mpirun(int ranks) {
-    return "LSAN_OPTIONS=suppressions=" + quote(WAFERSCOPE_TEST_DATA_DIR "/mpi_lsan.supp") +
-           " OMPI_MCA_btl_vader_single_copy_mechanism=none " + quote(WAFERSCOPE_MPIEXEC) +
-           " --allow-run-as-root --oversubscribe -n " + std::to_string(ranks);
+    return "ASAN_OPTIONS=detect_leaks=0 OMPI_MCA_btl_vader_single_copy_mechanism=none " +
+           quote(WAFERSCOPE_MPIEXEC) + " --allow-run-as-root --oversubscribe -n " +
+           std::to_string(ranks);
 }
 
 // 24 points of unequal cost: four link speeds and latencies, and random dead links at two rates
