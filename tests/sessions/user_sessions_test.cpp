@@ -126,6 +126,12 @@ TEST_F(UserSession, AnEngineerExploresGpt3StrategiesOn6x8) {
     EXPECT_TRUE(window.searchPanel()->currentPoint().has_value());
     shoot(window, "session_engineer_search");
 
+    // Back to the loads themselves: the difference with the pinned result would colour the
+    // fault study's mesh by a change of +0 B (docs/images/fault_study_gpt3.png is this shot).
+    window.showView("compare");
+    click(window.findChild<QCheckBox*>("showDifference"));
+    EXPECT_FALSE(window.meshView()->showsDifference());
+
     // A fault study of the strategy and the search's baselines: dead links up to 40%.
     window.showView("faultstudy");
     FaultStudyPanel& faults = *window.faultStudyPanel();
