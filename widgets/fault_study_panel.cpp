@@ -1,5 +1,6 @@
 #include "fault_study_panel.h"
 
+#include "legend_beside_axes.h"
 #include "scenario_document.h"
 
 #include <QComboBox>
@@ -145,12 +146,7 @@ FaultStudyPanel::FaultStudyPanel(ScenarioDocument* document, QWidget* parent)
     m_plot->legend->setVisible(true);
     QFont legendFont = font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    m_plot->legend->setFont(legendFont);
-    // Beside the axes, not over them: curves of several strategies cross every corner.
-    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
-    m_plot->plotLayout()->addElement(0, 1, m_plot->legend);
-    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
-    m_plot->legend->setMargins(QMargins(4, 4, 4, 4));
+    placeLegendBesideAxes(*m_plot, legendFont);
     m_plot->plotLayout()->insertRow(0);
     auto* title = new QCPTextElement(m_plot, QString(), legendFont);
     m_plot->plotLayout()->addElement(0, 0, title);

@@ -1,6 +1,7 @@
 #include "sweep_results_panel.h"
 
 #include "background_job.h"
+#include "legend_beside_axes.h"
 #include "sweep_results_model.h"
 
 #include "scenario/scenario_error.h"
@@ -135,12 +136,7 @@ SweepResultsPanel::SweepResultsPanel(QWidget* parent)
     m_plot->yAxis->setNumberFormat(QStringLiteral("gbc"));
     QFont legendFont = font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    m_plot->legend->setFont(legendFont);
-    // Beside the axes, not over them: lines cross every corner.
-    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
-    m_plot->plotLayout()->addElement(0, 1, m_plot->legend);
-    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
-    m_plot->legend->setMargins(QMargins(4, 4, 4, 4));
+    placeLegendBesideAxes(*m_plot, legendFont);
     chart->addWidget(m_plot, 1);
     splitter->addWidget(chartPane);
     splitter->setStretchFactor(0, 2);
