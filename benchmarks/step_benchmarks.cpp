@@ -1,6 +1,6 @@
 // One full training step through the simulator: building the task graph (placement, TATP
-// streams, collectives, routing) and simulating it. Target: GPT-3 175B on the 6x8 wafer in
-// under 1 s.
+// streams, collectives, routing) and simulating it. Targets: GPT-3 175B on the 6x8 wafer in
+// under 1 s; on a 32x32 wafer (dp 128 x TATP 8: 1.7 M flows, 2.4 M tasks) within a few seconds.
 #include "io/scenario_io.h"
 #include "sim/fluid_simulator.h"
 #include "step/training_step.h"
@@ -43,5 +43,21 @@ void BM_Gpt3StepEndToEnd(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_Gpt3StepEndToEnd)->Unit(benchmark::kMillisecond);
+
+// The 6x8 scenario on a 32x32 wafer: dp 128 x TATP 8, four micro-batches of one sequence.
+void BM_Gpt3Step32x32EndToEnd(benchmark::State& state) {
+    ws::Scenario scenario = ws::loadScenario(kGpt3Scenario);
+    scenario.wafer.rows = 32;
+    scenario.wafer.cols = 32;
+    scenario.strategy->dp = 128;
+    scenario.workload->globalBatch = 512;
+    const ws::WaferTopology topology(scenario.wafer.topologySpec());
+    for (auto _ : state) {
+        const ws::TrainingStep step = ws::buildTrainingStep(scenario, topology);
+        const ws::SimResult result = ws::simulate(step.graph.problem());
+        benchmark::DoNotOptimize(result.makespanS);
+    }
+}
+BENCHMARK(BM_Gpt3Step32x32EndToEnd)->Unit(benchmark::kMillisecond)->Iterations(2);
 
 } // namespace

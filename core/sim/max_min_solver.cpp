@@ -34,9 +34,9 @@ MaxMinSolver::MaxMinSolver(std::vector<double> linkBandwidth, std::vector<int> f
     m_linkTouchedStamp.assign(links, 0);
     m_linkStamp.assign(links, 0);
     m_flowStamp.assign(flows, 0);
-    m_flowFrozen.assign(flows, 0);
-    m_capacityLeft.assign(links, 0.0);
-    m_unfrozenCount.assign(links, 0);
+    m_localLink.assign(links, 0);
+    m_localFlow.assign(flows, 0);
+    m_flowFresh.assign(flows, 0);
 }
 
 void MaxMinSolver::touch(LinkId link) {
@@ -63,6 +63,7 @@ void MaxMinSolver::activate(int flow) {
         touch(link);
     }
     m_rate[idx(flow)] = 0.0;
+    m_flowFresh[idx(flow)] = m_touchStamp;
     ++m_activeFlowCount;
 }
 
@@ -78,45 +79,114 @@ void MaxMinSolver::deactivate(int flow) {
         m_slotPos[idx(slot)] = -1;
         touch(link);
     }
+    // A flow that never had a rate (added and removed between two solves) gives no floor but 0.
+    const bool fresh = m_flowFresh[idx(flow)] == m_touchStamp;
+    m_removalFloor = std::min(m_removalFloor, fresh ? 0.0 : m_rate[idx(flow)]);
     m_rate[idx(flow)] = 0.0;
     --m_activeFlowCount;
 }
 
+// Rates at the floor in exact arithmetic can come out a few ulps below it (a removed flow and the
+// flows it shared a bottleneck with reach 1/7 along different sums), and such a flow must be
+// re-solved. So only rates below the floor by more than this fraction of it are kept.
+constexpr double kFloorMargin = 1e-6;
+
 const std::vector<int>& MaxMinSolver::solveTouched() {
-    collectComponent();
+    collectComponent(floorOfTouchedLinks() * (1.0 - kFloorMargin));
     fill();
     m_touchedLinks.clear();
+    m_removalFloor = std::numeric_limits<double>::infinity();
     ++m_touchStamp;
     return m_componentFlows;
 }
 
-// Breadth-first over the bipartite link/flow graph from the touched links.
-void MaxMinSolver::collectComponent() {
+// The lowest level at which the changes since the last solve can alter the filling (see the
+// header): the removal floor, and for every touched link that gained flows the level at which it
+// would now fill: the smallest L with sum over kept flows of min(L, old rate) + fresh * L equal to
+// its bandwidth.
+double MaxMinSolver::floorOfTouchedLinks() {
+    double floor = m_removalFloor;
+    for (const LinkId link : m_touchedLinks) {
+        int fresh = 0;
+        m_oldRates.clear();
+        for (const LinkEntry& entry : m_linkFlows[idx(link)]) {
+            if (m_flowFresh[idx(entry.flow)] == m_touchStamp) {
+                ++fresh;
+            } else {
+                m_oldRates.push_back(m_rate[idx(entry.flow)]);
+            }
+        }
+        if (fresh == 0) {
+            continue;
+        }
+        std::sort(m_oldRates.begin(), m_oldRates.end());
+        // Take the kept rates smallest first while each lies below the level the rest would get.
+        double capacity = m_bandwidth[idx(link)];
+        std::size_t below = 0;
+        double level = capacity / static_cast<double>(fresh + m_oldRates.size());
+        while (below < m_oldRates.size() && m_oldRates[below] < level) {
+            capacity -= m_oldRates[below];
+            ++below;
+            level = capacity / static_cast<double>(fresh + m_oldRates.size() - below);
+        }
+        floor = std::min(floor, level);
+    }
+    return floor;
+}
+
+// Breadth-first over the bipartite link/flow graph from the touched links, through the flows to
+// re-solve (fresh ones, and those whose old rate is at or above `floor`), numbering links and
+// those flows as it meets them and recording both incidences locally. A kept flow (old rate below
+// the floor) is not walked through: it only takes its rate off each link's capacity. A link's
+// flows are read when the walk reaches the link (every reached link once), a flow's links when
+// the walk first meets the flow.
+void MaxMinSolver::collectComponent(double floor) {
     ++m_epoch;
     m_componentLinks.clear();
     m_componentFlows.clear();
-    for (const LinkId link : m_touchedLinks) {
+    m_linkFlowBegin.clear();
+    m_linkFlowsLocal.clear();
+    m_flowLinkBeginLocal.clear();
+    m_flowLinksLocal.clear();
+    m_capacityLeft.clear();
+    const auto addLink = [&](LinkId link) {
         m_linkStamp[idx(link)] = m_epoch;
+        m_localLink[idx(link)] = static_cast<int>(m_componentLinks.size());
         m_componentLinks.push_back(link);
+    };
+    for (const LinkId link : m_touchedLinks) {
+        addLink(link);
     }
     for (std::size_t i = 0; i < m_componentLinks.size(); ++i) {
         const LinkId link = m_componentLinks[i];
+        double capacity = m_bandwidth[idx(link)];
+        m_linkFlowBegin.push_back(static_cast<int>(m_linkFlowsLocal.size()));
         for (const LinkEntry& entry : m_linkFlows[idx(link)]) {
-            if (m_flowStamp[idx(entry.flow)] == m_epoch) {
+            const std::size_t flow = idx(entry.flow);
+            if (m_rate[flow] < floor && m_flowFresh[flow] != m_touchStamp) {
+                capacity -= m_rate[flow];
                 continue;
             }
-            m_flowStamp[idx(entry.flow)] = m_epoch;
-            m_componentFlows.push_back(entry.flow);
-            for (int slot = m_flowLinkBegin[idx(entry.flow)]; slot < m_flowLinkEnd[idx(entry.flow)];
-                 ++slot) {
-                const LinkId other = m_flowLinks[idx(slot)];
-                if (m_linkStamp[idx(other)] != m_epoch) {
-                    m_linkStamp[idx(other)] = m_epoch;
-                    m_componentLinks.push_back(other);
+            if (m_flowStamp[flow] != m_epoch) {
+                m_flowStamp[flow] = m_epoch;
+                m_localFlow[flow] = static_cast<int>(m_componentFlows.size());
+                m_componentFlows.push_back(entry.flow);
+                m_flowLinkBeginLocal.push_back(static_cast<int>(m_flowLinksLocal.size()));
+                for (int slot = m_flowLinkBegin[flow]; slot < m_flowLinkEnd[flow]; ++slot) {
+                    const LinkId other = m_flowLinks[idx(slot)];
+                    if (m_linkStamp[idx(other)] != m_epoch) {
+                        addLink(other);
+                    }
+                    m_flowLinksLocal.push_back(m_localLink[idx(other)]);
                 }
             }
+            m_linkFlowsLocal.push_back(m_localFlow[flow]);
         }
+        // Rounding can leave a link's kept rates a hair above its bandwidth; clamp.
+        m_capacityLeft.push_back(std::max(0.0, capacity));
     }
+    m_linkFlowBegin.push_back(static_cast<int>(m_linkFlowsLocal.size()));
+    m_flowLinkBeginLocal.push_back(static_cast<int>(m_flowLinksLocal.size()));
 }
 
 // Sorts m_sorted by (share, link position). Per solve this is the costliest step after the
@@ -161,14 +231,16 @@ void MaxMinSolver::fill() {
     // are taken from the initial keys in sorted order, merged with a small heap of links whose
     // share grew before their turn came (re-keyed lazily, when they surface).
     const auto later = std::greater<std::pair<double, LinkId>>();
+    const std::size_t linkCount = m_componentLinks.size();
     m_sorted.clear();
     m_heap.clear();
-    for (const LinkId link : m_componentLinks) {
-        const int count = static_cast<int>(m_linkFlows[idx(link)].size());
-        m_capacityLeft[idx(link)] = m_bandwidth[idx(link)];
-        m_unfrozenCount[idx(link)] = count;
+    m_unfrozenCount.resize(linkCount);
+    m_frozen.assign(m_componentFlows.size(), 0);
+    for (std::size_t local = 0; local < linkCount; ++local) {
+        const int count = m_linkFlowBegin[local + 1] - m_linkFlowBegin[local];
+        m_unfrozenCount[local] = count;
         if (count > 0) {
-            m_sorted.emplace_back(m_bandwidth[idx(link)] / count, link);
+            m_sorted.emplace_back(m_capacityLeft[local] / count, m_componentLinks[local]);
         }
     }
     sortByShare();
@@ -187,11 +259,12 @@ void MaxMinSolver::fill() {
             break;
         }
         const auto [key, link] = next;
-        const int count = m_unfrozenCount[idx(link)];
+        const std::size_t local = idx(m_localLink[idx(link)]);
+        const int count = m_unfrozenCount[local];
         if (count == 0) {
             continue; // every flow on it was frozen by other links
         }
-        const double share = m_capacityLeft[idx(link)] / count;
+        const double share = m_capacityLeft[local] / count;
         if (share > key) {
             // Out of date. It is still the minimum if no other key is below its current share
             // (other links' shares are at least their keys); otherwise re-key it.
@@ -205,18 +278,19 @@ void MaxMinSolver::fill() {
                 continue;
             }
         }
-        for (const LinkEntry& entry : m_linkFlows[idx(link)]) {
-            if (m_flowFrozen[idx(entry.flow)] == m_epoch) {
+        for (int at = m_linkFlowBegin[local]; at < m_linkFlowBegin[local + 1]; ++at) {
+            const std::size_t flow = idx(m_linkFlowsLocal[idx(at)]);
+            if (m_frozen[flow] != 0) {
                 continue;
             }
-            m_flowFrozen[idx(entry.flow)] = m_epoch;
-            m_rate[idx(entry.flow)] = share;
-            for (int slot = m_flowLinkBegin[idx(entry.flow)]; slot < m_flowLinkEnd[idx(entry.flow)];
+            m_frozen[flow] = 1;
+            m_rate[idx(m_componentFlows[flow])] = share;
+            for (int slot = m_flowLinkBeginLocal[flow]; slot < m_flowLinkBeginLocal[flow + 1];
                  ++slot) {
-                const LinkId other = m_flowLinks[idx(slot)];
+                const std::size_t other = idx(m_flowLinksLocal[idx(slot)]);
                 // Rounding can leave a saturated link a hair below zero; clamp.
-                m_capacityLeft[idx(other)] = std::max(0.0, m_capacityLeft[idx(other)] - share);
-                --m_unfrozenCount[idx(other)];
+                m_capacityLeft[other] = std::max(0.0, m_capacityLeft[other] - share);
+                --m_unfrozenCount[other];
             }
         }
     }

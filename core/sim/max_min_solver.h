@@ -2,6 +2,7 @@
 
 #include "topology/wafer_topology.h"
 
+#include <limits>
 #include <span>
 #include <utility>
 #include <vector>
@@ -9,9 +10,18 @@
 namespace ws {
 
 // Max-min fair rates (docs/network-model.md) for a changing set of active flows, re-solved
-// incrementally: only the connected component (flows linked through shared links) of the links
-// touched since the last solve is recomputed. Max-min allocations decompose over components, so
-// every other flow keeps its rate exactly.
+// incrementally. Two facts bound what a change can move:
+//  - Max-min allocations decompose over connected components (flows linked through shared
+//    links), so only the component of the links touched since the last solve can change.
+//  - Progressive filling raises one level for every unfrozen flow; below the lowest level at
+//    which a change could matter, the filling is the same with and without it. That level, the
+//    "floor", is a removed flow's old rate (below it the flow was frozen nowhere, and without it
+//    its links only fill later), and for a link that gained flows the level at which it would
+//    now fill, its other flows keeping their old rates. So every flow whose old rate is below
+//    the lowest floor of the changes keeps it exactly, and only the others are re-solved: a
+//    smaller max-min problem on the links' capacity left after the kept flows' rates. Those
+//    kept flows also stop the walk that gathers the component, so a flow finishing at the
+//    bottom of a wafer-wide collective re-solves the flows above it, not the whole wafer.
 //
 // Progressive filling, run as "bottleneck first": repeatedly take the link with the smallest fair
 // share remaining_capacity / unfrozen_flows, give each of its unfrozen flows that share, freeze
@@ -19,10 +29,12 @@ namespace ws {
 // decreases while filling (the flows removed from it got at most its share), so links can be
 // visited in the order of their initial shares, with a small heap for the few whose share grew
 // before their turn (lazily re-keyed when they surface). Cost per solve: one sort of the
-// component's links plus a walk over its flow-link incidences.
+// re-solved links plus a walk over their flow-link incidences.
 //
 // Worked example: links L1, L2 of 1 GB/s; flow A on both, B on L1, C and D on L2. L2's share is
-// 1/3 (smallest), so A, C, D get 1/3 GB/s; L1 then has 2/3 left for B alone.
+// 1/3 (smallest), so A, C, D get 1/3 GB/s; L1 then has 2/3 left for B alone. If B then ends,
+// the floor is B's 2/3 and A, C, D (1/3 each) keep their rates: nothing is re-solved. If C ends
+// instead, the floor is 1/3, so A and D are re-solved (1/2 each) and B with them (1/2).
 //
 // Flows are identified by dense ids (TaskIds); `flowLinkOffsets` / `flowLinks` give each flow's
 // links in CSR form (flow f crosses flowLinks[offsets[f] .. offsets[f+1])), each link once.
@@ -42,8 +54,9 @@ public:
 
     bool hasTouchedLinks() const { return !m_touchedLinks.empty(); }
 
-    // Re-solves the rates of every active flow connected to a touched link and clears the touched
-    // set. Returns those flows (valid until the next call), in a deterministic order.
+    // Re-solves the rates of the active flows that the changes since the last solve can move (see
+    // above) and clears the touched set. Returns those flows (valid until the next call), in a
+    // deterministic order; every other active flow keeps its rate.
     const std::vector<int>& solveTouched();
 
     // bytes/s; meaningful for an active flow after the solve that followed its activation.
@@ -57,7 +70,8 @@ private:
     };
 
     void touch(LinkId link);
-    void collectComponent();
+    double floorOfTouchedLinks();
+    void collectComponent(double floor);
     void fill();
     void sortByShare();
 
@@ -68,21 +82,35 @@ private:
     std::vector<int> m_slotPos;      // by slot: position in its link's m_linkFlows list
     std::vector<std::vector<LinkEntry>> m_linkFlows; // active flows per link (unordered)
     std::vector<double> m_rate;                      // bytes/s by flow
+    std::vector<unsigned> m_flowFresh; // == m_touchStamp if activated since the last solve
     int m_activeFlowCount = 0;
+    // bytes/s: the lowest old rate of a flow removed since the last solve.
+    double m_removalFloor = std::numeric_limits<double>::infinity();
 
     // Scratch, reused between solves so the event loop does not allocate once warmed up.
     std::vector<LinkId> m_touchedLinks;
     std::vector<unsigned> m_linkTouchedStamp; // == m_touchStamp while in m_touchedLinks
     unsigned m_touchStamp = 1;
-    std::vector<unsigned> m_linkStamp;  // == m_epoch when in the current component
-    std::vector<unsigned> m_flowStamp;  // == m_epoch when in the current component
-    std::vector<unsigned> m_flowFrozen; // == m_epoch when frozen in the current solve
+    std::vector<unsigned> m_linkStamp; // == m_epoch when reached by the current solve's walk
+    std::vector<unsigned> m_flowStamp; // == m_epoch when re-solved by the current solve
     unsigned m_epoch = 0;
-    std::vector<LinkId> m_componentLinks;
-    std::vector<int> m_componentFlows;
-    std::vector<double> m_capacityLeft;              // bytes/s by LinkId, valid for component links
-    std::vector<int> m_unfrozenCount;                // by LinkId, valid for component links
-    std::vector<std::pair<double, LinkId>> m_sorted; // (initial share, link), ascending
+    // The flows to re-solve and the links they cross, as a dense local problem that the filling
+    // reads contiguously: links and flows are numbered in the order the breadth-first walk meets
+    // them, and both incidences are kept in CSR form in the order of the global lists (so the
+    // filling, and its rounding, depend on nothing but the problem and its history).
+    std::vector<LinkId> m_componentLinks;  // by local link: its LinkId
+    std::vector<int> m_componentFlows;     // by local flow: its flow id (re-solved flows only)
+    std::vector<int> m_localLink;          // by LinkId: its local index (valid when stamped)
+    std::vector<int> m_localFlow;          // by flow: its local index (valid when stamped)
+    std::vector<int> m_linkFlowBegin;      // by local link, + 1: CSR into m_linkFlowsLocal
+    std::vector<int> m_linkFlowsLocal;     // re-solved local flows of each local link
+    std::vector<int> m_flowLinkBeginLocal; // by local flow, + 1: CSR into m_flowLinksLocal
+    std::vector<int> m_flowLinksLocal;     // local links of each local flow
+    std::vector<double> m_oldRates;        // scratch for one link's kept rates
+    std::vector<double> m_capacityLeft;    // bytes/s by local link, after the kept flows
+    std::vector<int> m_unfrozenCount;      // by local link: re-solved flows not yet frozen
+    std::vector<char> m_frozen;            // by local flow
+    std::vector<std::pair<double, LinkId>> m_sorted;     // (initial share, link), ascending
     std::vector<std::pair<double, LinkId>> m_sortBuffer; // radix sort scratch
     std::vector<std::pair<double, LinkId>> m_heap;       // (re-keyed share, link), min-heap
 };
