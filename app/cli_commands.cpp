@@ -23,6 +23,7 @@
 #include "waferscope_version.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -322,6 +323,10 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
                       iteration.conflictFlows, iteration.conflictGroups,
                       formatSeconds(iteration.queueingDelayS).c_str());
         out << line;
+        if (!iteration.phaseCollective.empty())
+            out << "  (utilisation over the critical phase of '" << iteration.phaseCollective
+                << "', " << formatSeconds(iteration.phaseToS - iteration.phaseFromS) << " from "
+                << formatSeconds(iteration.phaseFromS) << ")\n";
         for (const TcmeAction& action : iteration.actions) {
             out << "  " << toString(action.kind) << ' ' << action.flow;
             if (!action.oldPath.empty())
@@ -332,7 +337,11 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
         }
         if (iteration.actions.empty())
             out << "  no change improves the objective\n";
-        out << "  makespan " << formatSeconds(iteration.before.makespanS) << " -> "
+        out << "  ";
+        if (iteration.before.stepS > 0)
+            out << "step " << formatSeconds(iteration.before.stepS) << " -> "
+                << formatSeconds(iteration.after.stepS) << ", ";
+        out << "makespan " << formatSeconds(iteration.before.makespanS) << " -> "
             << formatSeconds(iteration.after.makespanS) << ", hottest link "
             << formatBytes(iteration.before.maxLinkBytes) << " -> "
             << formatBytes(iteration.after.maxLinkBytes) << '\n';
@@ -341,10 +350,15 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
                 << gainExplanation(iteration.gain) << ")\n";
     }
     out << "stopped:   " << toString(outcome.stopReason) << '\n';
-    out << "before:    makespan " << formatSeconds(outcome.before.makespanS) << ", hottest link "
-        << formatBytes(outcome.before.maxLinkBytes) << '\n';
-    out << "after:     makespan " << formatSeconds(outcome.after.makespanS) << ", hottest link "
-        << formatBytes(outcome.after.maxLinkBytes) << '\n';
+    for (const auto& [label, snapshot] :
+         {std::pair{"before:    ", &outcome.before}, std::pair{"after:     ", &outcome.after}}) {
+        out << label;
+        if (snapshot->stepS > 0)
+            out << "step " << formatSeconds(snapshot->stepS) << ", ";
+        out << "makespan " << formatSeconds(snapshot->makespanS) << ", hottest link "
+            << formatBytes(snapshot->maxLinkBytes) << ", utilisation "
+            << std::lround(snapshot->maxUtilization * 100) << "%\n";
+    }
     for (const std::string& warning : outcome.warnings)
         out << "warning:   " << warning << '\n';
     if (options.outputPath)

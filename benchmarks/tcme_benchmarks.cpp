@@ -2,7 +2,9 @@
 // (GPT-3 175B, dp 6 x tatp 8) and on explicit traffic. Targets: an iteration on the
 // training step under 50 ms, a whole run under 500 ms. BM_TcmeIterationRebuilt is the same
 // iteration with every candidate rebuilt and simulated whole (TcmeOptions::patchRoutes off, the
-// reference the patched reroutes must match), for comparison.
+// reference the patched reroutes must match), for comparison. BM_TcmeYardstick is the
+// all-gather yardstick of docs/tcme.md, a whole run from ring all-gathers (merge, then balanced
+// trees): targets under 1 s on 8x8 and under 10 s on 16x16.
 #include "io/scenario_io.h"
 #include "tcme/tcme_engine.h"
 
@@ -54,6 +56,33 @@ void BM_TcmeRun(benchmark::State& state, const std::string& name) {
     state.counters["iterations"] = iterations;
 }
 
+// The shipped 8x8 yardstick, or the same all-gather (1 MiB per die) over every die of an n x n
+// mesh.
+ws::Scenario yardstick(int n) {
+    ws::Scenario scenario =
+        ws::loadScenario(std::string(WAFERSCOPE_SCENARIO_DIR) + "/allgather_yardstick_8x8.json");
+    scenario.wafer.rows = n;
+    scenario.wafer.cols = n;
+    ws::TrafficOp& gather = scenario.traffic.front();
+    gather.group.resize(static_cast<std::size_t>(n * n));
+    for (int die = 0; die < n * n; ++die)
+        gather.group[static_cast<std::size_t>(die)] = die;
+    gather.bytes = ws::Quantity{n * n * 1024.0 * 1024.0, std::to_string(n * n) + " MiB"};
+    return scenario;
+}
+
+void BM_TcmeYardstick(benchmark::State& state) {
+    const ws::Scenario scenario = yardstick(static_cast<int>(state.range(0)));
+    const ws::WaferTopology topology(scenario.wafer.topologySpec());
+    for (auto _ : state) {
+        ws::TcmeEngine engine(scenario, topology, ws::tcmeOptionsFrom(scenario));
+        engine.run();
+        state.counters["makespan_us"] = engine.current().makespanS * 1e6;
+        state.counters["iterations"] = static_cast<double>(engine.iterations().size());
+    }
+}
+
+BENCHMARK(BM_TcmeYardstick)->Arg(8)->Arg(16)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_TcmeIteration, gpt3_step_6x8, std::string("gpt3_175b_6x8_fsdp_tatp.json"))
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_TcmeIterationRebuilt, gpt3_step_6x8,

@@ -701,8 +701,8 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
                    tr("advisor: %1").arg(m_finding->caption));
         if (m_tcme) {
             swatch(Qt::NoBrush, QPen(kHotLink, 3), tr("hottest link"));
-            swatch(kOldPath, Qt::NoPen, tr("path before TCME"));
-            swatch(kNewPath, Qt::NoPen, tr("path after TCME"));
+            swatch(kOldPath, Qt::NoPen, tr("route before TCME"));
+            swatch(kNewPath, Qt::NoPen, tr("route after TCME"));
         }
         if (m_selectedLink) {
             const auto& onLink = m_analysis->flowsOnLink[static_cast<std::size_t>(*m_selectedLink)];

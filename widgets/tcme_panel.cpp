@@ -27,6 +27,9 @@ namespace ws {
 
 namespace {
 
+// On an action's line of the iteration list: its index in the iteration's actions.
+constexpr int kActionRole = Qt::UserRole + 1;
+
 QString qs(const std::string& text) {
     return QString::fromStdString(text);
 }
@@ -49,6 +52,9 @@ QString actionText(const TcmeAction& action) {
     case TcmeAction::Kind::Hierarchical:
         return QCoreApplication::translate("ws", "hierarchical %1: %2")
             .arg(qs(action.flow), qs(action.detail));
+    case TcmeAction::Kind::Retree:
+        return QCoreApplication::translate("ws", "retree %1: %2")
+            .arg(qs(action.flow), qs(action.detail));
     }
     return {};
 }
@@ -61,6 +67,8 @@ QString TcmePanel::keptBecause(const TcmeIteration& iteration) {
     switch (iteration.gain) {
     case TcmeGain::None:
         break;
+    case TcmeGain::StepTime:
+        return tr("kept: the step time fell");
     case TcmeGain::Makespan:
         return tr("kept: the makespan fell");
     case TcmeGain::HottestLink:
@@ -335,9 +343,11 @@ void TcmePanel::apply() {
     const Scenario tuned = m_engine->tunedScenario();
     const int count = static_cast<int>(m_engine->iterations().size());
     const QString iterations = count == 1 ? tr("1 iteration") : tr("%1 iterations").arg(count);
-    const QString text = tr("Apply TCME (%1): makespan %2 → %3")
-                             .arg(iterations, qs(formatSeconds(before.makespanS)),
-                                  qs(formatSeconds(after.makespanS)));
+    const bool step = before.stepS > 0; // a training step: its time is what TCME minimised
+    const QString text =
+        (step ? tr("Apply TCME (%1): step %2 → %3") : tr("Apply TCME (%1): makespan %2 → %3"))
+            .arg(iterations, qs(formatSeconds(step ? before.stepS : before.makespanS)),
+                 qs(formatSeconds(step ? after.stepS : after.makespanS)));
     m_applying = true;
     QString reason;
     const bool applied = m_document->applyTunedRoutes(tuned, text, &reason);
@@ -405,6 +415,10 @@ void TcmePanel::refreshButtons() {
         tr("Makespan %1 → %2, hottest link %3 → %4.")
             .arg(qs(formatSeconds(initial.makespanS)), qs(formatSeconds(current.makespanS)),
                  qs(formatBytes(initial.maxLinkBytes)), qs(formatBytes(current.maxLinkBytes)));
+    if (initial.stepS > 0)
+        text = tr("Step %1 → %2. ")
+                   .arg(qs(formatSeconds(initial.stepS)), qs(formatSeconds(current.stepS))) +
+               text;
     if (const auto reason = m_engine->stopReason()) {
         QString why;
         switch (*reason) {
@@ -451,19 +465,38 @@ void TcmePanel::refreshList() {
         item->setData(0, Qt::UserRole, iteration.index);
         item->setToolTip(0, tr("queueing delay of the flows on it: %1")
                                 .arg(qs(formatSeconds(iteration.queueingDelayS))));
-        for (const TcmeAction& action : iteration.actions)
-            new QTreeWidgetItem(item, {actionText(action)});
-        new QTreeWidgetItem(item, {tr("makespan %1 → %2, hottest link %3 → %4")
-                                       .arg(qs(formatSeconds(iteration.before.makespanS)),
-                                            qs(formatSeconds(iteration.after.makespanS)),
-                                            qs(formatBytes(iteration.before.maxLinkBytes)),
-                                            qs(formatBytes(iteration.after.maxLinkBytes)))});
+        if (!iteration.phaseCollective.empty())
+            item->setText(0, item->text(0) + tr(", during the critical phase of '%1' (%2)")
+                                                 .arg(qs(iteration.phaseCollective),
+                                                      qs(formatSeconds(iteration.phaseToS -
+                                                                       iteration.phaseFromS))));
+        for (std::size_t a = 0; a < iteration.actions.size(); ++a) {
+            auto* actionItem = new QTreeWidgetItem(item, {actionText(iteration.actions[a])});
+            actionItem->setData(0, kActionRole, static_cast<int>(a));
+        }
+        QString figures = tr("makespan %1 → %2, hottest link %3 → %4")
+                              .arg(qs(formatSeconds(iteration.before.makespanS)),
+                                   qs(formatSeconds(iteration.after.makespanS)),
+                                   qs(formatBytes(iteration.before.maxLinkBytes)),
+                                   qs(formatBytes(iteration.after.maxLinkBytes)));
+        if (iteration.before.stepS > 0)
+            figures = tr("step %1 → %2, ")
+                          .arg(qs(formatSeconds(iteration.before.stepS)),
+                               qs(formatSeconds(iteration.after.stepS))) +
+                      figures;
+        new QTreeWidgetItem(item, {figures});
         new QTreeWidgetItem(item, {keptBecause(iteration)});
         item->setExpanded(true);
         last = item;
     }
-    if (last)
-        m_iterations->setCurrentItem(last);
+    if (!last)
+        return;
+    // An iteration that re-shaped trees opens on its first tree, so that one is drawn.
+    QTreeWidgetItem* current = last;
+    const auto& actions = m_engine->iterations().back().actions;
+    if (!actions.empty() && actions.front().kind == TcmeAction::Kind::Retree)
+        current = last->child(0);
+    m_iterations->setCurrentItem(current);
 }
 
 void TcmePanel::refreshChart() {
@@ -503,6 +536,20 @@ int TcmePanel::selectedIteration() const {
     return item ? item->data(0, Qt::UserRole).toInt() : iterationCount() - 1;
 }
 
+const TcmeAction* TcmePanel::selectedAction() const {
+    const QTreeWidgetItem* item = m_iterations->currentItem();
+    if (!m_engine || !item || !item->parent() || !item->data(0, kActionRole).isValid())
+        return nullptr;
+    const int index = item->parent()->data(0, Qt::UserRole).toInt();
+    const int action = item->data(0, kActionRole).toInt();
+    if (index < 0 || index >= iterationCount())
+        return nullptr;
+    const auto& actions = m_engine->iterations()[static_cast<std::size_t>(index)].actions;
+    return action >= 0 && action < static_cast<int>(actions.size())
+               ? &actions[static_cast<std::size_t>(action)]
+               : nullptr;
+}
+
 void TcmePanel::publishOverlay() {
     const int index = selectedIteration();
     if (!m_engine || index < 0 || index >= iterationCount()) {
@@ -519,6 +566,15 @@ void TcmePanel::publishOverlay() {
                 overlay.oldPaths.push_back(action.oldPath);
                 overlay.newPaths.push_back(action.newPath);
             }
+    // A re-shaped tree only while its line is selected: one iteration re-shapes dozens of trees,
+    // which drawn at once would cover every link.
+    if (const TcmeAction* action = selectedAction();
+        action && action->kind == TcmeAction::Kind::Retree) {
+        for (const auto& [from, to] : action->oldTree)
+            overlay.oldPaths.push_back({from, to});
+        for (const auto& [from, to] : action->newTree)
+            overlay.newPaths.push_back({from, to});
+    }
     // Before is the scenario as opened, whichever iteration is selected: "before" a later
     // iteration read as the original and was not (issue 20 item 8).
     const TcmeIteration& first = m_engine->iterations().front();

@@ -90,6 +90,8 @@ private:
     void refreshChart();
     void publishOverlay();
     int selectedIteration() const;
+    // The action whose line is selected in the iteration list, or nullptr.
+    const TcmeAction* selectedAction() const;
     void invalidate(); // the document changed: the engine no longer matches it
 
     ScenarioDocument* m_document;

@@ -10,32 +10,46 @@ namespace ws {
 namespace {
 
 nlohmann::json snapshotToJson(const TcmeSnapshot& snapshot) {
-    return {{"makespan_s", snapshot.makespanS},
-            {"max_link_bytes", snapshot.maxLinkBytes},
-            {"max_utilization", snapshot.maxUtilization}};
+    nlohmann::json json = {{"makespan_s", snapshot.makespanS},
+                           {"max_link_bytes", snapshot.maxLinkBytes},
+                           {"max_utilization", snapshot.maxUtilization}};
+    if (snapshot.stepS > 0) // a training step: what TCME minimises first
+        json["step_s"] = snapshot.stepS;
+    return json;
 }
 
 nlohmann::json iterationToJson(const TcmeIteration& iteration) {
     nlohmann::json actions = nlohmann::json::array();
-    for (const TcmeAction& action : iteration.actions)
-        actions.push_back({{"kind", toString(action.kind)},
-                           {"flow", action.flow},
-                           {"old_path", action.oldPath},
-                           {"new_path", action.newPath},
-                           {"detail", action.detail}});
-    return {{"index", iteration.index},
-            {"max_link", {{"from", iteration.mclFrom}, {"to", iteration.mclTo}}},
-            {"max_link_bytes", iteration.mclBytes},
-            {"max_utilization", iteration.mclUtilization},
-            {"makespan_s", iteration.after.makespanS},
-            {"queueing_delay_s", iteration.queueingDelayS},
-            {"conflict_flows", iteration.conflictFlows},
-            {"conflict_groups", iteration.conflictGroups},
-            {"hot_flows", iteration.hotFlows},
-            {"actions", std::move(actions)},
-            {"gain", toString(iteration.gain)},
-            {"before", snapshotToJson(iteration.before)},
-            {"after", snapshotToJson(iteration.after)}};
+    for (const TcmeAction& action : iteration.actions) {
+        nlohmann::json entry = {{"kind", toString(action.kind)},
+                                {"flow", action.flow},
+                                {"old_path", action.oldPath},
+                                {"new_path", action.newPath},
+                                {"detail", action.detail}};
+        if (action.kind == TcmeAction::Kind::Retree) {
+            entry["old_tree"] = action.oldTree; // [[from, to], ...], parents first
+            entry["new_tree"] = action.newTree;
+        }
+        actions.push_back(std::move(entry));
+    }
+    nlohmann::json json = {{"index", iteration.index},
+                           {"max_link", {{"from", iteration.mclFrom}, {"to", iteration.mclTo}}},
+                           {"max_link_bytes", iteration.mclBytes},
+                           {"max_utilization", iteration.mclUtilization},
+                           {"makespan_s", iteration.after.makespanS},
+                           {"queueing_delay_s", iteration.queueingDelayS},
+                           {"conflict_flows", iteration.conflictFlows},
+                           {"conflict_groups", iteration.conflictGroups},
+                           {"hot_flows", iteration.hotFlows},
+                           {"actions", std::move(actions)},
+                           {"gain", toString(iteration.gain)},
+                           {"before", snapshotToJson(iteration.before)},
+                           {"after", snapshotToJson(iteration.after)}};
+    if (!iteration.phaseCollective.empty()) // a training step's: max_utilization is over it
+        json["phase"] = {{"collective", iteration.phaseCollective},
+                         {"from_s", iteration.phaseFromS},
+                         {"to_s", iteration.phaseToS}};
+    return json;
 }
 
 } // namespace
@@ -48,6 +62,8 @@ const char* toString(TcmeAction::Kind kind) {
         return "multicast";
     case TcmeAction::Kind::Hierarchical:
         return "hierarchical";
+    case TcmeAction::Kind::Retree:
+        return "retree";
     }
     return "unknown";
 }

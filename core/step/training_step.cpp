@@ -426,27 +426,49 @@ double optimizerSeconds(const TrainingStep& step) {
     return slowest;
 }
 
-StepTiming stepTiming(const TrainingStep& step, const SimResult& result) {
+namespace {
+
+// stepTiming's rule, on the parts of a step it reads.
+StepTiming timeStep(WorkloadKind kind, const StepPlan& plan, const WindowTasks& window,
+                    const WindowTasks& finalWindow, TaskId headDone, double optimizerS,
+                    const SimResult& result) {
     StepTiming timing;
-    timing.window = windowTiming(step.window, result);
-    timing.optimizerS = optimizerSeconds(step);
-    timing.layerS = timing.window.steadyLayerS(step.plan);
+    timing.window = windowTiming(window, result);
+    timing.optimizerS = optimizerS;
+    timing.layerS = timing.window.steadyLayerS(plan);
     timing.syncS = timing.window.exposedSyncS();
-    if (step.workload.kind == WorkloadKind::Gemm) {
+    if (kind == WorkloadKind::Gemm) {
         timing.stepS = result.makespanS;
         return timing;
     }
-    TaskId lastWindow = step.window.done;
-    if (step.finalWindow.done >= 0) {
-        timing.finalWindow = windowTiming(step.finalWindow, result);
+    TaskId lastWindow = window.done;
+    if (finalWindow.done >= 0) {
+        timing.finalWindow = windowTiming(finalWindow, result);
         timing.syncS = timing.finalWindow.exposedSyncS();
-        lastWindow = step.finalWindow.done;
+        lastWindow = finalWindow.done;
     }
-    timing.headS = result.tasks[static_cast<std::size_t>(step.headDone)].endS -
+    timing.headS = result.tasks[static_cast<std::size_t>(headDone)].endS -
                    result.tasks[static_cast<std::size_t>(lastWindow)].endS;
     timing.stepS =
-        stepSeconds(step.plan, timing.window, timing.finalWindow, timing.headS, timing.optimizerS);
+        stepSeconds(plan, timing.window, timing.finalWindow, timing.headS, timing.optimizerS);
     return timing;
+}
+
+} // namespace
+
+StepTiming stepTiming(const TrainingStep& step, const SimResult& result) {
+    return timeStep(step.workload.kind, step.plan, step.window, step.finalWindow, step.headDone,
+                    optimizerSeconds(step), result);
+}
+
+StepClock stepClock(const TrainingStep& step) {
+    return {step.workload.kind, step.plan,     step.window,
+            step.finalWindow,   step.headDone, optimizerSeconds(step)};
+}
+
+StepTiming stepTiming(const StepClock& clock, const SimResult& result) {
+    return timeStep(clock.kind, clock.plan, clock.window, clock.finalWindow, clock.headDone,
+                    clock.optimizerS, result);
 }
 
 } // namespace ws

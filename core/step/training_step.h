@@ -81,6 +81,20 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
 
 StepTiming stepTiming(const TrainingStep& step, const SimResult& result);
 
+// What stepTiming reads of a step besides the simulation, kept apart from the graph: a simulation
+// of the step's problem can then be timed after the graph is gone (TCME judges every candidate
+// by its step time).
+struct StepClock {
+    WorkloadKind kind = WorkloadKind::Transformer;
+    StepPlan plan;
+    WindowTasks window;
+    WindowTasks finalWindow;
+    TaskId headDone = -1;
+    double optimizerS = 0.0; // optimizerSeconds(step)
+};
+StepClock stepClock(const TrainingStep& step);
+StepTiming stepTiming(const StepClock& clock, const SimResult& result);
+
 // The optimizer update (step/step_plan.h, costed in closed form): the slowest die's, each die
 // costing its share of the parameters at its speed (StepGraph::costOn). Every die alike unless
 // strategy.balance is "speed" and some dies are slow.

@@ -3,7 +3,9 @@
 #include "routing/route.h"
 #include "scenario/scenario.h"
 #include "sim/sim_problem.h"
+#include "sim/task_graph.h"
 #include "step/collective_role.h"
+#include "step/training_step.h"
 #include "topology/wafer_topology.h"
 
 #include <map>
@@ -44,13 +46,33 @@ struct ScenarioEvaluation {
     // explicit traffic.
     std::vector<int> flowRound;
     std::map<int, double> roundWindowS;
+    // A training step's collectives (FSDP gathers, gradient reductions, TP and SP collectives):
+    // the one each flow belongs to (parallel to flows; -1 for TATP transfers and explicit
+    // traffic) and each one's critical phase, in seconds: from its first flow's start to the
+    // start of the first task that waits for it, through barriers (docs/tcme.md, "Phases"); its
+    // own end when nothing waits. Empty for explicit traffic.
+    std::vector<int> flowCollective;
+    std::vector<double> collectivePhaseS;
+    // A training step's time (step/training_step.h, stepTiming); 0 for explicit traffic.
+    double stepS = 0.0;
 
     double maxLinkBytes() const;
     LinkId maxLink() const; // the most loaded link (lowest id on ties); -1 if none carries bytes
     // docs/network-model.md section 7's utilisation, the highest of: any link's bytes over
-    // bandwidth times the makespan, and any link's bytes of TATP round r over bandwidth times round
-    // r's window (the transfers of a round must hide behind its compute).
-    double maxUtilization() const;
+    // bandwidth times the makespan, any link's bytes of TATP round r over bandwidth times round
+    // r's window (the transfers of a round must hide behind its compute), and any link's bytes
+    // of a step's collective over bandwidth times its critical phase.
+    double maxUtilization() const { return hottestPhase().utilization; }
+    // Where that utilisation is reached: the link (lowest id on ties; -1 if none carries bytes)
+    // and the collective whose phase it is (-1: the makespan or a TATP round).
+    struct HotPhase {
+        double utilization = 0.0;
+        LinkId link = -1;
+        int collective = -1;
+        std::string name;              // the collective's (the group of its flows)
+        double fromS = 0.0, toS = 0.0; // its critical phase
+    };
+    HotPhase hottestPhase() const;
     // Sum over links of bytes squared: lower when load is spread more evenly, even when the
     // most loaded link stays as loaded (e.g. its reverse direction carries the same).
     double sumSquaredLinkBytes() const;
@@ -71,6 +93,11 @@ struct PreparedScenario {
     SimProblem problem;
     ScenarioEvaluation evaluation; // flows without timings; makespan and link bytes unset
     std::vector<TaskId> flowTasks; // parallel to evaluation.flows
+    // A training step's: what times a simulation of `problem`, the reverse of its dependencies,
+    // and the barrier that ends each collective (indexed like evaluation.collectivePhaseS).
+    std::optional<StepClock> stepClock;
+    TaskGraph dependents;
+    std::vector<TaskId> collectiveDone;
     // True when no flow's route depends on the flows routed before it: xy or yx routing on a
     // wafer without dead dies or links (no load-aware choice, no detour). Pinning a flow then
     // changes that flow's route and nothing else of the problem.

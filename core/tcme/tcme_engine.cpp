@@ -34,6 +34,8 @@ std::string toString(TcmeGain gain) {
     switch (gain) {
     case TcmeGain::None:
         return "none";
+    case TcmeGain::StepTime:
+        return "step_time";
     case TcmeGain::Makespan:
         return "makespan";
     case TcmeGain::HottestLink:
@@ -48,6 +50,8 @@ std::string gainExplanation(TcmeGain gain) {
     switch (gain) {
     case TcmeGain::None:
         return "nothing was kept";
+    case TcmeGain::StepTime:
+        return "the step time fell";
     case TcmeGain::Makespan:
         return "the makespan fell";
     case TcmeGain::HottestLink:
@@ -79,11 +83,14 @@ int compareFigures(double a, double b) {
     return a < b ? -1 : 1;
 }
 
-// The objective: makespan first, then the bytes on the most loaded link, then how evenly the
-// load is spread (sum of squared link bytes). The last lets TCME take one of several equally hot
-// links off the top at a time: with symmetric traffic a reroute of the flows on a->b leaves b->a
-// as hot as before, and only the next iteration, rerouting those, lowers the maximum.
+// The objective: a training step's time first (0 = 0 for explicit traffic), then the makespan,
+// then the bytes on the most loaded link, then how evenly the load is spread (sum of squared
+// link bytes). The last lets TCME take one of several equally hot links off the top at a time:
+// with symmetric traffic a reroute of the flows on a->b leaves b->a as hot as before, and only
+// the next iteration, rerouting those, lowers the maximum.
 int compareObjective(const ScenarioEvaluation& a, const ScenarioEvaluation& b) {
+    if (const int byStep = compareFigures(a.stepS, b.stepS); byStep != 0)
+        return byStep;
     if (const int byMakespan = compareFigures(a.makespanS, b.makespanS); byMakespan != 0)
         return byMakespan;
     if (const int byHottest = compareFigures(a.maxLinkBytes(), b.maxLinkBytes()); byHottest != 0)
@@ -93,6 +100,8 @@ int compareObjective(const ScenarioEvaluation& a, const ScenarioEvaluation& b) {
 
 // The figure that decides compareObjective(better, worse) < 0.
 TcmeGain gainOf(const ScenarioEvaluation& better, const ScenarioEvaluation& worse) {
+    if (compareFigures(better.stepS, worse.stepS) != 0)
+        return TcmeGain::StepTime;
     if (compareFigures(better.makespanS, worse.makespanS) != 0)
         return TcmeGain::Makespan;
     if (compareFigures(better.maxLinkBytes(), worse.maxLinkBytes()) != 0)
@@ -102,6 +111,7 @@ TcmeGain gainOf(const ScenarioEvaluation& better, const ScenarioEvaluation& wors
 
 TcmeSnapshot snapshotOf(const ScenarioEvaluation& evaluation) {
     TcmeSnapshot snapshot;
+    snapshot.stepS = evaluation.stepS;
     snapshot.makespanS = evaluation.makespanS;
     snapshot.maxLinkBytes = evaluation.maxLinkBytes();
     snapshot.maxUtilization = evaluation.maxUtilization();
@@ -164,6 +174,15 @@ private:
     std::vector<RoutePatch>& m_patches;
 };
 
+// An action with its kind, flow (or op) and words; paths and trees are set by the caller.
+TcmeAction makeAction(TcmeAction::Kind kind, std::string flow, std::string detail) {
+    TcmeAction action;
+    action.kind = kind;
+    action.flow = std::move(flow);
+    action.detail = std::move(detail);
+    return action;
+}
+
 void pin(Scenario& scenario, const std::string& flowId, const std::vector<DieId>& path) {
     if (!scenario.routing)
         scenario.routing = RoutingSpec{};
@@ -219,12 +238,9 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
             candidate.scenario.traffic[static_cast<std::size_t>(opIndex)].algorithm =
                 Algorithm::Multicast;
             dropPinsOfOp(candidate.scenario, op.id);
-            candidate.actions.push_back(
-                {TcmeAction::Kind::Multicast,
-                 op.id,
-                 {},
-                 {},
-                 toString(op.kind) + " '" + op.id + "': " + toString(algorithm) + " -> multicast"});
+            candidate.actions.push_back(makeAction(
+                TcmeAction::Kind::Multicast, op.id,
+                toString(op.kind) + " '" + op.id + "': " + toString(algorithm) + " -> multicast"));
             result.push_back(std::move(candidate));
         }
         if (!result.empty()) {
@@ -232,13 +248,10 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
             for (TrafficOp& op : allMerges.scenario.traffic) {
                 if (!mergeable(op))
                     continue;
-                allMerges.actions.push_back({TcmeAction::Kind::Multicast,
-                                             op.id,
-                                             {},
-                                             {},
-                                             toString(op.kind) + " '" + op.id +
-                                                 "': " + toString(op.effectiveAlgorithm()) +
-                                                 " -> multicast"});
+                allMerges.actions.push_back(
+                    makeAction(TcmeAction::Kind::Multicast, op.id,
+                               toString(op.kind) + " '" + op.id +
+                                   "': " + toString(op.effectiveAlgorithm()) + " -> multicast"));
                 op.algorithm = Algorithm::Multicast;
                 dropPinsOfOp(allMerges.scenario, op.id);
             }
@@ -256,12 +269,10 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
                     gatherFlows.insert(flow.id);
             dropPins(candidate.scenario,
                      [&](const std::string& id) { return gatherFlows.contains(id); });
-            candidate.actions.push_back({TcmeAction::Kind::Multicast,
-                                         "strategy.fsdp_allgather",
-                                         {},
-                                         {},
-                                         "FSDP all-gathers: ring -> multicast "
-                                         "(strategy.fsdp_allgather)"});
+            candidate.actions.push_back(makeAction(TcmeAction::Kind::Multicast,
+                                                   "strategy.fsdp_allgather",
+                                                   "FSDP all-gathers: ring -> multicast "
+                                                   "(strategy.fsdp_allgather)"));
             result.push_back(std::move(candidate));
         }
     }
@@ -278,11 +289,8 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
                 Algorithm::Hierarchical;
             dropPinsOfOp(candidate.scenario, op.id);
             candidate.actions.push_back(
-                {TcmeAction::Kind::Hierarchical,
-                 op.id,
-                 {},
-                 {},
-                 toString(op.kind) + " '" + op.id + "': ring -> hierarchical"});
+                makeAction(TcmeAction::Kind::Hierarchical, op.id,
+                           toString(op.kind) + " '" + op.id + "': ring -> hierarchical"));
             result.push_back(std::move(candidate));
         }
     }
@@ -317,9 +325,11 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
             if (!path || *path == flow.route.path)
                 continue;
             ++rerouted;
-            TcmeAction action{TcmeAction::Kind::Reroute, flow.id, flow.route.path, *path,
-                              "reroute '" + flow.id + "' around link " +
-                                  linkName(m_topology.link(mcl))};
+            TcmeAction action = makeAction(TcmeAction::Kind::Reroute, flow.id,
+                                           "reroute '" + flow.id + "' around link " +
+                                               linkName(m_topology.link(mcl)));
+            action.oldPath = flow.route.path;
+            action.newPath = *path;
             Candidate candidate{m_scenario, {action}, {{flow.id, *path}}};
             pin(candidate.scenario, flow.id, *path);
             result.push_back(std::move(candidate));
@@ -330,7 +340,77 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
         if (combined.actions.size() > 1)
             result.push_back(std::move(combined));
     }
+
+    // (d) Re-shape the multicast trees against the load of all traffic, when one crosses mcl.
+    if (m_options.retreeMulticasts &&
+        std::any_of(hotFlowIndices.begin(), hotFlowIndices.end(),
+                    [&](int index) { return flows[static_cast<std::size_t>(index)].multicast; }))
+        if (std::optional<Candidate> candidate = retreeCandidate())
+            result.push_back(std::move(*candidate));
     return result;
+}
+
+std::optional<TcmeEngine::Candidate> TcmeEngine::retreeCandidate() const {
+    const ScenarioEvaluation& evaluation = m_state.evaluation;
+    // A pin applies to every flow of its id (a training step repeats ids across layers), so the
+    // flows of one id are one demand carrying their bytes together; an id whose flows differ in
+    // source, destinations or tree cannot be pinned as one and stays as it is.
+    std::map<std::string, std::size_t> demandOf;
+    std::vector<MulticastDemand> demands;
+    std::vector<std::string> ids;
+    std::set<std::string> mixed;
+    for (const EvaluatedFlow& flow : evaluation.flows) {
+        if (!flow.multicast || !flow.route.isTree())
+            continue;
+        const auto [entry, added] = demandOf.emplace(flow.id, demands.size());
+        if (added) {
+            demands.push_back({flow.src, flow.dsts, 0.0, flow.route.edges});
+            ids.push_back(flow.id);
+        } else if (const MulticastDemand& demand = demands[entry->second];
+                   demand.src != flow.src || demand.dsts != flow.dsts ||
+                   demand.tree != flow.route.edges) {
+            mixed.insert(flow.id);
+        }
+    }
+    std::vector<double> background = evaluation.linkBytes; // what the demands do not carry
+    for (const EvaluatedFlow& flow : evaluation.flows) {
+        if (!flow.multicast || !flow.route.isTree() || mixed.contains(flow.id))
+            continue;
+        demands[demandOf.at(flow.id)].bytes += flow.bytes;
+        for (const LinkId link : flow.route.links) {
+            double& bytes = background[static_cast<std::size_t>(link)];
+            bytes = std::max(0.0, bytes - flow.bytes);
+        }
+    }
+    const MulticastTreePlanner planner(m_topology, evaluation.linkBandwidth, background);
+    const std::vector<TreeEdges> trees = planner.plan(demands);
+
+    Candidate candidate{m_scenario, {}, {}};
+    for (std::size_t d = 0; d < demands.size(); ++d) {
+        const TreeEdges& oldTree = demands[d].tree;
+        const TreeEdges& newTree = trees[d];
+        if (demands[d].bytes <= 0.0 || newTree == oldTree)
+            continue;
+        const std::set<std::pair<DieId, DieId>> kept(oldTree.begin(), oldTree.end());
+        const auto moved = std::count_if(newTree.begin(), newTree.end(),
+                                         [&](const auto& edge) { return !kept.contains(edge); });
+        if (moved == 0)
+            continue; // the same tree, its edges listed in another order
+        if (!candidate.scenario.routing)
+            candidate.scenario.routing = RoutingSpec{};
+        candidate.scenario.routing->paths[ids[d]] = PinnedRoute{{}, newTree};
+        TcmeAction action =
+            makeAction(TcmeAction::Kind::Retree, ids[d],
+                       "re-shape the multicast tree of '" + ids[d] +
+                           "' against the links' load: " + std::to_string(moved) + " of its " +
+                           std::to_string(newTree.size()) + " links moved");
+        action.oldTree = oldTree;
+        action.newTree = newTree;
+        candidate.actions.push_back(std::move(action));
+    }
+    if (candidate.actions.empty())
+        return std::nullopt;
+    return candidate;
 }
 
 const TcmeIteration& TcmeEngine::step() {
@@ -343,102 +423,137 @@ const TcmeIteration& TcmeEngine::step() {
     iteration.before = m_current;
     iteration.linkBytesBefore = evaluation.linkBytes;
 
-    const LinkId mcl = evaluation.maxLink();
+    // A training step is judged first where a collective's critical phase loads a link most
+    // (docs/tcme.md, "Phases"). When nothing among that phase's flows helps, the busiest link of
+    // the whole window is looked at as well: a change there can still shorten the step.
+    const ScenarioEvaluation::HotPhase phase =
+        evaluation.trainingStep ? evaluation.hottestPhase() : ScenarioEvaluation::HotPhase{};
     bool improved = false;
-    if (mcl >= 0) {
-        const auto link = static_cast<std::size_t>(mcl);
-        const double bandwidth = evaluation.linkBandwidth[link];
-        iteration.mcl = mcl;
-        iteration.mclFrom = m_topology.link(mcl).from;
-        iteration.mclTo = m_topology.link(mcl).to;
-        iteration.mclBytes = evaluation.linkBytes[link];
-        iteration.mclUtilization = evaluation.makespanS > 0
-                                       ? iteration.mclBytes / (bandwidth * evaluation.makespanS)
-                                       : 0.0;
-        std::vector<int> hot;
-        std::set<std::string> groups;
-        for (std::size_t f = 0; f < evaluation.flows.size(); ++f) {
-            const EvaluatedFlow& flow = evaluation.flows[f];
-            if (!crosses(flow, mcl))
-                continue;
-            hot.push_back(static_cast<int>(f));
-            iteration.hotFlows.push_back(flow.id);
-            groups.insert(flow.group);
-            iteration.queueingDelayS +=
-                std::max(0.0, flow.lastByteS - flow.startS - flow.bytes / bandwidth);
-        }
-        iteration.conflictFlows = static_cast<int>(hot.size());
-        iteration.conflictGroups = static_cast<int>(groups.size());
-
-        // Simulate every candidate; keep the best (lowest makespan, then max link bytes, then
-        // fewest actions; earlier candidates win exact ties, for determinism). Reroutes whose
-        // routes the patcher derives are simulated first, forked from the current problem's run
-        // (simulatePatched); the others are rebuilt, as evaluateScenario would.
-        std::vector<Candidate> options = candidates(mcl, hot);
-        std::vector<std::optional<std::vector<RoutePatch>>> patches = routePatches(options);
-        const std::vector<std::optional<ScenarioEvaluation>> patchedFigures =
-            simulatePatched(patches);
-        std::optional<std::size_t> best;
-        ScenarioEvaluation bestFigures; // makespan and link bytes only: what the objective reads
-        SimResult bestResult;           // when the best was rebuilt
-        std::optional<PreparedScenario> bestRebuilt; // likewise
-        for (std::size_t c = 0; c < options.size(); ++c) {
-            ScenarioEvaluation figures;
-            std::optional<PreparedScenario> rebuilt;
-            SimResult result;
-            if (patches[c]) {
-                if (!patchedFigures[c])
-                    continue; // a patched candidate that does not simulate
-                figures = *patchedFigures[c];
-            } else {
-                try {
-                    rebuilt = prepareScenario(options[c].scenario, m_topology);
-                    result = simulate(rebuilt->problem);
-                } catch (const std::exception&) {
-                    continue; // a candidate that does not simulate (e.g. a pin the model rejects)
-                }
-                figures.makespanS = result.makespanS;
-                figures.linkBytes = result.linkBytes;
-            }
-            bool better = !best.has_value();
-            if (best) {
-                const int order = compareObjective(figures, bestFigures);
-                better = order < 0 ||
-                         (order == 0 && options[c].actions.size() < options[*best].actions.size());
-            }
-            if (better) {
-                best = c;
-                bestFigures = std::move(figures);
-                bestResult = std::move(result);
-                bestRebuilt = std::move(rebuilt);
-            }
-        }
-        if (best && compareObjective(bestFigures, evaluation) < 0) {
-            improved = true;
-            iteration.gain = gainOf(bestFigures, evaluation);
-            iteration.actions = options[*best].actions;
-            m_scenario = std::move(options[*best].scenario);
-            if (patches[*best]) {
-                // Only its figures were kept: simulate the winner once more, whole (it
-                // simulated when forked, so it does now).
-                std::vector<RoutePatch>& winner = *patches[*best];
-                {
-                    const PatchedLinks patched(m_state, winner);
-                    bestResult = simulate(m_state.problem);
-                }
-                applyPatches(m_state, std::move(winner));
-            } else {
-                m_state = std::move(*bestRebuilt);
-            }
-            completeEvaluation(m_state, std::move(bestResult));
-            m_current = snapshotOf(m_state.evaluation);
-        }
+    if (phase.collective >= 0)
+        improved = keepBestCandidate(focus(&phase, iteration), iteration);
+    if (!improved) {
+        TcmeIteration wide;
+        wide.index = iteration.index;
+        wide.before = iteration.before;
+        wide.linkBytesBefore = iteration.linkBytesBefore;
+        improved = keepBestCandidate(focus(nullptr, wide), wide);
+        if (improved || phase.collective < 0)
+            iteration = std::move(wide);
     }
     iteration.after = m_current;
     iteration.linkBytesAfter = m_state.evaluation.linkBytes;
     m_iterations.push_back(std::move(iteration));
     checkStopRules(m_iterations.back(), improved);
     return m_iterations.back();
+}
+
+std::vector<int> TcmeEngine::focus(const ScenarioEvaluation::HotPhase* phase,
+                                   TcmeIteration& iteration) const {
+    const ScenarioEvaluation& evaluation = m_state.evaluation;
+    const LinkId mcl = phase ? phase->link : evaluation.maxLink();
+    std::vector<int> hot;
+    if (mcl < 0)
+        return hot;
+    const auto link = static_cast<std::size_t>(mcl);
+    const double bandwidth = evaluation.linkBandwidth[link];
+    iteration.mcl = mcl;
+    iteration.mclFrom = m_topology.link(mcl).from;
+    iteration.mclTo = m_topology.link(mcl).to;
+    iteration.mclBytes = evaluation.linkBytes[link];
+    iteration.mclUtilization =
+        evaluation.makespanS > 0 ? iteration.mclBytes / (bandwidth * evaluation.makespanS) : 0.0;
+    if (phase) {
+        iteration.phaseCollective = phase->name;
+        iteration.phaseFromS = phase->fromS;
+        iteration.phaseToS = phase->toS;
+        iteration.mclUtilization = phase->utilization;
+    }
+    std::set<std::string> groups;
+    for (std::size_t f = 0; f < evaluation.flows.size(); ++f) {
+        const EvaluatedFlow& flow = evaluation.flows[f];
+        if (!crosses(flow, mcl) ||
+            (phase && (flow.lastByteS <= phase->fromS || flow.startS >= phase->toS)))
+            continue;
+        hot.push_back(static_cast<int>(f));
+        iteration.hotFlows.push_back(flow.id);
+        groups.insert(flow.group);
+        iteration.queueingDelayS +=
+            std::max(0.0, flow.lastByteS - flow.startS - flow.bytes / bandwidth);
+    }
+    iteration.conflictFlows = static_cast<int>(hot.size());
+    iteration.conflictGroups = static_cast<int>(groups.size());
+    return hot;
+}
+
+bool TcmeEngine::keepBestCandidate(const std::vector<int>& hot, TcmeIteration& iteration) {
+    if (iteration.mcl < 0)
+        return false;
+    const ScenarioEvaluation& evaluation = m_state.evaluation;
+    const LinkId mcl = iteration.mcl;
+    // Simulate every candidate; keep the best (by compareObjective, then fewest actions;
+    // earlier candidates win exact ties, for determinism). Reroutes whose routes the patcher
+    // derives are simulated first, forked from the current problem's run (simulatePatched); the
+    // others are rebuilt, as evaluateScenario would.
+    std::vector<Candidate> options = candidates(mcl, hot);
+    std::vector<std::optional<std::vector<RoutePatch>>> patches = routePatches(options);
+    const std::vector<std::optional<ScenarioEvaluation>> patchedFigures = simulatePatched(patches);
+    std::optional<std::size_t> best;
+    ScenarioEvaluation bestFigures; // makespan and link bytes only: what the objective reads
+    SimResult bestResult;           // when the best was rebuilt
+    std::optional<PreparedScenario> bestRebuilt; // likewise
+    for (std::size_t c = 0; c < options.size(); ++c) {
+        ScenarioEvaluation figures;
+        std::optional<PreparedScenario> rebuilt;
+        SimResult result;
+        if (patches[c]) {
+            if (!patchedFigures[c])
+                continue; // a patched candidate that does not simulate
+            figures = *patchedFigures[c];
+        } else {
+            try {
+                rebuilt = prepareScenario(options[c].scenario, m_topology);
+                result = simulate(rebuilt->problem);
+            } catch (const std::exception&) {
+                continue; // a candidate that does not simulate (e.g. a pin the model rejects)
+            }
+            figures.makespanS = result.makespanS;
+            figures.linkBytes = result.linkBytes;
+            if (rebuilt->stepClock)
+                figures.stepS = stepTiming(*rebuilt->stepClock, result).stepS;
+        }
+        bool better = !best.has_value();
+        if (best) {
+            const int order = compareObjective(figures, bestFigures);
+            better = order < 0 ||
+                     (order == 0 && options[c].actions.size() < options[*best].actions.size());
+        }
+        if (better) {
+            best = c;
+            bestFigures = std::move(figures);
+            bestResult = std::move(result);
+            bestRebuilt = std::move(rebuilt);
+        }
+    }
+    if (!best || compareObjective(bestFigures, evaluation) >= 0)
+        return false;
+    iteration.gain = gainOf(bestFigures, evaluation);
+    iteration.actions = options[*best].actions;
+    m_scenario = std::move(options[*best].scenario);
+    if (patches[*best]) {
+        // Only its figures were kept: simulate the winner once more, whole (it
+        // simulated when forked, so it does now).
+        std::vector<RoutePatch>& winner = *patches[*best];
+        {
+            const PatchedLinks patched(m_state, winner);
+            bestResult = simulate(m_state.problem);
+        }
+        applyPatches(m_state, std::move(winner));
+    } else {
+        m_state = std::move(*bestRebuilt);
+    }
+    completeEvaluation(m_state, std::move(bestResult));
+    m_current = snapshotOf(m_state.evaluation);
+    return true;
 }
 
 std::vector<std::optional<std::vector<RoutePatch>>>
@@ -491,11 +606,7 @@ TcmeEngine::simulatePatched(std::vector<std::optional<std::vector<RoutePatch>>>&
         for (const Pending& entry : pending) {
             const PatchedLinks patched(m_state, *patches[entry.candidate]);
             try {
-                SimResult simulated = simulate(m_state.problem);
-                ScenarioEvaluation result;
-                result.makespanS = simulated.makespanS;
-                result.linkBytes = std::move(simulated.linkBytes);
-                figures[entry.candidate] = std::move(result);
+                figures[entry.candidate] = figuresOf(simulate(m_state.problem));
             } catch (const std::invalid_argument&) {
                 continue; // as below: a patched problem that does not simulate is skipped
             }
@@ -522,11 +633,17 @@ TcmeEngine::simulatePatched(std::vector<std::optional<std::vector<RoutePatch>>>&
         } catch (const std::invalid_argument&) {
             continue; // a patched problem that does not simulate: the candidate is skipped
         }
-        ScenarioEvaluation result;
-        result.makespanS = fork->result().makespanS;
-        result.linkBytes = fork->result().linkBytes;
-        figures[entry.candidate] = std::move(result);
+        figures[entry.candidate] = figuresOf(fork->result());
     }
+    return figures;
+}
+
+ScenarioEvaluation TcmeEngine::figuresOf(const SimResult& result) const {
+    ScenarioEvaluation figures;
+    figures.makespanS = result.makespanS;
+    figures.linkBytes = result.linkBytes;
+    if (m_state.stepClock)
+        figures.stepS = stepTiming(*m_state.stepClock, result).stepS;
     return figures;
 }
 
@@ -540,8 +657,11 @@ void TcmeEngine::checkStopRules(const TcmeIteration& iteration, bool improved) {
         m_stopReason = TcmeStopReason::BelowTarget;
         return;
     }
-    const double before = iteration.before.makespanS;
-    const double gain = before > 0 ? (before - iteration.after.makespanS) / before : 0.0;
+    // The relative gain in the objective's first figure: the step time for a training step.
+    const bool step = iteration.before.stepS > 0;
+    const double before = step ? iteration.before.stepS : iteration.before.makespanS;
+    const double after = step ? iteration.after.stepS : iteration.after.makespanS;
+    const double gain = before > 0 ? (before - after) / before : 0.0;
     m_lowGainStreak = gain < spec.minGain ? m_lowGainStreak + 1 : 0;
     if (m_lowGainStreak >= std::max(1, spec.patience)) {
         m_stopReason = TcmeStopReason::NoGain;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "scenario/scenario.h"
+#include "tcme/multicast_tree_planner.h"
 #include "tcme/route_patcher.h"
 #include "tcme/scenario_evaluation.h"
 #include "topology/wafer_topology.h"
@@ -15,15 +16,17 @@ namespace ws {
 
 // One change TCME made to the scenario.
 struct TcmeAction {
-    enum class Kind { Reroute, Multicast, Hierarchical };
+    enum class Kind { Reroute, Multicast, Hierarchical, Retree };
     Kind kind = Kind::Reroute;
-    std::string flow;                    // the flow id (reroute) or the op id (merges)
-    std::vector<DieId> oldPath, newPath; // reroute only; empty for merges
+    std::string flow;                    // the flow id (reroute, retree) or the op id (merges)
+    std::vector<DieId> oldPath, newPath; // reroute only; empty for the others
     std::string detail;                  // human-readable: what changed
+    TreeEdges oldTree, newTree;          // retree only: a multicast's tree before and after
 };
 
 // The figures TCME watches, from one evaluation of a scenario.
 struct TcmeSnapshot {
+    double stepS = 0;          // seconds: a training step's time; 0 for explicit traffic
     double makespanS = 0;      // seconds
     double maxLinkBytes = 0;   // bytes on the most loaded link
     double maxUtilization = 0; // ScenarioEvaluation::maxUtilization(): per TATP round for steps
@@ -32,11 +35,13 @@ struct TcmeSnapshot {
 
 // One pass of docs/concepts.md section 3, stages 2-4: the hot link found, what crossed it, what was
 // changed.
-// Which figure of TCME's objective a kept change improved, in the objective's order: the
-// makespan, else the hottest link's bytes, else the spread of bytes over links (the sum of their
-// squares). None: the iteration kept nothing.
-enum class TcmeGain { None, Makespan, HottestLink, Spread };
-std::string toString(TcmeGain gain); // "none", "makespan", "hottest_link", "spread"
+// Which figure of TCME's objective a kept change improved, in the objective's order: a
+// training step's time, else the makespan (of the simulated window, for a step), else the
+// hottest link's bytes, else the spread of bytes over links (the sum of their squares). None:
+// the iteration kept nothing.
+enum class TcmeGain { None, StepTime, Makespan, HottestLink, Spread };
+// "none", "step_time", "makespan", "hottest_link", "spread"
+std::string toString(TcmeGain gain);
 // The gain in words, for reports: "the makespan fell", ...
 std::string gainExplanation(TcmeGain gain);
 
@@ -45,7 +50,13 @@ struct TcmeIteration {
     LinkId mcl = -1;
     DieId mclFrom = 0, mclTo = 0;
     double mclBytes = 0;       // bytes
-    double mclUtilization = 0; // mclBytes / (bandwidth * makespan)
+    double mclUtilization = 0; // mclBytes / (bandwidth * makespan), or over the phase below
+    // A training step's iteration looks at the critical phase of the collective that loads a
+    // link most (docs/tcme.md, "Phases"): its name, its window (seconds) and, in mclUtilization,
+    // the link's utilisation over it; hot flows are those sending on mcl in the window. An
+    // empty name: the whole makespan.
+    std::string phaseCollective;
+    double phaseFromS = 0, phaseToS = 0;
     // Over the flows crossing mcl: sum of (lastByte - start - bytes / bandwidth(mcl)), each term
     // clamped at 0: the seconds those flows lost to sharing links.
     double queueingDelayS = 0;
@@ -68,6 +79,7 @@ struct TcmeOptions {
     bool multicastAllGather = true;        // candidates (a): all-gather / broadcast -> multicast
     bool hierarchicalReduceScatter = true; // candidates (b): ring reduce-scatter -> hierarchical
     bool rerouteFlows = true;              // candidates (c): hot unicast flows -> bypass paths
+    bool retreeMulticasts = true;          // candidates (d): multicast trees balanced by load
     int maxCandidatesPerIteration = 8;     // hot unicast flows tried for rerouting per iteration
     // Judge candidates that only pin routes by patching the current problem's links instead of
     // rebuilding the scenario, when that gives the same problem (see RoutePatcher). The results
@@ -87,12 +99,16 @@ TcmeOptions tcmeOptionsFrom(const Scenario& scenario);
 // flow starts (FluidSimulation::switchTo), rather than rebuilding and simulating the step from
 // scratch; both give the same figures to the last bit.
 //
-// Each step(): evaluate, find the most congested link (mcl), build candidates (merge duplicate
-// all-gather / broadcast unicasts into multicast trees; hierarchical reduce-scatter on a
+// Each step(): evaluate, find the most congested link (mcl: by bytes, or for a training step
+// the link busiest in a collective's critical phase, docs/tcme.md), build candidates (merge
+// duplicate all-gather / broadcast unicasts into multicast trees; hierarchical reduce-scatter on a
 // rectangle; reroute the largest hot unicast flows on a load-weighted shortest path avoiding mcl;
-// all those reroutes together), simulate each, and keep the best (makespan, then max link bytes,
-// then fewer actions, then candidate order) if it strictly beats the current scenario.
-// Invariants: current() is never worse than initial(); the same input gives the same iterations.
+// all those reroutes together; when a multicast crosses mcl, every multicast's tree re-shaped
+// against the load of all traffic by MulticastTreePlanner), simulate each, and keep the best
+// (step time, makespan, max link bytes, spread, then fewer actions, then candidate order: see
+// docs/tcme.md) if it strictly beats
+// the current scenario. Invariants: current() is never worse than initial(); the same input gives
+// the same iterations.
 class TcmeEngine {
 public:
     // Evaluates the scenario once (throws ScenarioError if it does not simulate). Finished at
@@ -126,7 +142,16 @@ private:
         std::map<std::string, std::vector<DieId>> pins;
     };
 
+    // Fills the iteration's hot link (the phase's, or by bytes when `phase` is null), its hot
+    // flows and their figures; returns the hot flows' indices (none when no link carries bytes).
+    std::vector<int> focus(const ScenarioEvaluation::HotPhase* phase,
+                           TcmeIteration& iteration) const;
+    // Simulates the candidates for the iteration's hot link and flows and adopts the best if it
+    // beats the current scenario (recording its actions and gain in `iteration`).
+    bool keepBestCandidate(const std::vector<int>& hot, TcmeIteration& iteration);
     std::vector<Candidate> candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const;
+    // Candidate (d), or nullopt when no multicast tree would change.
+    std::optional<Candidate> retreeCandidate() const;
     // By candidate: the patches that simulate it on the current problem, or nullopt (rebuild).
     std::vector<std::optional<std::vector<RoutePatch>>>
     routePatches(const std::vector<Candidate>& options) const;
@@ -134,6 +159,8 @@ private:
     // nullopt for the others. The problem is left as it was.
     std::vector<std::optional<ScenarioEvaluation>>
     simulatePatched(std::vector<std::optional<std::vector<RoutePatch>>>& patches);
+    // What the objective reads of a simulation of the current problem (patched or not).
+    ScenarioEvaluation figuresOf(const SimResult& result) const;
     void checkStopRules(const TcmeIteration& iteration, bool improved);
 
     Scenario m_scenario;

@@ -5,6 +5,8 @@
 
 #include <QAction>
 #include <QSignalSpy>
+#include <QTest>
+#include <QTreeWidget>
 #include <QUndoStack>
 
 #include <qcustomplot.h>
@@ -119,6 +121,43 @@ TEST(TcmePanel, ItsActionsAreEnabledExactlyAsItsButtons) {
     panel.apply(); // the document is the tuned scenario now: the engine starts over
     EXPECT_FALSE(panel.applyAction()->isEnabled());
     EXPECT_TRUE(panel.stepAction()->isEnabled());
+}
+
+// A re-shaped tree is drawn when its line is clicked: its old and new links as one-hop
+// segments, 63 each for a spanning tree of the 8x8 yardstick; the iteration's own line draws
+// none (an iteration re-shapes dozens of trees).
+TEST(TcmePanel, ClickingARetreeLineDrawsThatTreeBeforeAndAfter) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("allgather_yardstick_8x8.json"), {});
+    TcmePanel panel(&document);
+    panel.resize(700, 500);
+    panel.show();
+    QSignalSpy overlays(&panel, &TcmePanel::overlayChanged);
+    ASSERT_EQ(panel.stepBlocking(2), 2); // ring -> multicast, then the trees re-shaped
+    auto* list = panel.findChild<QTreeWidget*>();
+    ASSERT_NE(list, nullptr);
+    QTreeWidgetItem* retreeIteration = list->topLevelItem(1);
+    ASSERT_NE(retreeIteration, nullptr);
+    QTreeWidgetItem* retree = retreeIteration->child(0);
+    ASSERT_TRUE(retree->text(0).startsWith("retree ag/s0/r")) << retree->text(0).toStdString();
+    list->scrollToItem(retree);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(retree).center());
+    EXPECT_EQ(list->currentItem(), retree);
+    using Overlay = std::optional<MeshView::TcmeOverlay>;
+    const Overlay tree = overlays.last().at(0).value<Overlay>();
+    ASSERT_TRUE(tree.has_value());
+    EXPECT_EQ(tree->oldPaths.size(), 63u);
+    EXPECT_EQ(tree->newPaths.size(), 63u);
+    for (const auto& segment : tree->newPaths)
+        EXPECT_EQ(segment.size(), 2u);
+    EXPECT_NE(tree->oldPaths, tree->newPaths);
+
+    list->scrollToItem(retreeIteration);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                      list->visualItemRect(retreeIteration).center());
+    const Overlay iteration = overlays.last().at(0).value<Overlay>();
+    ASSERT_TRUE(iteration.has_value());
+    EXPECT_TRUE(iteration->newPaths.empty());
 }
 
 // Each iteration says why its change was kept, by the objective's order (issue 20 item 8).

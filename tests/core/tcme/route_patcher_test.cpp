@@ -288,7 +288,11 @@ TEST(TcmeEngine, PatchingAndRebuildingTakeTheSameStepsOnTheGpt3TrainingStep) {
 // model of docs/compute-model.md landed: the step's tasks now pay HBM traffic and overhead; and
 // again when the window became three layers with SPEC section 5's schedule; and when the max-min
 // solver began to keep the rates below a change's floor, which moved the queueing delays by one
-// and 104 ulps: rounding, not a rate, as MaxMinSolver's oracle test checks.)
+// and 104 ulps: rounding, not a rate, as MaxMinSolver's oracle test checks; and when TCME began
+// to judge a step by the step time and over its collectives' critical phases (docs/tcme.md). The
+// hottest phase is the exposed gradient reduce-scatter at the window's end (link 3->4 98.5% busy)
+// where nothing helps, so the first iteration falls back to the window's busiest link and keeps
+// what it kept before, to the last bit; the second looks at a backward weight gather.)
 TEST(TcmeEngine, Gpt3TrainingStepFiguresAreUnchanged) {
     Scenario scenario = load("gpt3_175b_6x8_fsdp_tatp.json");
     scenario.tcme = TcmeSpec{};
@@ -297,13 +301,25 @@ TEST(TcmeEngine, Gpt3TrainingStepFiguresAreUnchanged) {
     TcmeEngine engine(scenario, topology, tcmeOptionsFrom(scenario));
     EXPECT_EQ(engine.initial().makespanS, 0x1.04ac846c3b2d4p-4);
     EXPECT_EQ(engine.initial().maxLinkBytes, 0x1.dd5082cp+34);
+    EXPECT_EQ(engine.initial().stepS, 0x1.e74e26fab9522p+2);
+    EXPECT_EQ(engine.initial().maxUtilization, 0x1.f8840154b802p-1);
     EXPECT_EQ(engine.run(), TcmeStopReason::NoCandidate);
     ASSERT_EQ(engine.iterations().size(), 2u);
-    EXPECT_EQ(engine.iterations()[0].queueingDelayS, 0x1.8f915f2652a53p-7);
-    EXPECT_EQ(engine.iterations()[0].after.makespanS, 0x1.02c922199496ap-4);
-    EXPECT_EQ(engine.iterations()[0].after.maxLinkBytes, 0x1.8c503acp+34);
-    EXPECT_EQ(engine.iterations()[1].queueingDelayS, 0x1.ad7cb259a0479p-8);
-    EXPECT_TRUE(engine.iterations()[1].actions.empty());
+    const TcmeIteration& first = engine.iterations()[0];
+    EXPECT_TRUE(first.phaseCollective.empty()); // the whole window's busiest link
+    EXPECT_EQ(first.queueingDelayS, 0x1.8f915f2652a53p-7);
+    ASSERT_EQ(first.actions.size(), 1u);
+    EXPECT_EQ(first.actions[0].kind, TcmeAction::Kind::Multicast);
+    EXPECT_EQ(first.gain, TcmeGain::StepTime);
+    EXPECT_EQ(first.after.makespanS, 0x1.02c922199496ap-4);
+    EXPECT_EQ(first.after.maxLinkBytes, 0x1.8c503acp+34);
+    EXPECT_EQ(first.after.stepS, 0x1.e72ff0d58ee8bp+2);
+    const TcmeIteration& second = engine.iterations()[1];
+    EXPECT_EQ(second.phaseCollective, "fsdp bwd weights g0 #24");
+    EXPECT_EQ(second.mclFrom, 16);
+    EXPECT_EQ(second.mclTo, 8);
+    EXPECT_EQ(second.queueingDelayS, 0x1.1514a7fcf837p-10);
+    EXPECT_TRUE(second.actions.empty());
 }
 
 } // namespace
