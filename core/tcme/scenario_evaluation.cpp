@@ -89,12 +89,13 @@ ScenarioEvaluation::HotPhase ScenarioEvaluation::hottestPhase() const {
     };
     std::vector<double> firstStartS(collectivePhaseS.size(),
                                     std::numeric_limits<double>::infinity());
-    std::vector<std::size_t> firstFlow(collectivePhaseS.size(), flows.size());
+    std::vector<int> firstFlow(collectivePhaseS.size(), -1); // for its name
     std::vector<std::vector<LinkId>> linksOf(collectivePhaseS.size());
     for (std::size_t f = 0; f < flowCollective.size(); ++f) {
         if (const int c = flowCollective[f]; c >= 0) {
             const auto collective = static_cast<std::size_t>(c);
-            firstFlow[collective] = std::min(firstFlow[collective], f);
+            if (firstFlow[collective] < 0)
+                firstFlow[collective] = static_cast<int>(f);
             firstStartS[collective] = std::min(firstStartS[collective], flows[f].startS);
             linksOf[collective].insert(linksOf[collective].end(), flows[f].route.links.begin(),
                                        flows[f].route.links.end());
@@ -116,7 +117,9 @@ ScenarioEvaluation::HotPhase ScenarioEvaluation::hottestPhase() const {
         }
     }
     if (hot.collective >= 0)
-        hot.name = flows[firstFlow[static_cast<std::size_t>(hot.collective)]].group;
+        hot.name =
+            flows[static_cast<std::size_t>(firstFlow[static_cast<std::size_t>(hot.collective)])]
+                .group;
     return hot;
 }
 
