@@ -1,9 +1,9 @@
 #include "tcme/scenario_evaluation.h"
 
+#include "fsdp_step_2x2.h"
+
 #include "evaluation/scenario_run.h"
 #include "io/scenario_io.h"
-#include "io/strategy_reader.h"
-#include "io/workload_reader.h"
 
 #include <gtest/gtest.h>
 
@@ -47,18 +47,7 @@ TEST(ScenarioEvaluation, TrainingStepUtilisationIsPerRoundAsInTheReport) {
 // is its own duration, the ring's 3 steps of one chunk each: 3 N/4 / B, during which each ring
 // link is busy the whole time (utilisation 1). A phase never ends before its collective ends.
 TEST(ScenarioEvaluation, AnExposedCollectivesPhaseIsItsRingTime) {
-    Scenario scenario;
-    scenario.name = "phases";
-    scenario.wafer.rows = 2;
-    scenario.wafer.cols = 2;
-    scenario.wafer.linkBandwidth = Quantity{10e9, "10 GB/s"};
-    scenario.wafer.linkLatency = Quantity{0.0, "0 s"};
-    scenario.workload = parseWorkload(nlohmann::json{{"kind", "transformer"},
-                                                     {"model", "gpt3-6.7b"},
-                                                     {"seq_len", 2048},
-                                                     {"global_batch", 4}},
-                                      {});
-    scenario.strategy = parseStrategy(nlohmann::json{{"dp", 4}, {"fsdp", true}});
+    const Scenario scenario = test::fsdpStep2x2();
     const WaferTopology topology(scenario.wafer.topologySpec());
     const ScenarioEvaluation evaluation = evaluateScenario(scenario, topology);
     ASSERT_FALSE(evaluation.collectivePhaseS.empty());

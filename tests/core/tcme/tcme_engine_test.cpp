@@ -1,9 +1,9 @@
 #include "io/scenario_io.h"
-#include "io/strategy_reader.h"
-#include "io/workload_reader.h"
 #include "tcme/bypass_path.h"
 #include "tcme/scenario_evaluation.h"
 #include "tcme/tcme_engine.h"
+
+#include "fsdp_step_2x2.h"
 
 #include <gtest/gtest.h>
 
@@ -592,14 +592,7 @@ TEST(TcmeEngine, BalancedTreesNeverMakeARandomMixWorse) {
 // flows make it switch strategy.fsdp_allgather to multicast (the key the strategy parser
 // accepts) for a shorter step, and the tuned scenario reproduces the result.
 TEST(TcmeEngine, SwitchesFsdpAllGathersOfATrainingStepToMulticast) {
-    Scenario scenario = mesh(2, 2);
-    scenario.wafer.linkBandwidth = Quantity{10e9, "10 GB/s"};
-    scenario.workload = parseWorkload(nlohmann::json{{"kind", "transformer"},
-                                                     {"model", "gpt3-6.7b"},
-                                                     {"seq_len", 2048},
-                                                     {"global_batch", 4}},
-                                      {});
-    scenario.strategy = parseStrategy(nlohmann::json{{"dp", 4}, {"fsdp", true}});
+    const Scenario scenario = test::fsdpStep2x2();
     const WaferTopology topology(scenario.wafer.topologySpec());
     TcmeOptions options = optionsFor(scenario);
     options.spec.targetUtilization = 0.0; // never "below target": let it search
