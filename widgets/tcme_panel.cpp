@@ -55,6 +55,9 @@ QString actionText(const TcmeAction& action) {
     case TcmeAction::Kind::Retree:
         return QCoreApplication::translate("ws", "retree %1: %2")
             .arg(qs(action.flow), qs(action.detail));
+    case TcmeAction::Kind::ReductionTree:
+        return QCoreApplication::translate("ws", "reduction tree %1: %2")
+            .arg(qs(action.flow), qs(action.detail));
     }
     return {};
 }

@@ -41,6 +41,8 @@ std::string algorithmName(Algorithm algorithm) {
         return "hierarchical";
     case Algorithm::Direct:
         return "direct";
+    case Algorithm::Tree:
+        return "tree";
     }
     return "?";
 }
@@ -148,6 +150,19 @@ public:
             add(step, i, othersFrom(i), bytes, true, depsByRank[static_cast<std::size_t>(i)]);
     }
 
+    // Each rank receives one reduction tree from all other ranks: its chunk of the buffer, summed
+    // where branches meet. Returns, per rank, its reduction flow.
+    std::vector<int> reduceAll(int step, double bytes) {
+        const int p = groupSize();
+        std::vector<int> reduced(static_cast<std::size_t>(p), -1);
+        for (int i = 0; p > 1 && i < p; ++i) {
+            const int flow = add(step, i, othersFrom(i), bytes, true, {});
+            m_flows[static_cast<std::size_t>(flow)].reduction = true;
+            reduced[static_cast<std::size_t>(i)] = flow;
+        }
+        return reduced;
+    }
+
     std::vector<DieId> othersFrom(int rank) const {
         const int p = groupSize();
         std::vector<DieId> dsts;
@@ -209,7 +224,8 @@ std::vector<Flow> expandP2P(const TrafficOp& op, int opIndex, const WaferTopolog
         throw ScenarioError(key + ".dst",
                             "die " + std::to_string(op.dst) + " is also the source: nothing moves");
     // A single transfer is every algorithm at once; only the collective-only ones are errors.
-    if (op.algorithm == Algorithm::Multicast || op.algorithm == Algorithm::Hierarchical)
+    if (op.algorithm == Algorithm::Multicast || op.algorithm == Algorithm::Hierarchical ||
+        op.algorithm == Algorithm::Tree)
         unsupported(op, key);
     Flow flow;
     flow.id = op.id;
@@ -321,6 +337,34 @@ std::vector<Flow> expandMulticast(const TrafficOp& op, Expansion& e, const std::
     return e.take();
 }
 
+// Reduction trees (docs/network-model.md section 4.5): every rank's chunk is reduced into it
+// along a tree from all the others; an all-reduce then multicasts each reduced chunk back along
+// a tree. All-gather and broadcast have nothing to reduce: `tree` is `multicast` for them.
+std::vector<Flow> expandTree(const TrafficOp& op, Expansion& e, const std::string& key) {
+    const int p = e.groupSize();
+    const double n = op.bytes.value;
+    switch (op.kind) {
+    case OpKind::ReduceScatter:
+        e.reduceAll(0, n / p);
+        break;
+    case OpKind::AllReduce: {
+        const std::vector<int> reduced = e.reduceAll(0, n / p);
+        std::vector<std::vector<int>> after(static_cast<std::size_t>(p));
+        for (int i = 0; i < p; ++i)
+            after[static_cast<std::size_t>(i)] = {reduced[static_cast<std::size_t>(i)]};
+        e.multicastAll(1, n / p, after);
+        break;
+    }
+    case OpKind::AllGather:
+    case OpKind::Broadcast:
+        return expandMulticast(op, e, key);
+    case OpKind::AllToAll:
+    case OpKind::P2P:
+        unsupported(op, key);
+    }
+    return e.take();
+}
+
 std::vector<Flow> expandHierarchical(const TrafficOp& op, Expansion& e,
                                      const WaferTopology& topology, const std::string& key) {
     if (op.kind != OpKind::AllGather && op.kind != OpKind::ReduceScatter &&
@@ -412,6 +456,8 @@ std::vector<Flow> expandOp(const TrafficOp& op, int opIndex, const WaferTopology
         return expandMulticast(op, expansion, opKeyPath);
     case Algorithm::Hierarchical:
         return expandHierarchical(op, expansion, topology, opKeyPath);
+    case Algorithm::Tree:
+        return expandTree(op, expansion, opKeyPath);
     }
     return {};
 }

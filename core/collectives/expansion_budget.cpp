@@ -57,6 +57,9 @@ ExpansionSize expansionSizeOf(const TrafficOp& op, const WaferTopology& topology
         case Algorithm::Multicast:
             flows = op.kind == OpKind::AllReduce ? pairs + p : op.kind == OpKind::Broadcast ? 1 : p;
             break;
+        case Algorithm::Tree: // reduction trees (and multicast trees back for an all-reduce)
+            flows = op.kind == OpKind::AllReduce ? 2 * p : op.kind == OpKind::Broadcast ? 1 : p;
+            break;
         case Algorithm::Hierarchical: {
             const auto [rows, cols] = rectangleOf(op.group, topology);
             flows = op.kind == OpKind::AllReduce ? p * (2 * (cols - 1) + 2 * (rows - 1))

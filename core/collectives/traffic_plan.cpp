@@ -104,10 +104,13 @@ std::string pathProblem(const WaferTopology& topology, const std::vector<DieId>&
     return {};
 }
 
-// Why pinned tree edges are not a live tree rooted at src reaching every dst ("" if they are).
+// Why pinned tree edges are not a live tree rooted at the flow's src joining every die of its
+// dsts to it ("" if they are). A multicast's edges point away from src, a reduction's toward it.
 std::string treeProblem(const WaferTopology& topology,
-                        const std::vector<std::pair<DieId, DieId>>& edges, DieId src,
-                        const std::vector<DieId>& dsts) {
+                        const std::vector<std::pair<DieId, DieId>>& edges, const Flow& flow) {
+    const bool toRoot = flow.reduction;
+    const DieId root = flow.src;
+    const std::string rootName = toRoot ? "root " : "source ";
     if (edges.empty())
         return "the tree has no edges";
     std::unordered_map<DieId, DieId> parent;
@@ -120,41 +123,47 @@ std::string treeProblem(const WaferTopology& topology,
             return "edge " + edge + " joins dies that are not neighbours";
         if (!topology.link(*link).alive)
             return "link " + edge + " is dead";
-        if (to == src)
-            return "edge " + edge + " enters the flow's source " + die(src) +
-                   ": the tree must be rooted there";
-        if (!parent.emplace(to, from).second)
-            return die(to) + " is entered twice: a tree enters each die once";
+        const DieId child = toRoot ? from : to;
+        if (child == root)
+            return "edge " + edge + (toRoot ? " leaves" : " enters") + " the flow's " + rootName +
+                   die(root) + ": the tree must be rooted there";
+        if (!parent.emplace(child, toRoot ? to : from).second)
+            return die(child) + (toRoot ? " is left twice: a reduction tree leaves each die once"
+                                        : " is entered twice: a tree enters each die once");
     }
-    if (!topology.isAlive(src))
-        return "the flow's source " + die(src) + " is dead";
+    if (!topology.isAlive(root))
+        return "the flow's " + rootName + die(root) + " is dead";
     for (const auto& [from, to] : edges) {
         // Walk up to a die without a parent: it must be the root (no cycle: at most |edges| steps).
-        DieId at = from;
+        DieId at = toRoot ? to : from;
         for (std::size_t n = 0; n <= edges.size() && parent.contains(at); ++n)
             at = parent.at(at);
-        if (at != src)
+        if (at != root)
             return "edge " + std::to_string(from) + "->" + std::to_string(to) +
-                   " is not connected to the flow's source " + die(src);
+                   " is not connected to the flow's " + rootName + die(root);
     }
-    for (DieId dst : dsts) {
-        if (!parent.contains(dst))
-            return "the tree does not reach destination " + die(dst);
+    for (DieId leaf : flow.dsts) {
+        if (!parent.contains(leaf))
+            return std::string("the tree does not reach ") +
+                   (toRoot ? "contributor " : "destination ") + die(leaf);
     }
     return {};
 }
 
 // The message for traffic that cannot be routed at all.
 std::string unreachable(const WaferTopology& topology, const Router& router, const Flow& flow) {
-    for (DieId dst : flow.dsts) {
-        if (router.unicast(flow.src, dst))
+    for (DieId other : flow.dsts) {
+        // A reduction's data goes from each contributor to its root.
+        const DieId from = flow.reduction ? other : flow.src;
+        const DieId to = flow.reduction ? flow.src : other;
+        if (router.unicast(from, to))
             continue;
         std::string why = "dead dies or links cut it off";
-        if (!topology.isAlive(flow.src))
-            why = die(flow.src) + " is dead";
-        else if (!topology.isAlive(dst))
-            why = die(dst) + " is dead";
-        return die(flow.src) + " cannot reach " + die(dst) + ": " + why;
+        if (!topology.isAlive(from))
+            why = die(from) + " is dead";
+        else if (!topology.isAlive(to))
+            why = die(to) + " is dead";
+        return die(from) + " cannot reach " + die(to) + ": " + why;
     }
     return die(flow.src) + " cannot reach its destinations: dead dies or links cut it off";
 }
@@ -271,25 +280,28 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
                     throw ScenarioError(key, why);
                 route = router.routeFromPath(pin->path);
             } else {
-                // A multicast may be pinned as tree edges or, when it is a chain, as a path.
+                // A tree may be pinned as edges or, when it is a chain, as a path (which ends at
+                // a reduction's root).
                 std::vector<std::pair<DieId, DieId>> edges = pin->treeEdges;
                 if (edges.empty()) {
-                    if (!pin->path.empty() && pin->path.front() != flow.src)
+                    if (!flow.reduction && !pin->path.empty() && pin->path.front() != flow.src)
                         throw ScenarioError(key, "the path starts at " + die(pin->path.front()) +
                                                      ", not at the flow's source " + die(flow.src));
+                    if (flow.reduction && !pin->path.empty() && pin->path.back() != flow.src)
+                        throw ScenarioError(key, "the path ends at " + die(pin->path.back()) +
+                                                     ", not at the flow's root " + die(flow.src));
                     for (std::size_t i = 1; i < pin->path.size(); ++i)
                         edges.emplace_back(pin->path[i - 1], pin->path[i]);
                 }
-                const std::string why = treeProblem(topology, edges, flow.src, flow.dsts);
+                const std::string why = treeProblem(topology, edges, flow);
                 if (!why.empty())
                     throw ScenarioError(key, why);
-                route = router.routeFromTree(flow.src, flow.dsts, edges);
+                route = router.routeFromTree(flow.src, flow.dsts, edges, flow.treeDirection());
             }
             if (!route) // the checks above mirror the Router's; this is a safety net
                 throw ScenarioError(key, "is not a live route for flow '" + flow.id + "'");
         } else {
-            route = flow.multicast ? router.multicast(flow.src, flow.dsts)
-                                   : router.unicast(flow.src, flow.dsts[0]);
+            route = policyRoute(router, flow);
             if (!route)
                 throw ScenarioError(opKey(static_cast<std::size_t>(flow.opIndex)),
                                     unreachable(topology, router, flow));

@@ -64,6 +64,8 @@ const char* toString(TcmeAction::Kind kind) {
         return "hierarchical";
     case TcmeAction::Kind::Retree:
         return "retree";
+    case TcmeAction::Kind::ReductionTree:
+        return "reduction_tree";
     }
     return "unknown";
 }

@@ -392,8 +392,10 @@ Scenario applyTunedRoutes(const Scenario& scenario, const Scenario& tuned) {
         sameOps = after.traffic[i].id == tuned.traffic[i].id;
         after.traffic[i].algorithm = tuned.traffic[i].algorithm;
     }
-    if (after.strategy && tuned.strategy)
+    if (after.strategy && tuned.strategy) {
         after.strategy->fsdpAllGatherMulticast = tuned.strategy->fsdpAllGatherMulticast;
+        after.strategy->fsdpReduceScatterTree = tuned.strategy->fsdpReduceScatterTree;
+    }
     Scenario comparable = tuned;
     comparable.tcme = after.tcme; // TCME_MAX_ITER may have set the tuned copy's
     if (!sameOps || !(after == comparable))

@@ -117,7 +117,8 @@ const std::vector<std::string> kOpNames =
     spellings({OpKind::P2P, OpKind::AllGather, OpKind::ReduceScatter, OpKind::AllReduce,
                OpKind::Broadcast, OpKind::AllToAll});
 const std::vector<std::string> kAlgorithmNames =
-    spellings({Algorithm::Ring, Algorithm::Multicast, Algorithm::Hierarchical, Algorithm::Direct});
+    spellings({Algorithm::Ring, Algorithm::Multicast, Algorithm::Hierarchical, Algorithm::Direct,
+               Algorithm::Tree});
 const std::vector<std::string> kRoutingModeNames =
     spellings({RoutingMode::XY, RoutingMode::YX, RoutingMode::Shortest, RoutingMode::Adaptive});
 const std::vector<std::string> kTopologyNames =
@@ -458,7 +459,7 @@ void checkAlgorithm(const TrafficOp& op, const std::string& path, const WaferTop
     switch (*op.algorithm) {
     case Algorithm::Multicast:
         if (op.kind == OpKind::ReduceScatter)
-            notFor("ring, hierarchical or direct");
+            notFor("ring, tree, hierarchical or direct");
         if (op.kind == OpKind::AllToAll)
             notFor("ring or direct");
         break;
@@ -468,6 +469,10 @@ void checkAlgorithm(const TrafficOp& op, const std::string& path, const WaferTop
         if (op.kind == OpKind::AllToAll)
             notFor("ring or direct");
         checkRectangle(op.group, path, topology);
+        break;
+    case Algorithm::Tree:
+        if (op.kind == OpKind::AllToAll)
+            notFor("ring or direct");
         break;
     case Algorithm::Ring:
     case Algorithm::Direct:

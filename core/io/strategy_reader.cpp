@@ -25,6 +25,7 @@ const std::vector<std::string> kKnownKeys = {"dp",
                                              "tatp",
                                              "fsdp",
                                              "fsdp_allgather",
+                                             "fsdp_reducescatter",
                                              "tatp_schedule",
                                              "double_buffering",
                                              "mapping",
@@ -110,16 +111,18 @@ StrategySpec parseStrategy(const json& strategy) {
                          " dies, more than the largest wafer (256 x 256 = 65536 dies)");
     if (const json* v = at("fsdp"))
         spec.fsdp = readBoolean(*v, path("fsdp"));
-    if (const json* v = at("fsdp_allgather")) {
-        const std::string name = readString(*v, path("fsdp_allgather"));
-        if (name == "ring")
-            spec.fsdpAllGatherMulticast = false;
-        else if (name == "multicast")
-            spec.fsdpAllGatherMulticast = true;
-        else
-            failAt(path("fsdp_allgather"),
-                   "unknown algorithm '" + name + "'; expected \"ring\" or \"multicast\"");
-    }
+    // How an FSDP collective runs: the ring, or the other algorithm named (true).
+    const auto readRingOr = [&](const json& value, const char* key, const std::string& other) {
+        const std::string name = readString(value, path(key));
+        if (name != "ring" && name != other)
+            failAt(path(key),
+                   "unknown algorithm '" + name + "'; expected \"ring\" or \"" + other + "\"");
+        return name == other;
+    };
+    if (const json* v = at("fsdp_allgather"))
+        spec.fsdpAllGatherMulticast = readRingOr(*v, "fsdp_allgather", "multicast");
+    if (const json* v = at("fsdp_reducescatter"))
+        spec.fsdpReduceScatterTree = readRingOr(*v, "fsdp_reducescatter", "tree");
     if (const json* v = at("tatp_schedule")) {
         const std::string name = readString(*v, path("tatp_schedule"));
         if (name == "bidirectional")
@@ -204,6 +207,8 @@ ordered_json toOrderedJson(const StrategySpec& spec) {
     out["tatp"] = spec.tatp;
     out["fsdp"] = spec.fsdp;
     out["fsdp_allgather"] = spec.fsdpAllGatherMulticast ? "multicast" : "ring";
+    if (spec.fsdpReduceScatterTree) // files without it keep their text
+        out["fsdp_reducescatter"] = "tree";
     out["tatp_schedule"] = toString(spec.tatpSchedule);
     out["double_buffering"] = spec.doubleBuffering;
     if (spec.balance != StrategySpec::Balance::Even) // files without it keep their text

@@ -163,12 +163,18 @@ nlohmann::json stepToJson(const StepMetrics& step) {
 }
 
 nlohmann::json flowToJson(const FlowReport& flow) {
-    nlohmann::json entry = {
-        {"id", flow.id}, {"op", flow.op}, {"op_kind", flow.opKind}, {"src", flow.src}};
-    if (flow.route.isTree())
-        entry["dst"] = flow.dsts;
-    else
-        entry["dst"] = flow.dsts.front();
+    nlohmann::json entry = {{"id", flow.id}, {"op", flow.op}, {"op_kind", flow.opKind}};
+    if (flow.reduction) { // docs/cli.md: its contributors send, its root receives
+        entry["src"] = flow.dsts;
+        entry["dst"] = flow.src;
+        entry["reduction"] = true;
+    } else {
+        entry["src"] = flow.src;
+        if (flow.route.isTree())
+            entry["dst"] = flow.dsts;
+        else
+            entry["dst"] = flow.dsts.front();
+    }
     entry["bytes"] = flow.bytes;
     entry[flow.route.isTree() ? "tree" : "path"] = routeToJson(flow.route);
     entry["hops"] = flow.route.hops;

@@ -124,18 +124,14 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
         flowReport.opKind = toString(op.kind);
         flowReport.src = flow.src;
         flowReport.dsts = flow.dsts;
+        flowReport.reduction = flow.reduction;
         flowReport.bytes = flow.bytes;
         flowReport.route = flow.route;
         flowReport.startS = timing.startS;
         flowReport.lastByteS = timing.lastByteS;
         flowReport.endS = timing.endS;
         flowReport.step = flow.step;
-
-        report.dies[static_cast<std::size_t>(flow.src)].events.push_back(
-            {DieEvent::Kind::Send, timing.startS, timing.lastByteS, flow.step, flow.id});
-        for (DieId dst : flow.dsts)
-            report.dies[static_cast<std::size_t>(dst)].events.push_back(
-                {DieEvent::Kind::Recv, timing.startS, timing.endS, flow.step, flow.id});
+        addFlowEvents(report.dies, flowReport);
         report.flows.push_back(std::move(flowReport));
     }
     for (DieReport& die : report.dies)
@@ -146,6 +142,26 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
 
     report.energyD2dJ = d2dEnergyJ(report, scenario.wafer.energy);
     return report;
+}
+
+void addFlowEvents(std::vector<DieReport>& dies, const FlowReport& flow) {
+    const auto send = [&](DieId die) {
+        dies[static_cast<std::size_t>(die)].events.push_back(
+            {DieEvent::Kind::Send, flow.startS, flow.lastByteS, flow.step, flow.id});
+    };
+    const auto receive = [&](DieId die) {
+        dies[static_cast<std::size_t>(die)].events.push_back(
+            {DieEvent::Kind::Recv, flow.startS, flow.endS, flow.step, flow.id});
+    };
+    if (flow.reduction) {
+        for (DieId die : flow.dsts)
+            send(die);
+        receive(flow.src);
+        return;
+    }
+    send(flow.src);
+    for (DieId die : flow.dsts)
+        receive(die);
 }
 
 } // namespace ws

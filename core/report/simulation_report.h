@@ -31,8 +31,9 @@ struct FlowReport {
     std::string id;
     std::string op;     // the op's id (a training step: the collective's or GEMM's label)
     std::string opKind; // "p2p", "allgather", ... or "tatp" for a TATP stream transfer
-    DieId src = 0;
+    DieId src = 0; // a reduction's root, where dsts' bytes arrive combined (collectives/flow.h)
     std::vector<DieId> dsts;
+    bool reduction = false;
     double bytes = 0.0;
     Route route;
     double startS = 0.0; // when it began sending (its dependencies met)
@@ -76,6 +77,10 @@ struct DieReport {
     std::optional<MemoryBreakdown> memory; // training steps: dies the strategy uses
     std::vector<TensorReport> tensors;     // training steps: the sub-tensors the die holds
 };
+
+// The flow's send event on the dies it leaves and its receive event on the dies it reaches (a
+// reduction is sent by every die of dsts and received by src), appended to `dies` (by DieId).
+void addFlowEvents(std::vector<DieReport>& dies, const FlowReport& flow);
 
 // The figures of a training step (docs/training-model.md `workload` + `strategy`).
 struct StepMetrics {

@@ -119,17 +119,14 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
         entry.opKind = info.kind == StepTaskInfo::Kind::Transfer ? "tatp" : "collective";
         entry.src = flow.src;
         entry.dsts = flow.dsts;
+        entry.reduction = flow.reduction;
         entry.bytes = flow.bytes;
         entry.route = flow.route;
         entry.startS = t.startS;
         entry.lastByteS = t.lastByteS;
         entry.endS = t.endS;
         entry.step = info.round;
-        report.dies[static_cast<std::size_t>(flow.src)].events.push_back(
-            {DieEvent::Kind::Send, t.startS, t.lastByteS, info.round, flow.id});
-        for (DieId dst : flow.dsts)
-            report.dies[static_cast<std::size_t>(dst)].events.push_back(
-                {DieEvent::Kind::Recv, t.startS, t.endS, info.round, flow.id});
+        addFlowEvents(report.dies, entry);
         report.flows.push_back(std::move(entry));
     }
 

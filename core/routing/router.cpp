@@ -52,58 +52,76 @@ std::optional<Route> Router::unicast(DieId src, DieId dst) const {
 }
 
 std::optional<Route> Router::multicast(DieId src, const std::vector<DieId>& dsts) const {
-    // The union of the unicast routes, as (from, link) pairs sorted so that each die's union
-    // out-links are contiguous and in link-id order (a deterministic BFS below).
+    return treeOfRoutes(src, dsts, TreeDirection::FromRoot);
+}
+
+std::optional<Route> Router::reduction(DieId root, const std::vector<DieId>& sources) const {
+    return treeOfRoutes(root, sources, TreeDirection::ToRoot);
+}
+
+std::optional<Route> Router::treeOfRoutes(DieId root, const std::vector<DieId>& leaves,
+                                          TreeDirection direction) const {
+    const bool fromRoot = direction == TreeDirection::FromRoot;
+    // A link's end nearer the root, and the other one.
+    const auto nearEnd = [&](LinkId id) {
+        const LinkProperties& link = m_topology.link(id);
+        return fromRoot ? link.from : link.to;
+    };
+    const auto farEnd = [&](LinkId id) {
+        const LinkProperties& link = m_topology.link(id);
+        return fromRoot ? link.to : link.from;
+    };
+    // The union of the unicast routes, as (near end, link) pairs sorted so that each die's union
+    // links away from the root are contiguous and in link-id order (a deterministic BFS below).
     std::vector<std::pair<DieId, LinkId>> unionLinks;
-    for (DieId dst : dsts) {
-        const auto route = unicast(src, dst);
+    for (DieId leaf : leaves) {
+        const auto route = fromRoot ? unicast(root, leaf) : unicast(leaf, root);
         if (!route)
             return std::nullopt;
         for (LinkId id : route->links)
-            unionLinks.emplace_back(m_topology.link(id).from, id);
+            unionLinks.emplace_back(nearEnd(id), id);
     }
     std::sort(unionLinks.begin(), unionLinks.end());
     unionLinks.erase(std::unique(unionLinks.begin(), unionLinks.end()), unionLinks.end());
 
-    // BFS from src over the union: parent link and depth of each die reached. Keyed by die in a
-    // hash map so that a small tree on a big wafer costs nothing per die of the wafer.
+    // BFS from the root over the union: parent link and depth of each die reached. Keyed by die
+    // in a hash map so that a small tree on a big wafer costs nothing per die of the wafer.
     struct Reached {
         LinkId parentLink = -1;
         int depth = 0;
     };
     std::unordered_map<DieId, Reached> reached;
-    std::vector<DieId> order{src};
-    reached.emplace(src, Reached{});
+    std::vector<DieId> order{root};
+    reached.emplace(root, Reached{});
     for (std::size_t head = 0; head < order.size(); ++head) {
-        const DieId from = order[head];
+        const DieId near = order[head];
         auto it = std::lower_bound(unionLinks.begin(), unionLinks.end(),
-                                   std::pair<DieId, LinkId>{from, -1});
-        for (; it != unionLinks.end() && it->first == from; ++it) {
-            const DieId to = m_topology.link(it->second).to;
-            if (reached.contains(to))
+                                   std::pair<DieId, LinkId>{near, -1});
+        for (; it != unionLinks.end() && it->first == near; ++it) {
+            const DieId far = farEnd(it->second);
+            if (reached.contains(far))
                 continue;
-            reached.emplace(to, Reached{it->second, reached.at(from).depth + 1});
-            order.push_back(to);
+            reached.emplace(far, Reached{it->second, reached.at(near).depth + 1});
+            order.push_back(far);
         }
     }
 
-    // Keep only dies on the way to a destination.
+    // Keep only dies on the way to a leaf.
     std::unordered_map<DieId, bool> needed;
     int hops = 0;
-    for (DieId dst : dsts) {
-        hops = std::max(hops, reached.at(dst).depth);
-        for (DieId at = dst; at != src && !needed[at];) {
+    for (DieId leaf : leaves) {
+        hops = std::max(hops, reached.at(leaf).depth);
+        for (DieId at = leaf; at != root && !needed[at];) {
             needed[at] = true;
-            at = m_topology.link(reached.at(at).parentLink).from;
+            at = nearEnd(reached.at(at).parentLink);
         }
     }
     Route route;
     route.hops = hops;
     for (std::size_t i = 1; i < order.size(); ++i) {
-        const DieId to = order[i];
-        if (!needed.contains(to))
+        if (!needed.contains(order[i]))
             continue;
-        const LinkProperties& link = m_topology.link(reached.at(to).parentLink);
+        const LinkProperties& link = m_topology.link(reached.at(order[i]).parentLink);
         route.edges.emplace_back(link.from, link.to);
         route.links.push_back(link.id);
     }
@@ -126,42 +144,47 @@ std::optional<Route> Router::routeFromPath(const std::vector<DieId>& path) const
     return routeOverLiveLinks(m_topology, std::vector<DieId>(path));
 }
 
-std::optional<Route>
-Router::routeFromTree(DieId src, const std::vector<DieId>& dsts,
-                      const std::vector<std::pair<DieId, DieId>>& edges) const {
-    if (!m_topology.contains(src) || !m_topology.isAlive(src))
+std::optional<Route> Router::routeFromTree(DieId root, const std::vector<DieId>& leaves,
+                                           const std::vector<std::pair<DieId, DieId>>& edges,
+                                           TreeDirection direction) const {
+    if (!m_topology.contains(root) || !m_topology.isAlive(root))
         return std::nullopt;
-    // Each die has at most one parent and src none; with every die reachable from src this
-    // makes the edges a tree rooted at src.
+    const bool fromRoot = direction == TreeDirection::FromRoot;
+    // Each die has at most one parent and the root none; with every die reachable from the root
+    // this makes the edges a tree rooted there. A parent is the edge's end nearer the root.
     std::unordered_map<DieId, LinkId> parentLink;
-    std::vector<std::pair<DieId, LinkId>> outLinks;
+    std::vector<std::pair<DieId, LinkId>> childLinks; // (parent, link), sorted below
     for (const auto& [from, to] : edges) {
         const auto id = m_topology.linkBetween(from, to);
-        if (!id || !m_topology.link(*id).alive || to == src || !parentLink.emplace(to, *id).second)
+        const DieId parent = fromRoot ? from : to;
+        const DieId child = fromRoot ? to : from;
+        if (!id || !m_topology.link(*id).alive || child == root ||
+            !parentLink.emplace(child, *id).second)
             return std::nullopt;
-        outLinks.emplace_back(from, *id);
+        childLinks.emplace_back(parent, *id);
     }
-    std::sort(outLinks.begin(), outLinks.end());
+    std::sort(childLinks.begin(), childLinks.end());
 
-    std::unordered_map<DieId, int> depth{{src, 0}};
+    std::unordered_map<DieId, int> depth{{root, 0}};
     Route route;
-    std::vector<DieId> order{src};
+    std::vector<DieId> order{root};
     for (std::size_t head = 0; head < order.size(); ++head) {
-        const DieId from = order[head];
-        auto it =
-            std::lower_bound(outLinks.begin(), outLinks.end(), std::pair<DieId, LinkId>{from, -1});
-        for (; it != outLinks.end() && it->first == from; ++it) {
+        const DieId parent = order[head];
+        auto it = std::lower_bound(childLinks.begin(), childLinks.end(),
+                                   std::pair<DieId, LinkId>{parent, -1});
+        for (; it != childLinks.end() && it->first == parent; ++it) {
             const LinkProperties& link = m_topology.link(it->second);
-            depth.emplace(link.to, depth.at(from) + 1);
-            order.push_back(link.to);
+            const DieId child = fromRoot ? link.to : link.from;
+            depth.emplace(child, depth.at(parent) + 1);
+            order.push_back(child);
             route.edges.emplace_back(link.from, link.to);
             route.links.push_back(link.id);
         }
     }
-    if (route.edges.size() != edges.size()) // some edge hangs off a part not reached from src
+    if (route.edges.size() != edges.size()) // some edge hangs off a part not joined to the root
         return std::nullopt;
-    for (DieId dst : dsts) {
-        const auto it = depth.find(dst);
+    for (DieId leaf : leaves) {
+        const auto it = depth.find(leaf);
         if (it == depth.end())
             return std::nullopt;
         route.hops = std::max(route.hops, it->second);

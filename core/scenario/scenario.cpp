@@ -16,11 +16,12 @@ constexpr std::array<std::pair<OpKind, const char*>, 6> kOpKinds = {{
     {OpKind::AllToAll, "alltoall"},
 }};
 
-constexpr std::array<std::pair<Algorithm, const char*>, 4> kAlgorithms = {{
+constexpr std::array<std::pair<Algorithm, const char*>, 5> kAlgorithms = {{
     {Algorithm::Ring, "ring"},
     {Algorithm::Multicast, "multicast"},
     {Algorithm::Hierarchical, "hierarchical"},
     {Algorithm::Direct, "direct"},
+    {Algorithm::Tree, "tree"},
 }};
 
 constexpr std::array<std::pair<RoutingMode, const char*>, 4> kRoutingModes = {{

@@ -88,7 +88,9 @@ struct WaferSpec {
 };
 
 enum class OpKind { P2P, AllGather, ReduceScatter, AllReduce, Broadcast, AllToAll };
-enum class Algorithm { Ring, Multicast, Hierarchical, Direct };
+// docs/file-format.md: `tree` is a reduction tree per rank for reduce-scatter (and all-reduce, then
+// a multicast tree back), and the same as `multicast` for all-gather and broadcast.
+enum class Algorithm { Ring, Multicast, Hierarchical, Direct, Tree };
 
 struct TrafficOp {
     std::string id;

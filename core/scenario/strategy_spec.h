@@ -37,6 +37,9 @@ struct StrategySpec {
     // How FSDP all-gathers weights: ring (default) or one multicast tree per sender (TCME's
     // merge; the FSDP_ALLGATHER environment variable overrides it).
     bool fsdpAllGatherMulticast = false;
+    // How FSDP reduce-scatters gradients: ring (default) or one reduction tree per rank (TCME's
+    // reduction trees, docs/tcme.md; "fsdp_reducescatter": "ring" | "tree").
+    bool fsdpReduceScatterTree = false;
     bool doubleBuffering = true;
     MappingKind mapping = Sequential;
     int microBatches = 1; // gradient accumulation steps per global batch

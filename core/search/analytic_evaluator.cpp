@@ -73,7 +73,14 @@ public:
         case Algorithm::Ring:
             return ring(c.group, c.bytes, c.op == OpKind::AllReduce ? 2 : 1);
         case Algorithm::Multicast:
-            return multicastAllGather(c.group, c.bytes);
+            return trees(c.group, c.bytes, TreeDirection::FromRoot);
+        case Algorithm::Tree: // reduction trees; an all-reduce multicasts the sums back
+            if (c.op == OpKind::ReduceScatter)
+                return trees(c.group, c.bytes, TreeDirection::ToRoot);
+            if (c.op == OpKind::AllReduce)
+                return trees(c.group, c.bytes, TreeDirection::ToRoot) +
+                       trees(c.group, c.bytes, TreeDirection::FromRoot);
+            return trees(c.group, c.bytes, TreeDirection::FromRoot);
         case Algorithm::Direct:
             return allToAll(c.group, c.bytes);
         case Algorithm::Hierarchical:
@@ -113,7 +120,9 @@ public:
     }
 
     // Multicast all-gather: every rank sends bytes / P once, as one tree to all the others.
-    double multicastAllGather(GroupKind kind, double bytes) {
+    // One tree per rank carrying its 1/P of `bytes`: out of it to every other rank (a multicast
+    // all-gather) or into it from them (a reduce-scatter by reduction trees).
+    double trees(GroupKind kind, double bytes, TreeDirection direction) {
         const auto& groups = groupsOf(kind);
         const int p = static_cast<int>(groups.front().size());
         if (p <= 1)
@@ -122,12 +131,14 @@ public:
         int depth = 0;
         std::vector<LinkId> tree;
         for (const auto& group : groups)
-            for (DieId src : group) {
+            for (DieId root : group) {
                 tree.clear();
-                for (DieId dst : group)
-                    if (dst != src)
-                        depth = std::max(
-                            depth, m_e.visitRoute(src, dst, [&](LinkId l) { tree.push_back(l); }));
+                const auto add = [&](LinkId l) { tree.push_back(l); };
+                for (DieId other : group)
+                    if (other != root)
+                        depth = std::max(depth, direction == TreeDirection::FromRoot
+                                                    ? m_e.visitRoute(root, other, add)
+                                                    : m_e.visitRoute(other, root, add));
                 std::sort(tree.begin(), tree.end());
                 tree.erase(std::unique(tree.begin(), tree.end()), tree.end());
                 for (LinkId link : tree)

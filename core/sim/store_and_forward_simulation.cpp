@@ -49,8 +49,8 @@ long long chunksOf(double bytes, double chunk) {
 
 [[noreturn]] void notARoute(std::size_t task, const std::string& why) {
     throw std::invalid_argument("task " + std::to_string(task) +
-                                ": store-and-forward needs its links to be a path or a tree "
-                                "out of one source die; " +
+                                ": store-and-forward needs its links to be a path, a tree out "
+                                "of one source die or a tree into one root die; " +
                                 why);
 }
 
@@ -84,12 +84,15 @@ StoreAndForwardSimulation::StoreAndForwardSimulation(const SimProblem& problem,
     }
 }
 
-// Orders every flow's links breadth-first from its source die: the source is the one tail
-// that no link of the flow enters, and every die is entered by at most one link (a tree).
+// Orders every flow's links breadth-first from its root die. A path or multicast tree leaves
+// its source, the one tail that no link of the flow enters, and enters every die at most once.
+// A reduction tree (docs/network-model.md section 4.5) enters its root, the one head that no link
+// leaves, and leaves every die at most once; it is told apart by a die entered twice.
 void StoreAndForwardSimulation::buildRoutes() {
     const std::size_t taskCount = m_problem.tasks.size();
     m_firstHop.assign(taskCount + 1, 0);
     m_sourceHopEnd.assign(taskCount, 0);
+    m_inward.assign(taskCount, 0);
     std::size_t hopCount = 0;
     for (const SimTask& task : m_problem.tasks)
         if (task.kind == SimTask::Kind::Flow && task.bytes > 0.0)
@@ -97,7 +100,10 @@ void StoreAndForwardSimulation::buildRoutes() {
     m_hops.reserve(hopCount);
 
     std::vector<char> entered(idx(m_problem.dieCount), 0);
-    std::vector<std::pair<DieId, LinkId>> byTail; // the flow's links sorted by tail die
+    std::vector<char> left(idx(m_problem.dieCount), 0);
+    // The flow's links as (root-side die, link), sorted: by tail for a tree out of its source,
+    // by head for a reduction tree.
+    std::vector<std::pair<DieId, LinkId>> byNear;
     for (std::size_t t = 0; t < taskCount; ++t) {
         const SimTask& task = m_problem.tasks[t];
         m_firstHop[t] = static_cast<int>(m_hops.size());
@@ -106,53 +112,92 @@ void StoreAndForwardSimulation::buildRoutes() {
             m_firstHop[t + 1] = m_firstHop[t];
             continue;
         }
-        byTail.clear();
+        bool enteredTwice = false;
         for (const LinkId link : task.links) {
             const auto [tail, head] = m_problem.linkEnds[idx(link)];
             if (head < 0 || head >= m_problem.dieCount || tail < 0 || tail >= m_problem.dieCount)
                 notARoute(t, "link " + std::to_string(link) + " joins dies outside the wafer");
-            if (entered[idx(head)])
-                notARoute(t, "two of its links enter die " + std::to_string(head));
+            enteredTwice = enteredTwice || entered[idx(head)] != 0;
             entered[idx(head)] = 1;
-            byTail.emplace_back(tail, link);
         }
-        std::sort(byTail.begin(), byTail.end());
-        DieId source = -1;
-        for (const auto& [tail, link] : byTail) {
-            if (entered[idx(tail)])
+        const bool inward = enteredTwice;
+        m_inward[t] = inward ? 1 : 0;
+        // near: the end nearer the root; far: the other one.
+        const auto near = [&](LinkId link) {
+            return inward ? m_problem.linkEnds[idx(link)].second
+                          : m_problem.linkEnds[idx(link)].first;
+        };
+        const auto far = [&](LinkId link) {
+            return inward ? m_problem.linkEnds[idx(link)].first
+                          : m_problem.linkEnds[idx(link)].second;
+        };
+        byNear.clear();
+        for (const LinkId link : task.links) {
+            if (inward) {
+                const DieId tail = m_problem.linkEnds[idx(link)].first;
+                if (left[idx(tail)])
+                    notARoute(t, "two of its links enter a die and two leave die " +
+                                     std::to_string(tail));
+                left[idx(tail)] = 1;
+            }
+            byNear.emplace_back(near(link), link);
+        }
+        std::sort(byNear.begin(), byNear.end());
+        // The root is the one near end that is no link's far end.
+        std::vector<char>& farSeen = inward ? left : entered;
+        DieId root = -1;
+        for (const auto& [nearDie, link] : byNear) {
+            if (farSeen[idx(nearDie)])
                 continue;
-            if (source != -1 && source != tail)
-                notARoute(t, "dies " + std::to_string(source) + " and " + std::to_string(tail) +
-                                 " both start a branch");
-            source = tail;
+            if (root != -1 && root != nearDie)
+                notARoute(t, "dies " + std::to_string(root) + " and " + std::to_string(nearDie) +
+                                 (inward ? " both end a branch" : " both start a branch"));
+            root = nearDie;
         }
-        for (const auto& [tail, link] : byTail)
+        for (const LinkId link : task.links) {
             entered[idx(m_problem.linkEnds[idx(link)].second)] = 0;
-        if (source == -1)
+            left[idx(m_problem.linkEnds[idx(link)].first)] = 0;
+        }
+        if (root == -1)
             notARoute(t, "its links form a cycle");
 
-        const auto linksFrom = [&](DieId die) {
-            return std::equal_range(byTail.begin(), byTail.end(), std::pair<DieId, LinkId>{die, -1},
-                                    [](const auto& a, const auto& b) { return a.first < b.first; });
-        };
-        const auto appendHops = [&](DieId die) {
-            const auto [begin, end] = linksFrom(die);
+        // Appends the links whose root-side end is `die`: a hop's continuations out of a source,
+        // or its inputs in a reduction tree (which all feed `joinHop`).
+        const auto appendHops = [&](DieId die, int joinHop) {
+            const auto [begin, end] =
+                std::equal_range(byNear.begin(), byNear.end(), std::pair<DieId, LinkId>{die, -1},
+                                 [](const auto& a, const auto& b) { return a.first < b.first; });
             for (auto it = begin; it != end; ++it)
-                m_hops.push_back({it->second, static_cast<TaskId>(t), 0, 0});
+                m_hops.push_back({it->second, static_cast<TaskId>(t), 0, 0, joinHop});
         };
-        appendHops(source);
+        appendHops(root, -1);
         m_sourceHopEnd[t] = static_cast<int>(m_hops.size());
         for (std::size_t h = idx(m_firstHop[t]); h < m_hops.size(); ++h) {
-            const DieId head = m_problem.linkEnds[idx(m_hops[h].link)].second;
-            m_hops[h].childBegin = static_cast<int>(m_hops.size());
-            appendHops(head);
+            const int childBegin = static_cast<int>(m_hops.size());
+            appendHops(far(m_hops[h].link), inward ? static_cast<int>(h) : -1);
+            m_hops[h].childBegin = childBegin;
             m_hops[h].childEnd = static_cast<int>(m_hops.size());
         }
         if (m_hops.size() - idx(m_firstHop[t]) != task.links.size())
-            notARoute(t, "some of its links cannot be reached from die " + std::to_string(source));
+            notARoute(t, "some of its links are not joined to die " + std::to_string(root));
         m_firstHop[t + 1] = static_cast<int>(m_hops.size());
         m_chunkCount[t] = chunksOf(task.bytes, m_problem.network.chunkBytes);
     }
+    m_chunksDelivered.assign(m_hops.size(), 0);
+    m_chunksQueued.assign(m_hops.size(), 0);
+}
+
+bool StoreAndForwardSimulation::isSource(int hopIndex) const {
+    const Hop& hop = m_hops[idx(hopIndex)];
+    if (m_inward[idx(hop.flow)])
+        return hop.childBegin == hop.childEnd; // a leaf of the reduction: nothing to wait for
+    return hopIndex < m_sourceHopEnd[idx(hop.flow)];
+}
+
+bool StoreAndForwardSimulation::delivers(const Hop& hop) const {
+    if (m_inward[idx(hop.flow)])
+        return hop.joinHop < 0; // enters the root
+    return hop.childBegin == hop.childEnd;
 }
 
 void StoreAndForwardSimulation::runToEnd() {
@@ -201,6 +246,9 @@ void StoreAndForwardSimulation::runBatch() {
             case Event::Kind::ChunkSent:
                 chunkSent(event.subject, event.chunk, now);
                 break;
+            case Event::Kind::ChunkJoins:
+                chunkJoins(event.subject, event.chunk, now);
+                break;
             }
             handled = true;
         }
@@ -229,18 +277,22 @@ void StoreAndForwardSimulation::becomeReady(TaskId id, double now) {
             break;
         }
         timing.startS = std::numeric_limits<double>::infinity(); // until a chunk starts
-        m_sourceHopsSending[idx(id)] = m_sourceHopEnd[idx(id)] - m_firstHop[idx(id)];
         {
-            long long leaves = 0;
-            for (int h = m_firstHop[idx(id)]; h < m_firstHop[idx(id) + 1]; ++h)
-                leaves += m_hops[idx(h)].childBegin == m_hops[idx(h)].childEnd ? 1 : 0;
-            m_deliveriesLeft[idx(id)] = leaves * m_chunkCount[idx(id)];
+            int sources = 0;
+            long long deliveringHops = 0;
+            for (int h = m_firstHop[idx(id)]; h < m_firstHop[idx(id) + 1]; ++h) {
+                deliveringHops += delivers(m_hops[idx(h)]) ? 1 : 0;
+                // Every chunk is ready at a source now; a source link's queue holds the flow's
+                // next chunk only (startIdleLinks queues the one after when it starts one),
+                // which orders the same as holding them all.
+                if (isSource(h)) {
+                    ++sources;
+                    push(now, Event::Kind::ChunkArrives, h, 0);
+                }
+            }
+            m_sourceHopsSending[idx(id)] = sources;
+            m_deliveriesLeft[idx(id)] = deliveringHops * m_chunkCount[idx(id)];
         }
-        // Every chunk is ready at the source now; a source link's queue holds the flow's next
-        // chunk only (startIdleLinks queues the one after when it starts one), which orders the
-        // same as holding them all.
-        for (int h = m_firstHop[idx(id)]; h < m_sourceHopEnd[idx(id)]; ++h)
-            push(now, Event::Kind::ChunkArrives, h, 0);
         break;
     case SimTask::Kind::Compute:
         m_dies.enqueue(task.die, now, id);
@@ -267,7 +319,7 @@ bool StoreAndForwardSimulation::startIdleLinks(double now) {
         const double seconds =
             chunkBytes(next.flow, next.chunk) / m_problem.linkBandwidth[idx(link)];
         push(now + seconds, Event::Kind::ChunkSent, next.hop, next.chunk);
-        if (next.hop < m_sourceHopEnd[idx(next.flow)]) {
+        if (isSource(next.hop)) {
             TaskTiming& timing = m_result.tasks[idx(next.flow)];
             timing.startS = std::min(timing.startS, now);
             if (next.chunk + 1 < m_chunkCount[idx(next.flow)]) {
@@ -290,13 +342,37 @@ void StoreAndForwardSimulation::chunkSent(int hopIndex, long long chunk, double 
     }
     const double arrivesS = now + m_problem.hopLatencyS;
     const auto flow = idx(hop.flow);
-    if (hopIndex < m_sourceHopEnd[flow] && chunk + 1 == m_chunkCount[flow] &&
-        --m_sourceHopsSending[flow] == 0)
+    if (isSource(hopIndex) && chunk + 1 == m_chunkCount[flow] && --m_sourceHopsSending[flow] == 0)
         m_result.tasks[flow].lastByteS = now;
-    for (int child = hop.childBegin; child < hop.childEnd; ++child)
-        push(arrivesS, Event::Kind::ChunkArrives, child, chunk);
-    if (hop.childBegin == hop.childEnd && --m_deliveriesLeft[flow] == 0)
+    if (m_inward[flow] == 0) {
+        for (int child = hop.childBegin; child < hop.childEnd; ++child)
+            push(arrivesS, Event::Kind::ChunkArrives, child, chunk);
+    } else if (hop.joinHop >= 0) {
+        push(arrivesS, Event::Kind::ChunkJoins, hopIndex, chunk);
+    }
+    if (delivers(hop) && --m_deliveriesLeft[flow] == 0)
         push(arrivesS, Event::Kind::Complete, hop.flow);
+}
+
+// A reduction chunk has crossed `hopIndex` and reached the die where it is combined: the next
+// link of the tree takes each chunk once every one of its inputs has brought it (chunks cross a
+// link in order, so "every input has brought k" is the least count any input has delivered).
+void StoreAndForwardSimulation::chunkJoins(int hopIndex, long long chunk, double now) {
+    m_chunksDelivered[idx(hopIndex)] = chunk + 1;
+    const int joinHop = m_hops[idx(hopIndex)].joinHop;
+    const Hop& next = m_hops[idx(joinHop)];
+    long long ready = m_chunkCount[idx(next.flow)];
+    for (int input = next.childBegin; input < next.childEnd; ++input)
+        ready = std::min(ready, m_chunksDelivered[idx(input)]);
+    auto& queue = m_linkQueues[idx(next.link)];
+    for (long long& queued = m_chunksQueued[idx(joinHop)]; queued < ready; ++queued) {
+        queue.push_back({now, next.flow, queued, joinHop});
+        std::push_heap(queue.begin(), queue.end(), ChunkAfter{});
+    }
+    if (!m_linkTouched[idx(next.link)]) {
+        m_linkTouched[idx(next.link)] = 1;
+        m_touchedLinks.push_back(next.link);
+    }
 }
 
 void StoreAndForwardSimulation::complete(TaskId id, double now) {

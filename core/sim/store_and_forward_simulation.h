@@ -17,7 +17,10 @@ namespace ws {
 // planned in) and then chunk index. A chunk that leaves a link at t is ready at the link's head
 // die at t + latency, where it queues for the next link of its route; a multicast chunk is copied
 // where its tree branches. A flow is delivered when its last chunk has reached every
-// destination. Compute tasks and barriers behave as in the fluid model (DieQueues).
+// destination. A reduction tree (links converging on one root die) is the mirror image: a die
+// sends chunk k on toward the root once chunk k has arrived on every link into it (it is
+// combined with the die's own there, at no cost), and the flow is delivered when its last chunk
+// has reached the root. Compute tasks and barriers behave as in the fluid model (DieQueues).
 //
 // Worked example: 4 MiB in 1 MiB chunks over 3 hops of 1 GiB/s and 1 us: (4 + 3 - 1) chunk
 // times of 1/1024 s each, plus 3 us.
@@ -27,7 +30,8 @@ namespace ws {
 class StoreAndForwardSimulation {
 public:
     // Checks the problem as the fluid simulator does (TaskGraph::build) and, for every flow,
-    // that its links form a path or a tree out of one source die; throws std::invalid_argument
+    // that its links form a path or a tree out of one source die or into one root die; throws
+    // std::invalid_argument
     // naming the task otherwise, or when problem.linkEnds does not describe every link.
     explicit StoreAndForwardSimulation(const SimProblem& problem,
                                        const std::function<bool()>* cancel = nullptr);
@@ -38,19 +42,22 @@ public:
 
 private:
     // One link of a flow's route. A flow's hops are contiguous, in breadth-first order from the
-    // source: the first ones leave the source; a hop's children (the links its chunks continue
-    // on, several where a tree branches) are hops [childBegin, childEnd).
+    // root die: the first ones leave the source (enter the root, for a reduction tree). Out of a
+    // source, a hop's children (the links its chunks continue on, several where a tree branches)
+    // are hops [childBegin, childEnd). In a reduction tree those are the hop's inputs, the links
+    // into its tail, and joinHop is the hop its chunks continue on (-1 when it enters the root).
     struct Hop {
         LinkId link;
         TaskId flow;
         int childBegin;
         int childEnd;
+        int joinHop;
     };
     struct Event {
-        enum class Kind { Ready, Complete, ChunkArrives, ChunkSent };
+        enum class Kind { Ready, Complete, ChunkArrives, ChunkSent, ChunkJoins };
         double timeS;
         long long seq;   // push order: ties at equal times resolve deterministically
-        int subject;     // Ready, Complete: the task; ChunkArrives, ChunkSent: the hop
+        int subject;     // Ready, Complete: the task; otherwise the hop
         long long chunk; // ChunkArrives, ChunkSent: the chunk's index in its flow
         Kind kind;
     };
@@ -67,6 +74,9 @@ private:
     void runBatch();
     void becomeReady(TaskId id, double now);
     void chunkSent(int hop, long long chunk, double now);
+    void chunkJoins(int hop, long long chunk, double now);
+    bool isSource(int hop) const;        // every chunk is there when the flow becomes ready
+    bool delivers(const Hop& hop) const; // its chunks are delivered at its head
     void complete(TaskId id, double now);
     bool startIdleLinks(double now);
     double chunkBytes(TaskId flow, long long chunk) const;
@@ -77,12 +87,15 @@ private:
     DieQueues m_dies;
 
     std::vector<Hop> m_hops;
-    std::vector<int> m_firstHop;             // by task, size tasks + 1: a flow's hops
-    std::vector<int> m_sourceHopEnd;         // by task: hops [first, end) leave the source
-    std::vector<long long> m_chunkCount;     // by task
-    std::vector<long long> m_deliveriesLeft; // by flow: chunks x leaves not yet delivered
-    std::vector<int> m_sourceHopsSending;    // by flow: source hops still to send their last chunk
-    std::vector<int> m_pendingDeps;          // by task
+    std::vector<int> m_firstHop;              // by task, size tasks + 1: a flow's hops
+    std::vector<int> m_sourceHopEnd;          // by task: hops [first, end) leave the root
+    std::vector<char> m_inward;               // by task: a reduction tree
+    std::vector<long long> m_chunkCount;      // by task
+    std::vector<long long> m_deliveriesLeft;  // by flow: chunks x leaves not yet delivered
+    std::vector<int> m_sourceHopsSending;     // by flow: source hops still to send their last chunk
+    std::vector<int> m_pendingDeps;           // by task
+    std::vector<long long> m_chunksDelivered; // by hop, reduction trees: chunks it has brought
+    std::vector<long long> m_chunksQueued;    // by hop, reduction trees: chunks queued on it
 
     std::vector<std::vector<QueuedChunk>> m_linkQueues; // by LinkId: min-heaps
     std::vector<char> m_linkBusy;

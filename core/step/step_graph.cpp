@@ -29,7 +29,8 @@ TaskId StepGraph::push(SimTask task, StepTaskInfo info) {
 }
 
 std::optional<Route> StepGraph::pinnedRoute(const std::string& id, DieId src,
-                                            const std::vector<DieId>& dsts) {
+                                            const std::vector<DieId>& dsts,
+                                            TreeDirection direction) {
     if (m_pinned == nullptr)
         return std::nullopt;
     const auto pinned = m_pinned->find(id);
@@ -42,7 +43,11 @@ std::optional<Route> StepGraph::pinnedRoute(const std::string& id, DieId src,
         pin.path.back() == dsts.front())
         route = m_router.routeFromPath(pin.path);
     else if (!pin.treeEdges.empty())
-        route = m_router.routeFromTree(src, dsts, pin.treeEdges);
+        route = m_router.routeFromTree(src, dsts, pin.treeEdges, direction);
+    if (!route && direction == TreeDirection::ToRoot)
+        throw ScenarioError("routing.paths." + id, "is not a live reduction tree into die " +
+                                                       std::to_string(src) +
+                                                       " from the flow's contributors");
     if (!route)
         throw ScenarioError("routing.paths." + id, "is not a live route from die " +
                                                        std::to_string(src) +
@@ -114,10 +119,9 @@ TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm al
     std::vector<TaskId> flowTasks;
     flowTasks.reserve(flows.size());
     for (Flow& flow : flows) {
-        auto route = pinnedRoute(flow.id, flow.src, flow.dsts);
+        auto route = pinnedRoute(flow.id, flow.src, flow.dsts, flow.treeDirection());
         if (!route)
-            route = flow.multicast ? m_router.multicast(flow.src, flow.dsts)
-                                   : m_router.unicast(flow.src, flow.dsts.front());
+            route = policyRoute(m_router, flow);
         if (!route)
             throw ScenarioError("strategy", "collective '" + id + "' cannot be routed: die " +
                                                 std::to_string(flow.src) +

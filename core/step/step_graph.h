@@ -119,7 +119,8 @@ private:
                                   const std::vector<DieId>& group, double bytes);
     // The pinned route of a flow, if any (ScenarioError if it is not a live route for it).
     std::optional<Route> pinnedRoute(const std::string& id, DieId src,
-                                     const std::vector<DieId>& dsts);
+                                     const std::vector<DieId>& dsts,
+                                     TreeDirection direction = TreeDirection::FromRoot);
 
     const WaferTopology& m_topology;
     Router m_router;

@@ -203,11 +203,13 @@ private:
     // SP; without FSDP one all-reduce over the dp x sp replicas. Both run asynchronously.
     void reduceLayerGradients(StepSection& window) {
         if (fsdpActive()) {
-            const int scatter = addCollective(
-                window, StepPhase::GradientSync, LayerSegment::None,
-                {CollectiveRole::GradientSync, "dp grad reduce-scatter", GroupKind::DP,
-                 OpKind::ReduceScatter, Algorithm::Ring, m_layerWeightBytes, true},
-                -1);
+            const int scatter =
+                addCollective(window, StepPhase::GradientSync, LayerSegment::None,
+                              {CollectiveRole::FsdpGradientScatter, "dp grad reduce-scatter",
+                               GroupKind::DP, OpKind::ReduceScatter,
+                               m_strategy.fsdpReduceScatterTree ? Algorithm::Tree : Algorithm::Ring,
+                               m_layerWeightBytes, true},
+                              -1);
             if (m_strategy.sp > 1)
                 addCollective(window, StepPhase::GradientSync, LayerSegment::None,
                               {CollectiveRole::GradientSync, "sp grad all-reduce", GroupKind::SP,

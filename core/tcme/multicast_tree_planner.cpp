@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <queue>
 
 namespace ws {
@@ -48,7 +49,9 @@ MulticastTreePlanner::MulticastTreePlanner(const WaferTopology& topology,
 }
 
 TreeEdges MulticastTreePlanner::cheapestTree(DieId src, const std::vector<DieId>& dsts,
-                                             std::span<const double> linkCost) const {
+                                             std::span<const double> linkCost,
+                                             TreeDirection direction) const {
+    const bool fromRoot = direction == TreeDirection::FromRoot;
     const auto dies = idx(m_topology.dieCount());
     if (!m_topology.contains(src) || !m_topology.isAlive(src))
         return {};
@@ -87,25 +90,34 @@ TreeEdges MulticastTreePlanner::cheapestTree(DieId src, const std::vector<DieId>
             path.clear();
             for (DieId at = die; inTree[idx(at)] == 0;) {
                 const LinkProperties& link = m_topology.link(via[idx(at)]);
-                path.emplace_back(link.from, at);
+                path.emplace_back(link.from, link.to);
                 inTree[idx(at)] = 1;
                 distance[idx(at)] = 0.0;
                 frontier.emplace(0.0, at);
-                at = link.from;
+                at = fromRoot ? link.from : link.to;
             }
             tree.insert(tree.end(), path.rbegin(), path.rend());
             --remaining;
             continue;
         }
-        for (const LinkId id : m_topology.outLinks(die)) {
-            const LinkProperties& link = m_topology.link(id);
-            if (!link.alive || inTree[idx(link.to)] != 0 || !(linkCost[idx(id)] < kUnusable))
+        // A reduction tree grows from its root against the links' direction: through the
+        // reverse of each out-link, the link from the neighbour into this die.
+        for (const LinkId out : m_topology.outLinks(die)) {
+            const LinkProperties& outLink = m_topology.link(out);
+            const DieId neighbour = outLink.to;
+            std::optional<LinkId> id = out;
+            if (!fromRoot)
+                id = m_topology.linkBetween(neighbour, die);
+            if (!id)
                 continue;
-            const double next = reachedAt + linkCost[idx(id)];
-            if (next < distance[idx(link.to)]) {
-                distance[idx(link.to)] = next;
-                via[idx(link.to)] = id;
-                frontier.emplace(next, link.to);
+            const LinkProperties& link = m_topology.link(*id);
+            if (!link.alive || inTree[idx(neighbour)] != 0 || !(linkCost[idx(*id)] < kUnusable))
+                continue;
+            const double next = reachedAt + linkCost[idx(*id)];
+            if (next < distance[idx(neighbour)]) {
+                distance[idx(neighbour)] = next;
+                via[idx(neighbour)] = *id;
+                frontier.emplace(next, neighbour);
             }
         }
     }
@@ -183,7 +195,8 @@ std::vector<TreeEdges> MulticastTreePlanner::plan(const std::vector<MulticastDem
                           std::expm1(std::min(kMaxExponent, kappa * addedS));
                 searchCost[l] = cost[l] + kHopCost;
             }
-            TreeEdges candidate = cheapestTree(demand.src, demand.dsts, searchCost);
+            TreeEdges candidate =
+                cheapestTree(demand.src, demand.dsts, searchCost, demand.direction);
             if (!candidate.empty()) {
                 std::vector<LinkId> candidateLinks = linksOf(candidate);
                 const double oldCost = treeCost(treeLinks[d]);

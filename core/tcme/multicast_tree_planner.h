@@ -1,5 +1,6 @@
 #pragma once
 
+#include "routing/route.h"
 #include "topology/wafer_topology.h"
 
 #include <functional>
@@ -9,19 +10,22 @@
 
 namespace ws {
 
-using TreeEdges = std::vector<std::pair<DieId, DieId>>; // (from, to), parents before children
+// (from, to) as bytes cross them, an edge nearer the root first (Route::edges).
+using TreeEdges = std::vector<std::pair<DieId, DieId>>;
 
-// One multicast to shape: `bytes` from `src` to every die of `dsts`, now along `tree` (edges
-// reaching every destination from src over live links).
+// One tree to shape: a multicast of `bytes` from `src` to every die of `dsts`, now along `tree`
+// (edges reaching every destination from src over live links); or, for TreeDirection::ToRoot, a
+// reduction of `bytes` from every die of `dsts` into `src` (edges pointing toward src).
 struct MulticastDemand {
     DieId src = 0;
     std::vector<DieId> dsts;
     double bytes = 0.0;
     TreeEdges tree;
+    TreeDirection direction = TreeDirection::FromRoot;
 };
 
-// TCME 2's load-aware multicast trees (docs/tcme.md, "Load-balanced trees"). Shapes a set of
-// multicasts, each as a Steiner tree of live links, so that the busiest link's busy time
+// TCME 2's load-aware multicast and reduction trees (docs/tcme.md, "Load-balanced trees").
+// Shapes a set of trees, each a Steiner tree of live links, so that the busiest link's busy time
 // (bytes / bandwidth, seconds; the background bytes of all other traffic included) is as low as
 // it can make it, with the even spread of load as the tie-break.
 //
@@ -54,9 +58,11 @@ public:
 
     // The cheapest tree from src reaching every die of dsts over live links when link l costs
     // linkCost[l] (>= 0; a link already in the tree costs nothing more), or an empty tree when a
-    // destination cannot be reached. Exposed for tests.
+    // destination cannot be reached. With TreeDirection::ToRoot, the cheapest tree into src from
+    // every die of dsts. Exposed for tests.
     TreeEdges cheapestTree(DieId src, const std::vector<DieId>& dsts,
-                           std::span<const double> linkCost) const;
+                           std::span<const double> linkCost,
+                           TreeDirection direction = TreeDirection::FromRoot) const;
 
 private:
     const WaferTopology& m_topology;

@@ -141,6 +141,7 @@ EvaluatedFlow evaluated(Flow&& flow) {
     view.dsts = std::move(flow.dsts);
     view.bytes = flow.bytes;
     view.multicast = flow.multicast;
+    view.reduction = flow.reduction;
     view.route = std::move(flow.route);
     return view;
 }

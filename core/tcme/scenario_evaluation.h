@@ -25,7 +25,8 @@ struct EvaluatedFlow {
     DieId src = 0;
     std::vector<DieId> dsts;
     double bytes = 0.0;
-    bool multicast = false;
+    bool multicast = false; // along a tree (out of src, or into it for a reduction)
+    bool reduction = false;
     Route route;
     double startS = 0.0;
     double lastByteS = 0.0;

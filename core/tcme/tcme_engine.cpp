@@ -212,13 +212,32 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
     // Explicit ops with a hot flow, in op order (merges act on whole ops).
     std::set<int> hotOps;
     bool hotFsdp = false;
+    bool hotFsdpGradients = false;
     for (int index : hotFlowIndices) {
         const EvaluatedFlow& flow = flows[static_cast<std::size_t>(index)];
         if (flow.opIndex >= 0)
             hotOps.insert(flow.opIndex);
         else if (flow.role == CollectiveRole::FsdpWeightGather)
             hotFsdp = true;
+        else if (flow.role == CollectiveRole::FsdpGradientScatter)
+            hotFsdpGradients = true;
     }
+
+    // Switches every FSDP collective of `role` by the strategy key `algorithm` (a training step
+    // names them all with one key); the pins of their flows go, as those flows change.
+    const auto switchFsdpCollectives = [&](CollectiveRole role, bool StrategySpec::*algorithm,
+                                           TcmeAction::Kind kind, const std::string& key,
+                                           const std::string& detail) {
+        Candidate candidate{m_scenario, {}, {}};
+        candidate.scenario.strategy.value().*algorithm = true;
+        std::set<std::string> switched;
+        for (const EvaluatedFlow& flow : flows)
+            if (flow.role == role)
+                switched.insert(flow.id);
+        dropPins(candidate.scenario, [&](const std::string& id) { return switched.contains(id); });
+        candidate.actions.push_back(makeAction(kind, key, detail));
+        result.push_back(std::move(candidate));
+    };
 
     // (a) Merge: the duplicates of one sender's data become one tree per sender. One candidate
     // per hot op, then the per-collective strategy applied to every all-gather and broadcast at
@@ -260,21 +279,11 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
         }
         // A training step's FSDP all-gathers are switched all at once by one strategy key
         // ("fsdp_allgather": "ring" | "multicast").
-        if (hotFsdp && m_scenario.strategy && !m_scenario.strategy->fsdpAllGatherMulticast) {
-            Candidate candidate{m_scenario, {}, {}};
-            candidate.scenario.strategy->fsdpAllGatherMulticast = true;
-            std::set<std::string> gatherFlows;
-            for (const EvaluatedFlow& flow : flows)
-                if (flow.role == CollectiveRole::FsdpWeightGather)
-                    gatherFlows.insert(flow.id);
-            dropPins(candidate.scenario,
-                     [&](const std::string& id) { return gatherFlows.contains(id); });
-            candidate.actions.push_back(makeAction(TcmeAction::Kind::Multicast,
-                                                   "strategy.fsdp_allgather",
-                                                   "FSDP all-gathers: ring -> multicast "
-                                                   "(strategy.fsdp_allgather)"));
-            result.push_back(std::move(candidate));
-        }
+        if (hotFsdp && m_scenario.strategy && !m_scenario.strategy->fsdpAllGatherMulticast)
+            switchFsdpCollectives(CollectiveRole::FsdpWeightGather,
+                                  &StrategySpec::fsdpAllGatherMulticast,
+                                  TcmeAction::Kind::Multicast, "strategy.fsdp_allgather",
+                                  "FSDP all-gathers: ring -> multicast (strategy.fsdp_allgather)");
     }
 
     // (b) Hierarchical aggregation: rings along rows, then along columns, of a rectangle.
@@ -293,6 +302,34 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
                            toString(op.kind) + " '" + op.id + "': ring -> hierarchical"));
             result.push_back(std::move(candidate));
         }
+    }
+
+    // (b) Reduction trees: each rank's chunk summed into it along a tree from all the others
+    // (docs/tcme.md), instead of relayed round a ring. The shapes of the trees are (d)'s job.
+    if (m_options.reductionTrees) {
+        for (int opIndex : hotOps) {
+            const TrafficOp& op = m_scenario.traffic[static_cast<std::size_t>(opIndex)];
+            const Algorithm algorithm = op.effectiveAlgorithm();
+            if ((op.kind != OpKind::ReduceScatter && op.kind != OpKind::AllReduce) ||
+                algorithm == Algorithm::Tree || op.group.size() < 2)
+                continue;
+            Candidate candidate{m_scenario, {}, {}};
+            candidate.scenario.traffic[static_cast<std::size_t>(opIndex)].algorithm =
+                Algorithm::Tree;
+            dropPinsOfOp(candidate.scenario, op.id);
+            candidate.actions.push_back(makeAction(TcmeAction::Kind::ReductionTree, op.id,
+                                                   toString(op.kind) + " '" + op.id +
+                                                       "': " + toString(algorithm) + " -> tree"));
+            result.push_back(std::move(candidate));
+        }
+        // A training step's FSDP gradient reduce-scatters switch all at once by one strategy key
+        // ("fsdp_reducescatter": "ring" | "tree").
+        if (hotFsdpGradients && m_scenario.strategy && !m_scenario.strategy->fsdpReduceScatterTree)
+            switchFsdpCollectives(CollectiveRole::FsdpGradientScatter,
+                                  &StrategySpec::fsdpReduceScatterTree,
+                                  TcmeAction::Kind::ReductionTree, "strategy.fsdp_reducescatter",
+                                  "FSDP gradient reduce-scatters: ring -> tree "
+                                  "(strategy.fsdp_reducescatter)");
     }
 
     // (c) Reroute the largest hot unicast flows (ties by id) around mcl, one candidate each,
@@ -363,12 +400,14 @@ std::optional<TcmeEngine::Candidate> TcmeEngine::retreeCandidate() const {
         if (!flow.multicast || !flow.route.isTree())
             continue;
         const auto [entry, added] = demandOf.emplace(flow.id, demands.size());
+        const TreeDirection direction =
+            flow.reduction ? TreeDirection::ToRoot : TreeDirection::FromRoot;
         if (added) {
-            demands.push_back({flow.src, flow.dsts, 0.0, flow.route.edges});
+            demands.push_back({flow.src, flow.dsts, 0.0, flow.route.edges, direction});
             ids.push_back(flow.id);
         } else if (const MulticastDemand& demand = demands[entry->second];
                    demand.src != flow.src || demand.dsts != flow.dsts ||
-                   demand.tree != flow.route.edges) {
+                   demand.tree != flow.route.edges || demand.direction != direction) {
             mixed.insert(flow.id);
         }
     }
@@ -401,9 +440,11 @@ std::optional<TcmeEngine::Candidate> TcmeEngine::retreeCandidate() const {
         candidate.scenario.routing->paths[ids[d]] = PinnedRoute{{}, newTree};
         TcmeAction action =
             makeAction(TcmeAction::Kind::Retree, ids[d],
-                       "re-shape the multicast tree of '" + ids[d] +
-                           "' against the links' load: " + std::to_string(moved) + " of its " +
-                           std::to_string(newTree.size()) + " links moved");
+                       std::string(demands[d].direction == TreeDirection::ToRoot
+                                       ? "re-shape the reduction tree of '"
+                                       : "re-shape the multicast tree of '") +
+                           ids[d] + "' against the links' load: " + std::to_string(moved) +
+                           " of its " + std::to_string(newTree.size()) + " links moved");
         action.oldTree = oldTree;
         action.newTree = newTree;
         candidate.actions.push_back(std::move(action));

@@ -16,12 +16,12 @@ namespace ws {
 
 // One change TCME made to the scenario.
 struct TcmeAction {
-    enum class Kind { Reroute, Multicast, Hierarchical, Retree };
+    enum class Kind { Reroute, Multicast, Hierarchical, Retree, ReductionTree };
     Kind kind = Kind::Reroute;
-    std::string flow;                    // the flow id (reroute, retree) or the op id (merges)
+    std::string flow; // the flow id (reroute, retree) or the op id (merges, reduction trees)
     std::vector<DieId> oldPath, newPath; // reroute only; empty for the others
     std::string detail;                  // human-readable: what changed
-    TreeEdges oldTree, newTree;          // retree only: a multicast's tree before and after
+    TreeEdges oldTree, newTree;          // retree only: a tree before and after
 };
 
 // The figures TCME watches, from one evaluation of a scenario.
@@ -78,6 +78,7 @@ struct TcmeOptions {
     TcmeSpec spec;
     bool multicastAllGather = true;        // candidates (a): all-gather / broadcast -> multicast
     bool hierarchicalReduceScatter = true; // candidates (b): ring reduce-scatter -> hierarchical
+    bool reductionTrees = true;            // candidates (b): reduce-scatter -> reduction trees
     bool rerouteFlows = true;              // candidates (c): hot unicast flows -> bypass paths
     bool retreeMulticasts = true;          // candidates (d): multicast trees balanced by load
     int maxCandidatesPerIteration = 8;     // hot unicast flows tried for rerouting per iteration

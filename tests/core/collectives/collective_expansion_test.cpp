@@ -201,6 +201,43 @@ TEST(ExpandOp, MulticastBroadcastAndAllReduce) {
     EXPECT_EQ(ag.flowDeps.size(), 3u);
 }
 
+// Reduction trees: rank i's chunk is summed into it from every other rank along one tree; an
+// all-reduce then multicasts each sum back along a tree, once that rank's reduction is in.
+TEST(ExpandOp, TreeReduceScatterAndAllReduceAreReductionTreesPerRank) {
+    const auto topology = mesh(2, 2);
+    const auto rs =
+        expandOp(collective("rs", OpKind::ReduceScatter, {0, 1, 2, 3}, 8.0, Algorithm::Tree), 0,
+                 topology, "t");
+    EXPECT_EQ(idsOf(rs), (Ids{"rs/s0/r0", "rs/s0/r1", "rs/s0/r2", "rs/s0/r3"}));
+    EXPECT_TRUE(rs[2].reduction);
+    EXPECT_TRUE(rs[2].multicast); // routed along a tree
+    EXPECT_EQ(rs[2].src, 2);      // the root, where the sum arrives
+    EXPECT_EQ(rs[2].dsts, (std::vector<DieId>{3, 0, 1}));
+    EXPECT_EQ(rs[2].bytes, 2.0);
+    EXPECT_TRUE(rs[2].flowDeps.empty());
+
+    const auto ar = expandOp(
+        collective("ar", OpKind::AllReduce, {0, 1, 2, 3}, 8.0, Algorithm::Tree), 0, topology, "t");
+    ASSERT_EQ(ar.size(), 8u);
+    const Flow& back = flow(ar, "ar/s1/r2");
+    EXPECT_FALSE(back.reduction);
+    EXPECT_TRUE(back.multicast);
+    EXPECT_EQ(back.flowDeps, (std::vector<int>{indexOf(ar, "ar/s0/r2")}));
+
+    // Nothing to reduce: a tree all-gather is the multicast one.
+    const auto ag = collective("ag", OpKind::AllGather, {0, 1, 2, 3}, 8.0, Algorithm::Tree);
+    const auto multicast =
+        expandOp(collective("ag", OpKind::AllGather, {0, 1, 2, 3}, 8.0, Algorithm::Multicast), 0,
+                 topology, "t");
+    EXPECT_EQ(idsOf(expandOp(ag, 0, topology, "t")), idsOf(multicast));
+    expectErrorAt(
+        [&] {
+            expandOp(collective("a", OpKind::AllToAll, {0, 1}, 8.0, Algorithm::Tree), 0, topology,
+                     "traffic[0]");
+        },
+        "traffic[0].algorithm");
+}
+
 TEST(ExpandOp, HierarchicalAllGatherOnATwoByFourRectangle) {
     // Rows 1-2 of a 4x4 wafer, listed out of order: ranks are group indices, rings follow the
     // geometry (rows left to right, columns top to bottom).
@@ -328,8 +365,8 @@ TEST(ExpansionBudget, CountsExactlyTheFlowsAnOpExpandsTo) {
     int checked = 0;
     for (const OpKind kind : {OpKind::AllGather, OpKind::ReduceScatter, OpKind::AllReduce,
                               OpKind::Broadcast, OpKind::AllToAll}) {
-        for (const Algorithm algorithm :
-             {Algorithm::Ring, Algorithm::Direct, Algorithm::Multicast, Algorithm::Hierarchical}) {
+        for (const Algorithm algorithm : {Algorithm::Ring, Algorithm::Direct, Algorithm::Multicast,
+                                          Algorithm::Hierarchical, Algorithm::Tree}) {
             const TrafficOp op = collective("op", kind, group, 6e6, algorithm);
             std::vector<Flow> flows;
             try {
@@ -350,7 +387,7 @@ TEST(ExpansionBudget, CountsExactlyTheFlowsAnOpExpandsTo) {
             ++checked;
         }
     }
-    EXPECT_EQ(checked, 16); // ring and direct 5 each, multicast 3, hierarchical 3
+    EXPECT_EQ(checked, 20); // ring and direct 5 each, multicast 3, hierarchical 3, tree 4
 }
 
 TEST(ExpansionBudget, RefusesARunPastItsLimitNamingTheOpAndTheCount) {

@@ -265,6 +265,36 @@ TEST(PlanTraffic, PinnedPathErrors) {
     expectPinError("m/s0/r0", {{}, {{0, 1}, {1, 2}, {5, 6}}}, "edge 5->6 is not connected");
 }
 
+// A reduction tree is pinned with its edges pointing toward its root (docs/file-format.md).
+TEST(PlanTraffic, PinnedReductionTrees) {
+    auto scenario = wafer(4, 4);
+    scenario.traffic = {collective("rs", OpKind::ReduceScatter, {0, 1, 2}, 3.0, Algorithm::Tree)};
+    const auto topology = topologyOf(scenario, {}, {{6, 2}});
+    scenario.routing = RoutingSpec{};
+    scenario.routing->paths["rs/s0/r0"] = {{}, {{2, 6}, {6, 5}, {5, 4}, {4, 0}, {1, 0}}};
+    const TrafficPlan plan = planTraffic(scenario, topology);
+    const Flow& pinned = plan.flows[0];
+    EXPECT_TRUE(pinned.reduction);
+    EXPECT_EQ(pinned.route.hops, 4); // die 2's way round
+    EXPECT_EQ(pinned.route.edges.front().second, 0);
+    const auto expectPinError = [&](const std::string& id, PinnedRoute route,
+                                    const std::string& problemStart) {
+        scenario.routing->paths = {{id, std::move(route)}};
+        expectError([&] { planTraffic(scenario, topology); }, "routing.paths." + id, problemStart);
+    };
+    expectPinError("rs/s0/r0", {{}, {{0, 1}, {1, 2}}}, "edge 0->1 leaves the flow's root die 0");
+    expectPinError("rs/s0/r0", {{}, {{1, 0}, {1, 5}, {5, 4}, {4, 0}, {2, 1}}},
+                   "die 1 is left twice");
+    expectPinError("rs/s0/r0", {{}, {{1, 0}}}, "the tree does not reach contributor die 2");
+    scenario.routing->paths = {{"rs/s0/r0", {{2, 1, 0}, {}}}}; // a chain into the root
+    EXPECT_EQ(planTraffic(scenario, topology).flows[0].route.hops, 2);
+    expectPinError("rs/s0/r0", {{0, 1, 2}, {}}, "the path ends at die 2, not at the flow's root");
+    // Dead links are directed: 6->2 is dead, 2->6 lives, and a reduction from die 2 needs 2->6.
+    scenario.routing->paths = {{"rs/s0/r2", {{}, {{6, 2}, {1, 2}, {0, 1}}}}};
+    expectError([&] { planTraffic(scenario, topology); }, "routing.paths.rs/s0/r2",
+                "link 6->2 is dead");
+}
+
 TEST(PlanTraffic, UnreachableTrafficNamesTheOp) {
     auto scenario = wafer(4, 4);
     scenario.traffic = {p2p("ok", 0, 1, 1.0), p2p("cut", 3, 12, 1.0)};
@@ -279,6 +309,10 @@ TEST(PlanTraffic, UnreachableTrafficNamesTheOp) {
     scenario.traffic = {collective("b", OpKind::Broadcast, {0, 8, 1}, 8.0, Algorithm::Multicast)};
     expectError([&] { planTraffic(scenario, topology); }, "traffic[0]",
                 "die 0 cannot reach die 8: die 8 is dead");
+    // A reduction's data runs from its contributors to its root.
+    scenario.traffic = {collective("r", OpKind::ReduceScatter, {0, 8, 1}, 3.0, Algorithm::Tree)};
+    expectError([&] { planTraffic(scenario, topology); }, "traffic[0]",
+                "die 8 cannot reach die 0: die 8 is dead");
 }
 
 TEST(PlanTraffic, FlowsAroundDeadDiesDetour) {

@@ -606,14 +606,25 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{
             "algorithm unknown",
             withWafer(
-                R"("traffic": [{"id": "a", "op": "allreduce", "group": [4, 6], "bytes": 1, "algorithm": "tree"}])"),
+                R"("traffic": [{"id": "a", "op": "allreduce", "group": [4, 6], "bytes": 1, "algorithm": "binomial"}])"),
             "traffic[0].algorithm",
-            "unknown algorithm 'tree'; expected one of ring, multicast, hierarchical, direct"},
+            "unknown algorithm 'binomial'; expected one of ring, multicast, hierarchical, direct, "
+            "tree"},
         ErrorCase{
             "multicast alltoall",
             withWafer(
                 R"("traffic": [{"id": "a", "op": "alltoall", "group": [4, 6], "bytes": 1, "algorithm": "multicast"}])"),
             "traffic[0].algorithm", "not defined for alltoall"},
+        ErrorCase{
+            "tree alltoall",
+            withWafer(
+                R"("traffic": [{"id": "a", "op": "alltoall", "group": [4, 6], "bytes": 1, "algorithm": "tree"}])"),
+            "traffic[0].algorithm", "'tree' is not defined for alltoall (use ring or direct)"},
+        ErrorCase{
+            "multicast reducescatter",
+            withWafer(
+                R"("traffic": [{"id": "a", "op": "reducescatter", "group": [4, 6], "bytes": 1, "algorithm": "multicast"}])"),
+            "traffic[0].algorithm", "(use ring, tree, hierarchical or direct)"},
         ErrorCase{
             "hierarchical alltoall",
             withWafer(

@@ -210,6 +210,48 @@ TEST(Router, MulticastBfsVisitsOutLinksInLinkIdOrder) {
     EXPECT_EQ(tree->hops, 4);
 }
 
+// The mirror image of a multicast: XY routes from every die to die 0 run west along their row,
+// then north up column 0; their union is a tree whose edges all point toward 0.
+TEST(Router, XyReductionTreeIsTheUnionOfTheRoutesIntoItsRoot) {
+    const auto topology = mesh(3, 3);
+    Router router(topology, RoutingMode::XY);
+    const auto tree = router.reduction(0, {1, 2, 3, 4, 5, 6, 7, 8});
+    ASSERT_TRUE(tree);
+    EXPECT_TRUE(tree->isTree());
+    EXPECT_EQ(tree->hops, 4);
+    Edges sorted = tree->edges;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(sorted, (Edges{{1, 0}, {2, 1}, {3, 0}, {4, 3}, {5, 4}, {6, 3}, {7, 6}, {8, 7}}));
+    // Nearer the root first, and links listed as the edges are.
+    EXPECT_EQ(tree->edges.front().second, 0);
+    for (std::size_t i = 0; i < tree->links.size(); ++i) {
+        const auto& link = topology.link(tree->links[i]);
+        EXPECT_EQ(std::make_pair(link.from, link.to), tree->edges[i]);
+    }
+    // Dead links are directed: with 1->0 dead the reduction detours, the multicast does not.
+    const auto cut = mesh(3, 3, {}, {{1, 0}});
+    Router cutRouter(cut, RoutingMode::XY);
+    const auto detour = cutRouter.reduction(0, {1, 2});
+    ASSERT_TRUE(detour);
+    EXPECT_EQ(std::count(detour->edges.begin(), detour->edges.end(), std::make_pair(1, 0)), 0);
+    EXPECT_EQ(detour->hops, 4); // die 2 is four live hops from 0
+    EXPECT_EQ(cutRouter.multicast(0, {1, 2})->edges, (Edges{{0, 1}, {1, 2}}));
+}
+
+TEST(Router, RouteFromTreeTowardTheRootChecksItIsAReductionTree) {
+    const auto topology = mesh(3, 3);
+    Router router(topology, RoutingMode::XY);
+    const Edges edges{{2, 1}, {1, 0}, {3, 0}};
+    const auto tree = router.routeFromTree(0, {2, 3}, edges, TreeDirection::ToRoot);
+    ASSERT_TRUE(tree);
+    EXPECT_EQ(tree->hops, 2);
+    EXPECT_EQ(tree->edges.back(), std::make_pair(2, 1));  // the farthest edge last
+    EXPECT_FALSE(router.routeFromTree(0, {2, 3}, edges)); // as a multicast: edges enter 0
+    EXPECT_FALSE(router.routeFromTree(0, {2}, {{0, 1}, {1, 2}}, TreeDirection::ToRoot));
+    EXPECT_FALSE(router.routeFromTree(0, {1}, {{1, 0}, {1, 4}, {4, 3}, {3, 0}},
+                                      TreeDirection::ToRoot)); // die 1 left twice
+}
+
 TEST(Router, RouteFromPathChecksLiveAdjacency) {
     const auto topology = mesh(3, 3, {}, {{4, 5}});
     Router router(topology, RoutingMode::XY);

@@ -134,6 +134,26 @@ TEST(ClosedForm, RingReduceScatterOnALine) {
     EXPECT_TIME(run(scenario).result.makespanS, (p - 1.0) / p * kN / kB + (2 * p - 3) * kA);
 }
 
+// Reduction trees (algorithm "tree") on a 1 x p line: the sum for die r flows in from both
+// sides, so link 0->1 carries the shards of dies 1..p-1 and link (p-1)->(p-2) those of dies
+// 0..p-2: p - 1 flows each, which every flow crosses at least one of. Max-min gives every flow
+// B / (p - 1), so the last byte leaves at (p - 1) / p * n / B, the same bandwidth term as the
+// ring; but the ring's p - 1 steps each wait for a wrap-around of p - 1 hops, while a tree pays
+// its deepest leaf's latency once: (p - 1) a for the dies at the ends.
+TEST(ClosedForm, TreeReduceScatterOnALine) {
+    for (const int p : {2, 3, 4, 8}) {
+        Scenario scenario = wafer(1, p);
+        TrafficOp op = collective("rs", OpKind::ReduceScatter, line(p), kN);
+        op.algorithm = Algorithm::Tree;
+        scenario.traffic.push_back(op);
+        const PlannedRun r = run(scenario);
+        EXPECT_TIME(r.result.makespanS, (p - 1.0) / p * kN / kB + (p - 1) * kA) << "p = " << p;
+        const double busiest =
+            *std::max_element(r.result.linkBytes.begin(), r.result.linkBytes.end());
+        EXPECT_TIME(busiest, (p - 1.0) / p * kN) << "p = " << p;
+    }
+}
+
 TEST(ClosedForm, RingAllReduceOnALine) {
     for (const int p : {3, 4, 8}) {
         Scenario scenario = wafer(1, p);

@@ -1,6 +1,6 @@
 // The store-and-forward model of SPEC section 6 (docs/network-model.md section 10) on hand-built
-// problems: the pipeline closed form, the FIFO tie rule, multicast copies at branches, and
-// dependencies that wait for the last chunk.
+// problems: the pipeline closed form, the FIFO tie rule, multicast copies at branches,
+// reduction chunks combined where branches join, and dependencies that wait for the last chunk.
 #include "sim/fluid_simulator.h"
 #include "sim/store_and_forward_simulation.h"
 
@@ -153,6 +153,42 @@ TEST(StoreAndForward, MulticastChunksAreCopiedWhereTheTreeBranches) {
     EXPECT_TIME(result.tasks[0].lastByteS, 3 * kChunkS);
     for (const LinkId link : tree)
         EXPECT_DOUBLE_EQ(result.linkBytes[static_cast<std::size_t>(link)], 3 * kC);
+}
+
+// A reduction tree into die 4 of a 2x3 mesh (0 1 2 / 3 4 5): 5 -> 2 -> 1 -> 4, 0 -> 1 and
+// 3 -> 4. Die 1 sends chunk k on once both 0's and 2's have reached it (combined there), so every
+// link carries the flow's bytes once and the tree pipelines like its deepest path:
+// (m + 3 - 1) C / B + 3 a. Without the join the link 1 -> 4 would carry them twice.
+TEST(StoreAndForward, ReductionChunksAreCombinedWhereTheTreeJoins) {
+    TopologySpec spec;
+    spec.rows = 2;
+    spec.cols = 3;
+    const WaferTopology topology(spec);
+    SimProblem problem = problemOn(topology);
+    std::vector<LinkId> tree = pathLinks(topology, {5, 2, 1, 4});
+    tree.push_back(*topology.linkBetween(0, 1));
+    tree.push_back(*topology.linkBetween(3, 4));
+    for (const int m : {1, 4}) {
+        problem.tasks.clear();
+        addFlow(problem, m * kC, tree, 3);
+        const SimResult result = simulate(problem);
+        EXPECT_TIME(result.makespanS, (m + 3 - 1) * kChunkS + 3 * kA) << m << " chunks";
+        EXPECT_TIME(result.tasks[0].lastByteS, m * kChunkS); // the leaves' last chunks left
+        for (const LinkId link : tree)
+            EXPECT_DOUBLE_EQ(result.linkBytes[static_cast<std::size_t>(link)], m * kC);
+        // The fluid model sends at the full rate on every link and pays the deepest leaf's
+        // three latencies.
+        SimProblem fluid = problem;
+        fluid.network.model = NetworkModel::Fluid;
+        EXPECT_TIME(simulate(fluid).makespanS, m * kChunkS + 3 * kA);
+    }
+    // Links that converge on a die and leave another one twice are neither kind of tree.
+    problem.tasks.clear();
+    addFlow(problem, kC,
+            {*topology.linkBetween(0, 1), *topology.linkBetween(2, 1), *topology.linkBetween(4, 1),
+             *topology.linkBetween(4, 5)},
+            2);
+    EXPECT_THROW(simulate(problem), std::invalid_argument);
 }
 
 // A dependent flow starts when the last chunk of the one it waits for has arrived.

@@ -361,7 +361,7 @@ TEST(StepPlan, CollectivesInOrderWithTheirBytes) {
                               R::TpAllReduce}));
     // FSDP: every micro-batch reduce-scatters over DP, then all-reduces the shard over SP.
     EXPECT_EQ(collectiveRolesIn(plan.window, StepPhase::GradientSync),
-              (std::vector<R>{R::GradientSync, R::GradientSync}));
+              (std::vector<R>{R::FsdpGradientScatter, R::GradientSync}));
     EXPECT_TRUE(plan.finalWindow.tasks.empty());
 
     // Bytes: a replica's 1024 tokens; a die of an SP x TP group holds 1024 / 2 of them.
@@ -385,7 +385,8 @@ TEST(StepPlan, CollectivesInOrderWithTheirBytes) {
     EXPECT_EQ(sync[1]->bytes, layerWeights / 2); // the die's DP shard
     for (const PlannedTask& task : plan.window.tasks) {
         const PlannedCollective* c = collectiveOf(task);
-        if (!c || c->role == R::FsdpWeightGather || c->role == R::GradientSync)
+        if (!c || c->role == R::FsdpWeightGather || c->role == R::FsdpGradientScatter ||
+            c->role == R::GradientSync)
             continue;
         EXPECT_FALSE(c->async);
         if (c->role == R::TpAllReduce) {
@@ -444,7 +445,7 @@ TEST(StepPlan, FsdpPrefetchesOneLayerAheadBothWays) {
     EXPECT_EQ(waiting, 6);
     // The gradient reduce-scatters: one per layer, per micro-batch (every window).
     EXPECT_EQ(collectiveRolesIn(plan.window, StepPhase::GradientSync, 1),
-              (std::vector<CollectiveRole>{CollectiveRole::GradientSync}));
+              (std::vector<CollectiveRole>{CollectiveRole::FsdpGradientScatter}));
 }
 
 // SPEC section 5: gradients of replicated weights are reduced over DP x SP; without FSDP only

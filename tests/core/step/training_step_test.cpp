@@ -308,6 +308,45 @@ TEST(TrainingStep, FsdpAllGatherAlgorithmFollowsTheStrategy) {
     EXPECT_EQ(multicastFlows(multicast, Algorithm::Ring), 0);  // FSDP_ALLGATHER=ring wins too
 }
 
+// strategy.fsdp_reducescatter "tree": each FSDP gradient reduce-scatter is one reduction tree
+// into every rank (docs/training-model.md), which the strategy writer keeps and the reader
+// checks; the step's reports give the tree's contributors as senders and its root as receiver.
+TEST(TrainingStep, FsdpReduceScatterAlgorithmFollowsTheStrategy) {
+    const nlohmann::json ring = {{"dp", 4}, {"fsdp", true}};
+    nlohmann::json tree = ring;
+    tree["fsdp_reducescatter"] = "tree";
+    auto reductions = [](const nlohmann::json& strategy) {
+        const Scenario scenario = scenarioWith(2, 2, gpt3("gpt3-6.7b", 2048, 4), strategy);
+        const WaferTopology topology(scenario.wafer.topologySpec());
+        const TrainingStep step = buildTrainingStep(scenario, topology);
+        int count = 0;
+        for (const Flow& flow : step.graph.flows()) {
+            if (!flow.reduction)
+                continue;
+            ++count;
+            EXPECT_EQ(flow.route.hops, 2); // the far corner of a 2x2 mesh
+            EXPECT_EQ(flow.route.links.size(), 3u);
+            for (const auto& [from, to] : flow.route.edges)
+                EXPECT_NE(from, flow.src); // edges point toward the root
+        }
+        return count;
+    };
+    EXPECT_EQ(reductions(ring), 0);
+    EXPECT_EQ(reductions(tree), 12); // three layers' gradients, one tree into each of 4 ranks
+    const StrategySpec spec = parseStrategy(tree);
+    EXPECT_TRUE(spec.fsdpReduceScatterTree);
+    EXPECT_EQ(toOrderedJson(spec)["fsdp_reducescatter"].get<std::string>(), "tree");
+    EXPECT_FALSE(toOrderedJson(parseStrategy(ring)).contains("fsdp_reducescatter"));
+    nlohmann::json bad = ring;
+    bad["fsdp_reducescatter"] = "multicast";
+    try {
+        parseStrategy(bad);
+        FAIL() << "an unknown algorithm must be refused";
+    } catch (const ScenarioError& error) {
+        EXPECT_EQ(error.keyPath(), "strategy.fsdp_reducescatter");
+    }
+}
+
 // TCME builds steps without task labels (TaskLabels::Skipped): the problem, the flows (ids
 // included) and every task's kind, phase and round are those of a labelled build; most labels
 // are left empty. The labelled build is the one reports and timelines read.

@@ -116,6 +116,37 @@ TEST(MulticastTreePlanner, AllGatherTreesOn8x8ReachTheCornerBound) {
     EXPECT_EQ(planner.plan(demands), trees); // deterministic
 }
 
+// The mirror image: a reduce-scatter over all 64 dies as reduction trees, one into each die
+// carrying its shard of the sum. A corner die must take in 63 shards' worth of partial sums over
+// its two links (each link carries a reduced shard once, whatever enters it), so the bound is
+// again 31.5; XY reduction trees (the reverse of YX multicasts) put 56 on one link.
+TEST(MulticastTreePlanner, ReductionTreesOn8x8ReachTheCornerBound) {
+    const WaferTopology topology = meshOf(8, 8);
+    const Router router(topology, RoutingMode::XY);
+    std::vector<MulticastDemand> demands = allGatherDemands(topology);
+    std::vector<TreeEdges> xy;
+    for (MulticastDemand& demand : demands) {
+        demand.direction = TreeDirection::ToRoot;
+        demand.tree = router.reduction(demand.src, demand.dsts)->edges;
+        xy.push_back(demand.tree);
+    }
+    EXPECT_DOUBLE_EQ(maxOf(shardsPerLink(topology, xy)), 56.0);
+
+    const MulticastTreePlanner planner(topology, uniform(topology, 1.0), {});
+    const std::vector<TreeEdges> trees = planner.plan(demands);
+    ASSERT_EQ(trees.size(), demands.size());
+    for (std::size_t d = 0; d < demands.size(); ++d) {
+        std::set<DieId> left; // a reduction tree leaves every die once, never its root
+        for (const auto& [from, to] : trees[d]) {
+            EXPECT_NE(from, demands[d].src);
+            EXPECT_TRUE(left.insert(from).second) << "die " << from << " left twice";
+        }
+        EXPECT_TRUE(
+            router.routeFromTree(demands[d].src, demands[d].dsts, trees[d], TreeDirection::ToRoot));
+    }
+    EXPECT_DOUBLE_EQ(maxOf(shardsPerLink(topology, trees)), 32.0);
+}
+
 // On 16x16 the bound is 255 / 2 = 127.5 shards, so 128 for whole trees; XY puts 240 on a link.
 TEST(MulticastTreePlanner, AllGatherTreesOn16x16ReachTheCornerBound) {
     const WaferTopology topology = meshOf(16, 16);

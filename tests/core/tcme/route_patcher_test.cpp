@@ -291,8 +291,9 @@ TEST(TcmeEngine, PatchingAndRebuildingTakeTheSameStepsOnTheGpt3TrainingStep) {
 // and 104 ulps: rounding, not a rate, as MaxMinSolver's oracle test checks; and when TCME began
 // to judge a step by the step time and over its collectives' critical phases (docs/tcme.md). The
 // hottest phase is the exposed gradient reduce-scatter at the window's end (link 3->4 98.5% busy)
-// where nothing helps, so the first iteration falls back to the window's busiest link and keeps
-// what it kept before, to the last bit; the second looks at a backward weight gather.)
+// where nothing helped, so the first iteration fell back to the window's busiest link; and when
+// reduction trees came (docs/tcme.md): the first iteration now turns that reduce-scatter into
+// reduction trees, the second switches the all-gathers to multicast as the first did before.)
 TEST(TcmeEngine, Gpt3TrainingStepFiguresAreUnchanged) {
     Scenario scenario = load("gpt3_175b_6x8_fsdp_tatp.json");
     scenario.tcme = TcmeSpec{};
@@ -304,22 +305,32 @@ TEST(TcmeEngine, Gpt3TrainingStepFiguresAreUnchanged) {
     EXPECT_EQ(engine.initial().stepS, 0x1.e74e26fab9522p+2);
     EXPECT_EQ(engine.initial().maxUtilization, 0x1.f8840154b802p-1);
     EXPECT_EQ(engine.run(), TcmeStopReason::NoCandidate);
-    ASSERT_EQ(engine.iterations().size(), 2u);
+    ASSERT_EQ(engine.iterations().size(), 3u);
     const TcmeIteration& first = engine.iterations()[0];
-    EXPECT_TRUE(first.phaseCollective.empty()); // the whole window's busiest link
-    EXPECT_EQ(first.queueingDelayS, 0x1.8f915f2652a53p-7);
+    EXPECT_EQ(first.phaseCollective, "dp grad reduce-scatter g0 #64");
+    EXPECT_EQ(first.mclFrom, 3);
+    EXPECT_EQ(first.mclTo, 4);
+    EXPECT_EQ(first.queueingDelayS, 0x1.28df4645e5558p-10);
     ASSERT_EQ(first.actions.size(), 1u);
-    EXPECT_EQ(first.actions[0].kind, TcmeAction::Kind::Multicast);
+    EXPECT_EQ(first.actions[0].kind, TcmeAction::Kind::ReductionTree);
+    EXPECT_EQ(first.actions[0].flow, "strategy.fsdp_reducescatter");
     EXPECT_EQ(first.gain, TcmeGain::StepTime);
-    EXPECT_EQ(first.after.makespanS, 0x1.02c922199496ap-4);
-    EXPECT_EQ(first.after.maxLinkBytes, 0x1.8c503acp+34);
-    EXPECT_EQ(first.after.stepS, 0x1.e72ff0d58ee8bp+2);
+    EXPECT_EQ(first.after.makespanS, 0x1.0409fdbc0b969p-4);
+    EXPECT_EQ(first.after.maxLinkBytes, 0x1.c91070cp+34);
+    EXPECT_EQ(first.after.stepS, 0x1.e743fe8fb658bp+2);
     const TcmeIteration& second = engine.iterations()[1];
-    EXPECT_EQ(second.phaseCollective, "fsdp bwd weights g0 #24");
-    EXPECT_EQ(second.mclFrom, 16);
-    EXPECT_EQ(second.mclTo, 8);
-    EXPECT_EQ(second.queueingDelayS, 0x1.1514a7fcf837p-10);
-    EXPECT_TRUE(second.actions.empty());
+    EXPECT_TRUE(second.phaseCollective.empty()); // the whole window's busiest link
+    EXPECT_EQ(second.queueingDelayS, 0x1.d79dce4af02ffp-7);
+    ASSERT_EQ(second.actions.size(), 1u);
+    EXPECT_EQ(second.actions[0].kind, TcmeAction::Kind::Multicast);
+    EXPECT_EQ(second.gain, TcmeGain::StepTime);
+    EXPECT_EQ(second.after.makespanS, 0x1.02269b6964fffp-4);
+    EXPECT_EQ(second.after.maxLinkBytes, 0x1.781028cp+34);
+    EXPECT_EQ(second.after.stepS, 0x1.e725c86a8bef5p+2);
+    const TcmeIteration& third = engine.iterations()[2];
+    EXPECT_EQ(third.phaseCollective, "dp grad reduce-scatter g0 #64");
+    EXPECT_EQ(third.queueingDelayS, 0x1.468f33b3491f4p-9);
+    EXPECT_TRUE(third.actions.empty());
 }
 
 } // namespace

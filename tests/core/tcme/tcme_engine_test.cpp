@@ -235,7 +235,9 @@ TEST(TcmeEngine, MakesARectangleReduceScatterHierarchical) {
     scenario.traffic = {
         collective("rs", OpKind::ReduceScatter, {0, 1, 2, 3}, 4 * kMB, Algorithm::Ring)};
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeEngine engine(scenario, topology, optionsFor(scenario));
+    TcmeOptions options = optionsFor(scenario);
+    options.reductionTrees = false; // the hierarchical candidate alone
+    TcmeEngine engine(scenario, topology, options);
     EXPECT_DOUBLE_EQ(engine.initial().maxLinkBytes, 3 * kMB);
     const TcmeIteration& first = engine.step();
     ASSERT_EQ(first.actions.size(), 1u);
@@ -509,6 +511,49 @@ TEST(TcmeEngine, YardstickUnderTacosParametersBeatsTheSynthesizer) {
     }
 }
 
+// The mirror of the yardstick: a reduce-scatter of 1 MiB per die over the 64 dies of an 8x8
+// mesh under TACOS's parameters, starting as a ring. TCME turns the ring into reduction trees,
+// one into each die, and then balances them; a corner die must take in 63 shards of partial sums
+// over two links, so the bound is the all-gather's: 31.5 shards over B plus the latency of the
+// farthest die's 14 hops. The tuned file pins every reduction tree and reproduces the result.
+TEST(TcmeEngine, ReduceScatterBecomesBalancedReductionTrees) {
+    constexpr double kGiBPerS = 50.0 * 1024 * 1024 * 1024;
+    constexpr double kHopS = 0.5e-6;
+    Scenario scenario = yardstick(8, Algorithm::Ring);
+    scenario.traffic[0].kind = OpKind::ReduceScatter;
+    scenario.traffic[0].id = "rs";
+    scenario.wafer.linkBandwidth = Quantity{kGiBPerS, "50 GiB/s"};
+    scenario.wafer.linkLatency = Quantity{kHopS, "0.5 us"};
+    const WaferTopology topology(scenario.wafer.topologySpec());
+    TcmeEngine engine(scenario, topology, optionsFor(scenario));
+    engine.run();
+    ASSERT_GE(engine.iterations().size(), 2u);
+    const TcmeIteration& first = engine.iterations()[0];
+    ASSERT_EQ(first.actions.size(), 1u);
+    EXPECT_EQ(first.actions[0].kind, TcmeAction::Kind::ReductionTree);
+    EXPECT_EQ(first.actions[0].flow, "rs");
+    EXPECT_EQ(first.after.maxLinkBytes, 56 * kMiB); // XY reduction trees, as XY multicasts
+    int retrees = 0;
+    for (const TcmeIteration& iteration : engine.iterations())
+        for (const TcmeAction& action : iteration.actions)
+            if (action.kind == TcmeAction::Kind::Retree) {
+                ++retrees;
+                EXPECT_EQ(action.newTree.size(), 63u);
+                EXPECT_NE(action.newTree.front().second, action.newTree.front().first);
+            }
+    EXPECT_GT(retrees, 0);
+    EXPECT_EQ(engine.tunedScenario().traffic[0].algorithm, Algorithm::Tree);
+    const double boundShards = 63 / 2.0;
+    EXPECT_LE(engine.current().maxLinkBytes, (boundShards + 1.5) * kMiB);
+    EXPECT_GE(engine.current().maxLinkBytes, boundShards * kMiB);
+    EXPECT_LE(engine.current().makespanS, 641e-6); // TACOS's all-gather, as a comparison
+    EXPECT_GE(engine.current().makespanS, boundShards * kMiB / kGiBPerS + 14 * kHopS);
+    const Scenario reloaded = parseScenario(toJson(engine.tunedScenario()));
+    const ScenarioEvaluation again = evaluateScenario(reloaded, topology);
+    EXPECT_EQ(again.makespanS, engine.current().makespanS);
+    EXPECT_EQ(again.linkBytes, engine.iterations().back().linkBytesAfter);
+}
+
 // Balanced trees on a wafer with dead dies and a dead link, in both network models: the trees
 // avoid what is dead, TCME never makes things worse, and the tuned scenario reproduces it.
 TEST(TcmeEngine, BalancesTreesAroundFaultsInBothNetworkModels) {
@@ -541,8 +586,8 @@ TEST(TcmeEngine, BalancesTreesAroundFaultsInBothNetworkModels) {
     }
 }
 
-// Random mixes of multicast all-gathers, broadcasts and unicasts on small meshes: whatever TCME
-// keeps, no iteration ends worse than it began, and the tuned scenario reproduces the result.
+// Random mixes of multicast all-gathers, a reduce-scatter and unicasts on small meshes: whatever
+// TCME keeps, no iteration ends worse than it began, and the tuned scenario reproduces the result.
 TEST(TcmeEngine, BalancedTreesNeverMakeARandomMixWorse) {
     std::mt19937 random(20261205);
     int retreesKept = 0;
@@ -560,8 +605,11 @@ TEST(TcmeEngine, BalancedTreesNeverMakeARandomMixWorse) {
             if (group.size() < 2)
                 group = {0, static_cast<DieId>(dies - 1)};
             const double bytes = static_cast<double>(1 + random() % 8) * kMB;
-            scenario.traffic.push_back(collective("ag" + std::to_string(op), OpKind::AllGather,
-                                                  group, bytes, Algorithm::Multicast));
+            // Two all-gathers as trees, one reduce-scatter as a ring (TCME may make it trees).
+            scenario.traffic.push_back(
+                collective((op < 2 ? "ag" : "rs") + std::to_string(op),
+                           op < 2 ? OpKind::AllGather : OpKind::ReduceScatter, group, bytes,
+                           op < 2 ? Algorithm::Multicast : Algorithm::Ring));
         }
         for (int op = 0; op < 4; ++op) {
             const DieId src = die();
