@@ -4,7 +4,8 @@
 // iteration with every candidate rebuilt and simulated whole (TcmeOptions::patchRoutes off, the
 // reference the patched reroutes must match), for comparison. BM_TcmeYardstick is the
 // all-gather yardstick of docs/tcme.md, a whole run from ring all-gathers (merge, then balanced
-// trees): targets under 1 s on 8x8 and under 10 s on 16x16.
+// trees): targets under 1 s on 8x8 and under 10 s on 16x16; BM_TcmeReductionTrees its mirror,
+// a reduce-scatter from a ring (reduction trees, then balanced).
 #include "io/scenario_io.h"
 #include "tcme/tcme_engine.h"
 
@@ -56,11 +57,10 @@ void BM_TcmeRun(benchmark::State& state, const std::string& name) {
     state.counters["iterations"] = iterations;
 }
 
-// The shipped 8x8 yardstick, or the same all-gather (1 MiB per die) over every die of an n x n
-// mesh.
-ws::Scenario yardstick(int n) {
-    ws::Scenario scenario =
-        ws::loadScenario(std::string(WAFERSCOPE_SCENARIO_DIR) + "/allgather_yardstick_8x8.json");
+// The shipped 8x8 yardstick (an all-gather, or its mirror image, a reduce-scatter), or the same
+// collective (1 MiB per die) over every die of an n x n mesh.
+ws::Scenario yardstick(int n, const std::string& file) {
+    ws::Scenario scenario = ws::loadScenario(std::string(WAFERSCOPE_SCENARIO_DIR) + "/" + file);
     scenario.wafer.rows = n;
     scenario.wafer.cols = n;
     ws::TrafficOp& gather = scenario.traffic.front();
@@ -71,8 +71,9 @@ ws::Scenario yardstick(int n) {
     return scenario;
 }
 
-void BM_TcmeYardstick(benchmark::State& state) {
-    const ws::Scenario scenario = yardstick(static_cast<int>(state.range(0)));
+// A whole TCME run on the n x n yardstick of `file` (n = the benchmark's argument).
+void runYardstick(benchmark::State& state, const std::string& file) {
+    const ws::Scenario scenario = yardstick(static_cast<int>(state.range(0)), file);
     const ws::WaferTopology topology(scenario.wafer.topologySpec());
     for (auto _ : state) {
         ws::TcmeEngine engine(scenario, topology, ws::tcmeOptionsFrom(scenario));
@@ -82,7 +83,17 @@ void BM_TcmeYardstick(benchmark::State& state) {
     }
 }
 
+void BM_TcmeYardstick(benchmark::State& state) {
+    runYardstick(state, "allgather_yardstick_8x8.json");
+}
+
+// The reduce-scatter from a ring: reduction trees, then balanced (docs/tcme.md).
+void BM_TcmeReductionTrees(benchmark::State& state) {
+    runYardstick(state, "reducescatter_trees_8x8.json");
+}
+
 BENCHMARK(BM_TcmeYardstick)->Arg(8)->Arg(16)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_TcmeReductionTrees)->Arg(8)->Arg(16)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_TcmeIteration, gpt3_step_6x8, std::string("gpt3_175b_6x8_fsdp_tatp.json"))
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_TcmeIterationRebuilt, gpt3_step_6x8,

@@ -440,7 +440,7 @@ void MainWindow::createMenus() {
         QAction* action =
             view->addAction(tr("Colour links by %1").arg(toDisplayString(metric).toLower()));
         action->setCheckable(true);
-        action->setChecked(metric == m_mesh->metric());
+        action->setChecked(metric == m_mesh->linkMetric());
         action->setShortcut(QKeySequence(shortcut));
         m_metricGroup->addAction(action);
         connect(action, &QAction::triggered, this,

@@ -80,7 +80,7 @@ public:
     std::shared_ptr<const ScenarioAnalysis> analysis() const { return m_analysis; }
 
     void setMetric(LinkMetric metric);
-    LinkMetric metric() const { return m_metric; }
+    LinkMetric linkMetric() const { return m_metric; }
     void setLinkLoadOverride(std::optional<LinkLoadOverride> loads);
     void setTcmeOverlay(std::optional<TcmeOverlay> overlay);
     void setLinkDifference(std::optional<LinkDifference> difference);

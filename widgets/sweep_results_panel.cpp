@@ -337,7 +337,7 @@ void SweepResultsPanel::setAxis(int axis) {
     m_axis->setCurrentIndex(axis);
 }
 
-SweepMetric SweepResultsPanel::metric() const {
+SweepMetric SweepResultsPanel::sweepMetric() const {
     return static_cast<SweepMetric>(m_metric->currentData().toInt());
 }
 
@@ -423,7 +423,7 @@ void SweepResultsPanel::replot() {
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
-    const SweepMetricInfo& info = sweepMetricInfo(metric());
+    const SweepMetricInfo& info = sweepMetricInfo(sweepMetric());
     const auto axisIndex = static_cast<std::size_t>(m_axis->currentIndex());
     const SweepChartData chart =
         sweepChartData(*m_output, *m_axes, info.metric, axisIndex, kMaxLines);

@@ -62,7 +62,7 @@ public:
 
     void setMetric(SweepMetric metric);
     void setAxis(int axis); // among the output's axis columns
-    SweepMetric metric() const;
+    SweepMetric sweepMetric() const;
     int axis() const;
     // Makes the scenario of the output's row `row` (its position in the file) and asks for it
     // to be opened; false, with the reason as a statusMessage, when it cannot.

@@ -376,6 +376,11 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
         }
         if (combined.actions.size() > 1)
             result.push_back(std::move(combined));
+        // And all the hot unicast flows at once, each on the path that lowers the busiest link
+        // given all the others' load (docs/tcme.md), not only around mcl.
+        if (m_options.replanPaths)
+            if (std::optional<Candidate> planned = replannedPathsCandidate(unicast))
+                result.push_back(std::move(*planned));
     }
 
     // (d) Re-shape the multicast trees against the load of all traffic, when one crosses mcl.
@@ -447,6 +452,73 @@ std::optional<TcmeEngine::Candidate> TcmeEngine::retreeCandidate() const {
                            " of its " + std::to_string(newTree.size()) + " links moved");
         action.oldTree = oldTree;
         action.newTree = newTree;
+        candidate.actions.push_back(std::move(action));
+    }
+    if (candidate.actions.empty())
+        return std::nullopt;
+    return candidate;
+}
+
+std::optional<TcmeEngine::Candidate>
+TcmeEngine::replannedPathsCandidate(const std::vector<int>& unicast) const {
+    const ScenarioEvaluation& evaluation = m_state.evaluation;
+    // A pin applies to every flow of its id, so flows that share an id are one demand (their
+    // bytes together); an id whose flows differ in source or destination stays as it is.
+    std::map<std::string, std::size_t> demandOf;
+    std::vector<MulticastDemand> demands;
+    std::vector<std::vector<DieId>> oldPaths;
+    std::vector<std::string> ids;
+    std::set<std::string> mixed;
+    for (const int index : unicast) {
+        const EvaluatedFlow& flow = evaluation.flows[static_cast<std::size_t>(index)];
+        const auto [entry, added] = demandOf.emplace(flow.id, demands.size());
+        if (!added)
+            continue;
+        TreeEdges path;
+        for (std::size_t i = 1; i < flow.route.path.size(); ++i)
+            path.emplace_back(flow.route.path[i - 1], flow.route.path[i]);
+        demands.push_back({flow.src, flow.dsts, 0.0, std::move(path)});
+        oldPaths.push_back(flow.route.path);
+        ids.push_back(flow.id);
+    }
+    for (const EvaluatedFlow& flow : evaluation.flows) {
+        const auto entry = demandOf.find(flow.id);
+        if (entry != demandOf.end() && (flow.multicast || flow.src != demands[entry->second].src ||
+                                        flow.dsts != demands[entry->second].dsts ||
+                                        flow.route.path != oldPaths[entry->second]))
+            mixed.insert(flow.id);
+    }
+    std::vector<double> background = evaluation.linkBytes; // what the demands do not carry
+    for (const EvaluatedFlow& flow : evaluation.flows) {
+        const auto entry = demandOf.find(flow.id);
+        if (entry == demandOf.end() || mixed.contains(flow.id))
+            continue; // a mixed id keeps its routes: zero bytes to plan, all in the background
+        demands[entry->second].bytes += flow.bytes;
+        for (const LinkId link : flow.route.links) {
+            double& bytes = background[static_cast<std::size_t>(link)];
+            bytes = std::max(0.0, bytes - flow.bytes);
+        }
+    }
+    const MulticastTreePlanner planner(m_topology, evaluation.linkBandwidth, background);
+    const std::vector<TreeEdges> paths = planner.plan(demands);
+
+    Candidate candidate{m_scenario, {}, {}};
+    for (std::size_t d = 0; d < demands.size(); ++d) {
+        // A tree to one destination is a path: its edges run from the source, in order.
+        if (demands[d].bytes <= 0.0 || paths[d] == demands[d].tree || paths[d].empty())
+            continue;
+        std::vector<DieId> path{paths[d].front().first};
+        for (const auto& [from, to] : paths[d]) {
+            if (from != path.back())
+                return std::nullopt; // not a path: cannot happen for one destination
+            path.push_back(to);
+        }
+        TcmeAction action = makeAction(TcmeAction::Kind::Reroute, ids[d],
+                                       "re-plan '" + ids[d] + "' against the links' load");
+        action.oldPath = oldPaths[d];
+        action.newPath = path;
+        pin(candidate.scenario, ids[d], path);
+        candidate.pins.emplace(ids[d], std::move(path));
         candidate.actions.push_back(std::move(action));
     }
     if (candidate.actions.empty())

@@ -80,6 +80,7 @@ struct TcmeOptions {
     bool hierarchicalReduceScatter = true; // candidates (b): ring reduce-scatter -> hierarchical
     bool reductionTrees = true;            // candidates (b): reduce-scatter -> reduction trees
     bool rerouteFlows = true;              // candidates (c): hot unicast flows -> bypass paths
+    bool replanPaths = true;               // ... and all of them re-planned against the load
     bool retreeMulticasts = true;          // candidates (d): multicast trees balanced by load
     int maxCandidatesPerIteration = 8;     // hot unicast flows tried for rerouting per iteration
     // Judge candidates that only pin routes by patching the current problem's links instead of
@@ -153,6 +154,10 @@ private:
     std::vector<Candidate> candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const;
     // Candidate (d), or nullopt when no multicast tree would change.
     std::optional<Candidate> retreeCandidate() const;
+    // Candidate (c), planned: the hot unicast flows `unicast` (indices into the evaluation's
+    // flows) re-routed together against the load of all the traffic, as the trees of (d) are;
+    // nullopt when no path would change.
+    std::optional<Candidate> replannedPathsCandidate(const std::vector<int>& unicast) const;
     // By candidate: the patches that simulate it on the current problem, or nullopt (rebuild).
     std::vector<std::optional<std::vector<RoutePatch>>>
     routePatches(const std::vector<Candidate>& options) const;

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <system_error>
 #include <unistd.h>
 
 namespace ws::test {
@@ -26,12 +27,22 @@ inline std::string readFile(const std::filesystem::path& path) {
     return text.str();
 }
 
-// A folder of this test process's own (gtest_discover_tests runs each test in its own process).
+// A folder of this test process's own (gtest_discover_tests runs each test in its own process),
+// removed with everything in it when the process exits: runs must not leave /tmp growing.
 inline std::filesystem::path scratchDir() {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                      ("waferscope_cli_test_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    return dir;
+    struct Scratch {
+        std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("waferscope_cli_test_" + std::to_string(::getpid()));
+        Scratch() { std::filesystem::create_directories(dir); }
+        ~Scratch() {
+            std::error_code ignored; // nothing to do about a folder that will not go
+            std::filesystem::remove_all(dir, ignored);
+        }
+        Scratch(const Scratch&) = delete;
+        Scratch& operator=(const Scratch&) = delete;
+    };
+    static const Scratch scratch;
+    return scratch.dir;
 }
 
 // Single-quoted for the shell (paths here contain no quotes).

@@ -170,7 +170,7 @@ TEST(SweepResultsPanel, FileOpenShowsTheResultsAndARowOpensItsScenario) {
 
     // Throughput against strategy.tatp, one line per link bandwidth; tatp 16 failed twice.
     const QCustomPlot& plot = *panel.plot();
-    EXPECT_EQ(panel.metric(), SweepMetric::TokensPerSecond);
+    EXPECT_EQ(panel.sweepMetric(), SweepMetric::TokensPerSecond);
     EXPECT_EQ(plot.yAxis->label(), "throughput (tokens/s)");
     EXPECT_EQ(plot.xAxis->label(), "strategy.tatp");
     ASSERT_EQ(plot.graphCount(), 2);
