@@ -58,6 +58,9 @@ QString actionText(const TcmeAction& action) {
     case TcmeAction::Kind::ReductionTree:
         return QCoreApplication::translate("ws", "reduction tree %1: %2")
             .arg(qs(action.flow), qs(action.detail));
+    case TcmeAction::Kind::Split:
+        return QCoreApplication::translate("ws", "split %1: %2")
+            .arg(qs(action.flow), qs(action.detail));
     }
     return {};
 }
@@ -494,11 +497,16 @@ void TcmePanel::refreshList() {
     }
     if (!last)
         return;
-    // An iteration that re-shaped trees opens on its first tree, so that one is drawn.
+    // An iteration that re-shaped trees opens on its first tree, so that one is drawn (a split
+    // lists the op first, then its halves' trees). Its first children are its actions, in order.
     QTreeWidgetItem* current = last;
     const auto& actions = m_engine->iterations().back().actions;
-    if (!actions.empty() && actions.front().kind == TcmeAction::Kind::Retree)
-        current = last->child(0);
+    const auto firstTree =
+        std::find_if(actions.begin(), actions.end(), [](const TcmeAction& action) {
+            return action.kind == TcmeAction::Kind::Retree;
+        });
+    if (firstTree != actions.end())
+        current = last->child(static_cast<int>(firstTree - actions.begin()));
     m_iterations->setCurrentItem(current);
 }
 

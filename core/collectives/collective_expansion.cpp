@@ -437,10 +437,8 @@ std::vector<Flow> expandHierarchical(const TrafficOp& op, Expansion& e,
     return e.take();
 }
 
-} // namespace
-
-std::vector<Flow> expandOp(const TrafficOp& op, int opIndex, const WaferTopology& topology,
-                           const std::string& opKeyPath, const std::function<bool()>& cancel) {
+std::vector<Flow> expandWhole(const TrafficOp& op, int opIndex, const WaferTopology& topology,
+                              const std::string& opKeyPath, const std::function<bool()>& cancel) {
     if (op.kind == OpKind::P2P)
         return expandP2P(op, opIndex, topology, opKeyPath);
     checkGroup(op, topology, opKeyPath);
@@ -460,6 +458,33 @@ std::vector<Flow> expandOp(const TrafficOp& op, int opIndex, const WaferTopology
         return expandTree(op, expansion, opKeyPath);
     }
     return {};
+}
+
+// A split op (docs/file-format.md, `split`) is its whole expansion `parts` times over, on
+// 1/parts of the buffer each: part j of a flow carries 1/parts of its bytes, is named
+// "<flow id>/p<j>" and waits for part j of each flow the whole one waited for, so the parts are
+// independent copies of the algorithm that run at once. Flow f's part j is at f * parts + j.
+std::vector<Flow> splitIntoParts(std::vector<Flow> whole, int parts) {
+    std::vector<Flow> split;
+    split.reserve(whole.size() * static_cast<std::size_t>(parts));
+    for (Flow& flow : whole) {
+        for (int j = 0; j < parts; ++j) {
+            Flow& part = split.emplace_back(flow);
+            part.id.append("/p").append(std::to_string(j));
+            part.bytes = flow.bytes / parts;
+            for (int& dep : part.flowDeps)
+                dep = dep * parts + j;
+        }
+    }
+    return split;
+}
+
+} // namespace
+
+std::vector<Flow> expandOp(const TrafficOp& op, int opIndex, const WaferTopology& topology,
+                           const std::string& opKeyPath, const std::function<bool()>& cancel) {
+    std::vector<Flow> flows = expandWhole(op, opIndex, topology, opKeyPath, cancel);
+    return op.split > 1 ? splitIntoParts(std::move(flows), op.split) : flows;
 }
 
 } // namespace ws

@@ -30,6 +30,11 @@ namespace ws {
 //   reduce-scatter, column all-reduce, row all-gather); each die's first flow of a phase waits
 //   for the last flow it received in the previous phase. Steps are numbered on through the
 //   phases; ranks stay indices into `group`, whatever its order (rings follow the geometry).
+// - tree: reducescatter: one reduction flow into each rank from all the others (step 0);
+//   allreduce: those, then each reduced chunk multicast back (step 1, after its reduction);
+//   allgather and broadcast as multicast. Not defined for alltoall.
+// A split op (`split` k > 1) is all of the above on bytes/k, k times over: part j of flow
+// "<id>" is "<id>/p<j>" and waits for part j of what the whole flow waited for.
 // `opKeyPath` (e.g. "traffic[3]") prefixes errors. Polls `cancel` every
 // kFlowsBetweenCancelPolls flows and throws RunCancelled (sim/run_cancelled.h) when it fires.
 std::vector<Flow> expandOp(const TrafficOp& op, int opIndex, const WaferTopology& topology,

@@ -71,6 +71,9 @@ ExpansionSize expansionSizeOf(const TrafficOp& op, const WaferTopology& topology
         if (op.kind == OpKind::Broadcast)
             flowBytes = n;
     }
+    // A split op is its whole expansion `split` times over, on a share of the bytes each.
+    flows *= op.split;
+    flowBytes /= op.split;
     const double chunksPerFlow = std::max(1.0, std::ceil(flowBytes / chunkBytes));
     // Clamped so that the product stays an integer; anything this large is refused anyway.
     const double chunks = std::min(9e18, chunksPerFlow * static_cast<double>(flows));

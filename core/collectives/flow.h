@@ -5,6 +5,7 @@
 #include "scenario/scenario.h"
 #include "sim/sim_problem.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,13 @@ struct Flow {
         return reduction ? TreeDirection::ToRoot : TreeDirection::FromRoot;
     }
 };
+
+// The op (or training-step collective) a flow belongs to: "<id>" of "<id>/s<step>/r<rank>",
+// of a split part "<id>/p<part>" or "<id>/s<step>/r<rank>/p<part>", and of "<id>" itself.
+inline std::string opOfFlow(const std::string& flowId) {
+    const auto slash = std::min(flowId.find("/s"), flowId.find("/p"));
+    return slash == std::string::npos ? flowId : flowId.substr(0, slash);
+}
 
 // The routing policy's route for `flow`: a path, a multicast tree or a reduction tree; nullopt
 // when some die of it cannot be reached over live dies and links.

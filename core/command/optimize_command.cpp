@@ -66,6 +66,8 @@ const char* toString(TcmeAction::Kind kind) {
         return "retree";
     case TcmeAction::Kind::ReductionTree:
         return "reduction_tree";
+    case TcmeAction::Kind::Split:
+        return "split";
     }
     return "unknown";
 }

@@ -15,10 +15,11 @@ inline constexpr double kMaxLinkBandwidth = 1e15;   // bytes/s: 1 PB/s, far beyo
 inline constexpr double kMaxLinkLatency = 1.0;      // seconds per hop
 inline constexpr double kMaxOpBytes = 1e15;         // bytes: 1 PB per op
 inline constexpr double kMaxOpStart = 1e6;          // seconds: about 11.6 days
-inline constexpr int kMaxTcmeIterations = 1000;     // tcme.max_iter and tcme.patience
-inline constexpr double kMaxTaskOverhead = 1.0;     // seconds per compute task
-inline constexpr int kMaxGemmTile = 1 << 16;        // elements: real arrays are 8 to 256 wide
-inline constexpr double kMinChunkBytes = 64;        // network.chunk: a flit, the smallest unit
+inline constexpr int kMaxOpSplit = 16;          // parts of a split op: more adds flows, not routes
+inline constexpr int kMaxTcmeIterations = 1000; // tcme.max_iter and tcme.patience
+inline constexpr double kMaxTaskOverhead = 1.0; // seconds per compute task
+inline constexpr int kMaxGemmTile = 1 << 16;    // elements: real arrays are 8 to 256 wide
+inline constexpr double kMinChunkBytes = 64;    // network.chunk: a flit, the smallest unit
 
 // The workload (io/workload_reader.cpp).
 inline constexpr std::int64_t kMaxSeqLen = std::int64_t{1} << 24;      // 16,777,216 tokens

@@ -30,6 +30,7 @@ using nlohmann::json;
 using limits::kMaxLinkBandwidth;
 using limits::kMaxLinkLatency;
 using limits::kMaxOpBytes;
+using limits::kMaxOpSplit;
 using limits::kMaxOpStart;
 using limits::kMaxTcmeIterations;
 using limits::kMaxWaferSide;
@@ -484,9 +485,9 @@ void checkAlgorithm(const TrafficOp& op, const std::string& path, const WaferTop
 TrafficOp readOp(const json& value, const std::string& path, const DieChecker& dies) {
     expectObject(value, path);
     TrafficOp op;
-    op.extensions = checkKeys(
-        value, path,
-        {"id", "op", "src", "dst", "group", "root", "bytes", "algorithm", "start", "after"});
+    op.extensions = checkKeys(value, path,
+                              {"id", "op", "src", "dst", "group", "root", "bytes", "algorithm",
+                               "split", "start", "after"});
     op.id = readString(requireMember(value, path, "id"), memberPath(path, "id"));
     if (op.id.empty())
         failAt(memberPath(path, "id"), "the op id is empty");
@@ -541,6 +542,8 @@ TrafficOp readOp(const json& value, const std::string& path, const DieChecker& d
             readEnum<Algorithm>(*v, at, "algorithm", algorithmFromString, kAlgorithmNames);
         checkAlgorithm(op, at, dies.topology());
     }
+    if (const json* v = findMember(value, "split"))
+        op.split = readIntRange(*v, memberPath(path, "split"), 1, kMaxOpSplit);
     if (const json* v = findMember(value, "start")) {
         const std::string at = memberPath(path, "start");
         op.start = readQuantity(*v, at, Dimension::Seconds);

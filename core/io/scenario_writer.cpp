@@ -111,6 +111,8 @@ ordered_json opJson(const TrafficOp& op) {
     out["bytes"] = quantityJson(op.bytes);
     if (op.algorithm)
         out["algorithm"] = toString(*op.algorithm);
+    if (op.split != 1)
+        out["split"] = op.split;
     if (op.start)
         out["start"] = quantityJson(*op.start);
     if (!op.after.empty())

@@ -1,5 +1,6 @@
 #include "report/step_report.h"
 
+#include "collectives/flow.h"
 #include "step/round_link_bytes.h"
 #include "step/round_windows.h"
 #include "step/work_shares.h"
@@ -46,12 +47,6 @@ std::string strategyText(const StrategySpec& strategy) {
     else if (strategy.activationCheckpointing == Checkpointing::Selective)
         text += ", selective recomputation";
     return text;
-}
-
-// The flow's op: a collective flow "<id>/s<step>/r<rank>" belongs to "<id>".
-std::string opOf(const std::string& flowId) {
-    const auto slash = flowId.find("/s");
-    return slash == std::string::npos ? flowId : flowId.substr(0, slash);
 }
 
 // Idle gaps between a die's compute tasks, inside [0, end].
@@ -115,7 +110,7 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
         const StepTaskInfo& info = graph.info()[static_cast<std::size_t>(flow.task)];
         FlowReport entry;
         entry.id = flow.id;
-        entry.op = opOf(flow.id);
+        entry.op = opOfFlow(flow.id);
         entry.opKind = info.kind == StepTaskInfo::Kind::Transfer ? "tatp" : "collective";
         entry.src = flow.src;
         entry.dsts = flow.dsts;

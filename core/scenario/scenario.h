@@ -103,6 +103,9 @@ struct TrafficOp {
     std::optional<Algorithm> algorithm; // unset: ring for collectives
     std::optional<Quantity> start;      // seconds
     std::vector<std::string> after;     // op ids that must finish first
+    // The buffer cut into `split` equal parts, each carried out by the algorithm on its own and
+    // all at once, on its own routes (docs/file-format.md, `split`). 1: not split.
+    int split = 1;
     nlohmann::json extensions = nlohmann::json::object();
     friend bool operator==(const TrafficOp&, const TrafficOp&) = default;
 

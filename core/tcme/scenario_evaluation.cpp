@@ -1,5 +1,6 @@
 #include "tcme/scenario_evaluation.h"
 
+#include "collectives/flow.h"
 #include "evaluation/scenario_run.h"
 #include "sim/fluid_simulator.h"
 #include "step/round_link_bytes.h"
@@ -125,16 +126,10 @@ ScenarioEvaluation::HotPhase ScenarioEvaluation::hottestPhase() const {
 
 namespace {
 
-// A collective flow "<id>/s<step>/r<rank>" belongs to "<id>".
-std::string groupOf(const std::string& flowId) {
-    const auto slash = flowId.find("/s");
-    return slash == std::string::npos ? flowId : flowId.substr(0, slash);
-}
-
 // The flow as TCME sees it, taking its id, destinations and route; timings come later.
 EvaluatedFlow evaluated(Flow&& flow) {
     EvaluatedFlow view;
-    view.group = groupOf(flow.id);
+    view.group = opOfFlow(flow.id);
     view.id = std::move(flow.id);
     view.opIndex = flow.opIndex;
     view.src = flow.src;

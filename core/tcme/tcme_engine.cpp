@@ -10,6 +10,7 @@
 #include <limits>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 namespace ws {
@@ -187,6 +188,113 @@ void pin(Scenario& scenario, const std::string& flowId, const std::vector<DieId>
     if (!scenario.routing)
         scenario.routing = RoutingSpec{};
     scenario.routing->paths[flowId] = PinnedRoute{path, {}};
+}
+
+// A route as the planner takes it: a tree's edges, or a path's hops as edges.
+TreeEdges edgesOf(const Route& route) {
+    if (route.isTree())
+        return route.edges;
+    TreeEdges edges;
+    for (std::size_t i = 1; i < route.path.size(); ++i)
+        edges.emplace_back(route.path[i - 1], route.path[i]);
+    return edges;
+}
+
+// A planned route to one destination as a path of dies (its edges run from the source in
+// order); nullopt if it is not one, which the planner never returns for one destination.
+std::optional<std::vector<DieId>> pathOf(const TreeEdges& edges) {
+    if (edges.empty())
+        return std::nullopt;
+    std::vector<DieId> path{edges.front().first};
+    for (const auto& [from, to] : edges) {
+        if (from != path.back())
+            return std::nullopt;
+        path.push_back(to);
+    }
+    return path;
+}
+
+// What the tree planner is given: flows grouped into demands by id. A pin applies to every flow
+// of its id (a training step repeats ids across layers), so the flows of one id are one demand
+// carrying their bytes together; an id whose flows differ in source, destinations, direction or
+// route cannot be pinned as one, so its demand carries no bytes (the planner leaves it be) and
+// its bytes stay in `background`, the bytes of all that the demands do not carry.
+struct PlanningDemands {
+    std::vector<MulticastDemand> demands;
+    std::vector<std::string> ids;
+    std::vector<int> firstFlow;     // by demand: its id's first flow, an index into the flows
+    std::vector<double> background; // bytes, by LinkId
+};
+
+// The demands of the flows `selected` (indices into evaluation.flows), in that order.
+PlanningDemands planningDemands(const ScenarioEvaluation& evaluation,
+                                const std::vector<int>& selected) {
+    const auto& flows = evaluation.flows;
+    PlanningDemands planning;
+    std::unordered_map<std::string, std::size_t> demandOf;
+    for (const int index : selected) {
+        const EvaluatedFlow& flow = flows[static_cast<std::size_t>(index)];
+        if (!demandOf.emplace(flow.id, planning.demands.size()).second)
+            continue;
+        planning.demands.push_back(
+            {flow.src, flow.dsts, 0.0, edgesOf(flow.route),
+             flow.reduction ? TreeDirection::ToRoot : TreeDirection::FromRoot});
+        planning.ids.push_back(flow.id);
+        planning.firstFlow.push_back(index);
+    }
+    // One lookup per flow (a training step has 10^5): its demand, or -1.
+    std::vector<int> demandOfFlow(flows.size(), -1);
+    std::vector<bool> mixed(planning.demands.size(), false);
+    for (std::size_t f = 0; f < flows.size(); ++f) {
+        const EvaluatedFlow& flow = flows[f];
+        const auto entry = demandOf.find(flow.id);
+        if (entry == demandOf.end())
+            continue;
+        demandOfFlow[f] = static_cast<int>(entry->second);
+        const EvaluatedFlow& first =
+            flows[static_cast<std::size_t>(planning.firstFlow[entry->second])];
+        if (flow.multicast != first.multicast || flow.reduction != first.reduction ||
+            flow.src != first.src || flow.dsts != first.dsts || !(flow.route == first.route))
+            mixed[entry->second] = true;
+    }
+    planning.background = evaluation.linkBytes;
+    for (std::size_t f = 0; f < flows.size(); ++f) {
+        const int d = demandOfFlow[f];
+        if (d < 0 || mixed[static_cast<std::size_t>(d)])
+            continue;
+        planning.demands[static_cast<std::size_t>(d)].bytes += flows[f].bytes;
+        for (const LinkId link : flows[f].route.links) {
+            double& bytes = planning.background[static_cast<std::size_t>(link)];
+            bytes = std::max(0.0, bytes - flows[f].bytes);
+        }
+    }
+    return planning;
+}
+
+// The retree action for flow `id`'s tree, now `oldTree`, re-shaped to `newTree`; nullopt when
+// no edge moved (the same tree, perhaps listed in another order).
+std::optional<TcmeAction> retreeAction(const std::string& id, const TreeEdges& oldTree,
+                                       const TreeEdges& newTree, TreeDirection direction) {
+    const std::set<std::pair<DieId, DieId>> kept(oldTree.begin(), oldTree.end());
+    const auto moved = std::count_if(newTree.begin(), newTree.end(),
+                                     [&](const auto& edge) { return !kept.contains(edge); });
+    if (moved == 0)
+        return std::nullopt;
+    TcmeAction action = makeAction(
+        TcmeAction::Kind::Retree, id,
+        std::string(direction == TreeDirection::ToRoot ? "re-shape the reduction tree of '"
+                                                       : "re-shape the multicast tree of '") +
+            id + "' against the links' load: " + std::to_string(moved) + " of its " +
+            std::to_string(newTree.size()) + " links moved");
+    action.oldTree = oldTree;
+    action.newTree = newTree;
+    return action;
+}
+
+void pinTree(Scenario& scenario, const std::string& flowId, const TreeEdges& tree) {
+    if (!scenario.routing)
+        scenario.routing = RoutingSpec{};
+    scenario.routing->paths[flowId] = PinnedRoute{{}, tree};
 }
 
 } // namespace
@@ -389,70 +497,36 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
                     [&](int index) { return flows[static_cast<std::size_t>(index)].multicast; }))
         if (std::optional<Candidate> candidate = retreeCandidate())
             result.push_back(std::move(*candidate));
+
+    // (e) Split: a hot op's transfer cut in two, each half on its own route, when one tree or
+    // path per transfer is not enough (docs/tcme.md).
+    if (m_options.splitTransfers)
+        if (std::optional<Candidate> candidate = splitCandidate(hotFlowIndices))
+            result.push_back(std::move(*candidate));
     return result;
 }
 
 std::optional<TcmeEngine::Candidate> TcmeEngine::retreeCandidate() const {
     const ScenarioEvaluation& evaluation = m_state.evaluation;
-    // A pin applies to every flow of its id (a training step repeats ids across layers), so the
-    // flows of one id are one demand carrying their bytes together; an id whose flows differ in
-    // source, destinations or tree cannot be pinned as one and stays as it is.
-    std::map<std::string, std::size_t> demandOf;
-    std::vector<MulticastDemand> demands;
-    std::vector<std::string> ids;
-    std::set<std::string> mixed;
-    for (const EvaluatedFlow& flow : evaluation.flows) {
-        if (!flow.multicast || !flow.route.isTree())
-            continue;
-        const auto [entry, added] = demandOf.emplace(flow.id, demands.size());
-        const TreeDirection direction =
-            flow.reduction ? TreeDirection::ToRoot : TreeDirection::FromRoot;
-        if (added) {
-            demands.push_back({flow.src, flow.dsts, 0.0, flow.route.edges, direction});
-            ids.push_back(flow.id);
-        } else if (const MulticastDemand& demand = demands[entry->second];
-                   demand.src != flow.src || demand.dsts != flow.dsts ||
-                   demand.tree != flow.route.edges || demand.direction != direction) {
-            mixed.insert(flow.id);
-        }
-    }
-    std::vector<double> background = evaluation.linkBytes; // what the demands do not carry
-    for (const EvaluatedFlow& flow : evaluation.flows) {
-        if (!flow.multicast || !flow.route.isTree() || mixed.contains(flow.id))
-            continue;
-        demands[demandOf.at(flow.id)].bytes += flow.bytes;
-        for (const LinkId link : flow.route.links) {
-            double& bytes = background[static_cast<std::size_t>(link)];
-            bytes = std::max(0.0, bytes - flow.bytes);
-        }
-    }
-    const MulticastTreePlanner planner(m_topology, evaluation.linkBandwidth, background);
-    const std::vector<TreeEdges> trees = planner.plan(demands);
+    std::vector<int> trees;
+    for (std::size_t i = 0; i < evaluation.flows.size(); ++i)
+        if (evaluation.flows[i].multicast && evaluation.flows[i].route.isTree())
+            trees.push_back(static_cast<int>(i));
+    const PlanningDemands planning = planningDemands(evaluation, trees);
+    const MulticastTreePlanner planner(m_topology, evaluation.linkBandwidth, planning.background);
+    const std::vector<TreeEdges> newTrees = planner.plan(planning.demands);
 
     Candidate candidate{m_scenario, {}, {}};
-    for (std::size_t d = 0; d < demands.size(); ++d) {
-        const TreeEdges& oldTree = demands[d].tree;
-        const TreeEdges& newTree = trees[d];
-        if (demands[d].bytes <= 0.0 || newTree == oldTree)
+    for (std::size_t d = 0; d < planning.demands.size(); ++d) {
+        const MulticastDemand& demand = planning.demands[d];
+        if (demand.bytes <= 0.0 || newTrees[d] == demand.tree)
             continue;
-        const std::set<std::pair<DieId, DieId>> kept(oldTree.begin(), oldTree.end());
-        const auto moved = std::count_if(newTree.begin(), newTree.end(),
-                                         [&](const auto& edge) { return !kept.contains(edge); });
-        if (moved == 0)
-            continue; // the same tree, its edges listed in another order
-        if (!candidate.scenario.routing)
-            candidate.scenario.routing = RoutingSpec{};
-        candidate.scenario.routing->paths[ids[d]] = PinnedRoute{{}, newTree};
-        TcmeAction action =
-            makeAction(TcmeAction::Kind::Retree, ids[d],
-                       std::string(demands[d].direction == TreeDirection::ToRoot
-                                       ? "re-shape the reduction tree of '"
-                                       : "re-shape the multicast tree of '") +
-                           ids[d] + "' against the links' load: " + std::to_string(moved) +
-                           " of its " + std::to_string(newTree.size()) + " links moved");
-        action.oldTree = oldTree;
-        action.newTree = newTree;
-        candidate.actions.push_back(std::move(action));
+        std::optional<TcmeAction> action =
+            retreeAction(planning.ids[d], demand.tree, newTrees[d], demand.direction);
+        if (!action)
+            continue;
+        pinTree(candidate.scenario, planning.ids[d], newTrees[d]);
+        candidate.actions.push_back(std::move(*action));
     }
     if (candidate.actions.empty())
         return std::nullopt;
@@ -462,67 +536,109 @@ std::optional<TcmeEngine::Candidate> TcmeEngine::retreeCandidate() const {
 std::optional<TcmeEngine::Candidate>
 TcmeEngine::replannedPathsCandidate(const std::vector<int>& unicast) const {
     const ScenarioEvaluation& evaluation = m_state.evaluation;
-    // A pin applies to every flow of its id, so flows that share an id are one demand (their
-    // bytes together); an id whose flows differ in source or destination stays as it is.
-    std::map<std::string, std::size_t> demandOf;
-    std::vector<MulticastDemand> demands;
-    std::vector<std::vector<DieId>> oldPaths;
-    std::vector<std::string> ids;
-    std::set<std::string> mixed;
-    for (const int index : unicast) {
-        const EvaluatedFlow& flow = evaluation.flows[static_cast<std::size_t>(index)];
-        const auto [entry, added] = demandOf.emplace(flow.id, demands.size());
-        if (!added)
-            continue;
-        TreeEdges path;
-        for (std::size_t i = 1; i < flow.route.path.size(); ++i)
-            path.emplace_back(flow.route.path[i - 1], flow.route.path[i]);
-        demands.push_back({flow.src, flow.dsts, 0.0, std::move(path)});
-        oldPaths.push_back(flow.route.path);
-        ids.push_back(flow.id);
-    }
-    for (const EvaluatedFlow& flow : evaluation.flows) {
-        const auto entry = demandOf.find(flow.id);
-        if (entry != demandOf.end() && (flow.multicast || flow.src != demands[entry->second].src ||
-                                        flow.dsts != demands[entry->second].dsts ||
-                                        flow.route.path != oldPaths[entry->second]))
-            mixed.insert(flow.id);
-    }
-    std::vector<double> background = evaluation.linkBytes; // what the demands do not carry
-    for (const EvaluatedFlow& flow : evaluation.flows) {
-        const auto entry = demandOf.find(flow.id);
-        if (entry == demandOf.end() || mixed.contains(flow.id))
-            continue; // a mixed id keeps its routes: zero bytes to plan, all in the background
-        demands[entry->second].bytes += flow.bytes;
-        for (const LinkId link : flow.route.links) {
-            double& bytes = background[static_cast<std::size_t>(link)];
-            bytes = std::max(0.0, bytes - flow.bytes);
-        }
-    }
-    const MulticastTreePlanner planner(m_topology, evaluation.linkBandwidth, background);
-    const std::vector<TreeEdges> paths = planner.plan(demands);
+    const PlanningDemands planning = planningDemands(evaluation, unicast);
+    const MulticastTreePlanner planner(m_topology, evaluation.linkBandwidth, planning.background);
+    const std::vector<TreeEdges> paths = planner.plan(planning.demands);
 
     Candidate candidate{m_scenario, {}, {}};
-    for (std::size_t d = 0; d < demands.size(); ++d) {
-        // A tree to one destination is a path: its edges run from the source, in order.
-        if (demands[d].bytes <= 0.0 || paths[d] == demands[d].tree || paths[d].empty())
+    for (std::size_t d = 0; d < planning.demands.size(); ++d) {
+        if (planning.demands[d].bytes <= 0.0 || paths[d] == planning.demands[d].tree)
             continue;
-        std::vector<DieId> path{paths[d].front().first};
-        for (const auto& [from, to] : paths[d]) {
-            if (from != path.back())
-                return std::nullopt; // not a path: cannot happen for one destination
-            path.push_back(to);
-        }
-        TcmeAction action = makeAction(TcmeAction::Kind::Reroute, ids[d],
-                                       "re-plan '" + ids[d] + "' against the links' load");
-        action.oldPath = oldPaths[d];
-        action.newPath = path;
-        pin(candidate.scenario, ids[d], path);
-        candidate.pins.emplace(ids[d], std::move(path));
+        std::optional<std::vector<DieId>> path = pathOf(paths[d]);
+        if (!path)
+            continue;
+        const std::string& id = planning.ids[d];
+        TcmeAction action = makeAction(TcmeAction::Kind::Reroute, id,
+                                       "re-plan '" + id + "' against the links' load");
+        action.oldPath =
+            evaluation.flows[static_cast<std::size_t>(planning.firstFlow[d])].route.path;
+        action.newPath = *path;
+        pin(candidate.scenario, id, *path);
+        candidate.pins.emplace(id, std::move(*path));
         candidate.actions.push_back(std::move(action));
     }
     if (candidate.actions.empty())
         return std::nullopt;
+    return candidate;
+}
+
+std::optional<TcmeEngine::Candidate>
+TcmeEngine::splitCandidate(const std::vector<int>& hotFlowIndices) const {
+    const ScenarioEvaluation& evaluation = m_state.evaluation;
+    const auto& flows = evaluation.flows;
+    // The explicit ops, not split yet, whose hot flows run along trees or are p2p transfers.
+    std::set<int> toSplit;
+    for (const int index : hotFlowIndices) {
+        const EvaluatedFlow& flow = flows[static_cast<std::size_t>(index)];
+        if (flow.opIndex < 0)
+            continue;
+        const TrafficOp& op = m_scenario.traffic[static_cast<std::size_t>(flow.opIndex)];
+        if (op.split == 1 && (flow.route.isTree() || op.kind == OpKind::P2P))
+            toSplit.insert(flow.opIndex);
+    }
+    if (toSplit.empty())
+        return std::nullopt;
+    const auto splits = [&](const EvaluatedFlow& flow) {
+        return flow.opIndex >= 0 && toSplit.contains(flow.opIndex);
+    };
+
+    // Every tree of the scenario and every flow of the ops to split are planned together; each
+    // flow to split enters as two halves, "<id>/p0" and "<id>/p1", that start on its route.
+    std::vector<int> selected;
+    for (std::size_t i = 0; i < flows.size(); ++i)
+        if ((flows[i].multicast && flows[i].route.isTree()) || splits(flows[i]))
+            selected.push_back(static_cast<int>(i));
+    const PlanningDemands planning = planningDemands(evaluation, selected);
+    std::vector<MulticastDemand> demands;
+    std::vector<std::string> ids;
+    std::vector<int> firstFlow;
+    std::vector<bool> isPart;
+    for (std::size_t d = 0; d < planning.demands.size(); ++d) {
+        const bool split = splits(flows[static_cast<std::size_t>(planning.firstFlow[d])]);
+        for (int part = 0; part < (split ? 2 : 1); ++part) {
+            demands.push_back(planning.demands[d]);
+            ids.push_back(split ? planning.ids[d] + "/p" + std::to_string(part) : planning.ids[d]);
+            firstFlow.push_back(planning.firstFlow[d]);
+            isPart.push_back(split);
+            if (split)
+                demands.back().bytes /= 2;
+        }
+    }
+    const MulticastTreePlanner planner(m_topology, evaluation.linkBandwidth, planning.background);
+    const std::vector<TreeEdges> routes = planner.plan(demands);
+
+    Candidate candidate{m_scenario, {}, {}};
+    for (const int opIndex : toSplit) {
+        TrafficOp& op = candidate.scenario.traffic[static_cast<std::size_t>(opIndex)];
+        op.split = 2;
+        dropPinsOfOp(candidate.scenario, op.id);
+        candidate.actions.push_back(makeAction(TcmeAction::Kind::Split, op.id,
+                                               toString(op.kind) + " '" + op.id +
+                                                   "' split in two, each half on its own " +
+                                                   (op.kind == OpKind::P2P ? "path" : "trees")));
+    }
+    for (std::size_t d = 0; d < demands.size(); ++d) {
+        const EvaluatedFlow& flow = flows[static_cast<std::size_t>(firstFlow[d])];
+        if (demands[d].bytes <= 0.0 || (!isPart[d] && routes[d] == demands[d].tree))
+            continue;
+        if (flow.route.isTree()) {
+            // A half keeps its pin even on the whole flow's tree: the new ids have no other.
+            std::optional<TcmeAction> action =
+                retreeAction(ids[d], demands[d].tree, routes[d], demands[d].direction);
+            if (!action && !isPart[d])
+                continue;
+            pinTree(candidate.scenario, ids[d], routes[d]);
+            if (action)
+                candidate.actions.push_back(std::move(*action));
+        } else if (std::optional<std::vector<DieId>> path = pathOf(routes[d])) {
+            TcmeAction action = makeAction(TcmeAction::Kind::Reroute, ids[d],
+                                           "route '" + ids[d] + "' against the links' load");
+            action.oldPath = flow.route.path;
+            action.newPath = *path;
+            pin(candidate.scenario, ids[d], *path);
+            candidate.actions.push_back(std::move(action));
+        }
+    }
     return candidate;
 }
 

@@ -16,9 +16,9 @@ namespace ws {
 
 // One change TCME made to the scenario.
 struct TcmeAction {
-    enum class Kind { Reroute, Multicast, Hierarchical, Retree, ReductionTree };
+    enum class Kind { Reroute, Multicast, Hierarchical, Retree, ReductionTree, Split };
     Kind kind = Kind::Reroute;
-    std::string flow; // the flow id (reroute, retree) or the op id (merges, reduction trees)
+    std::string flow; // the flow id (reroute, retree) or the op id (merges, reduction trees, split)
     std::vector<DieId> oldPath, newPath; // reroute only; empty for the others
     std::string detail;                  // human-readable: what changed
     TreeEdges oldTree, newTree;          // retree only: a tree before and after
@@ -82,6 +82,7 @@ struct TcmeOptions {
     bool rerouteFlows = true;              // candidates (c): hot unicast flows -> bypass paths
     bool replanPaths = true;               // ... and all of them re-planned against the load
     bool retreeMulticasts = true;          // candidates (d): multicast trees balanced by load
+    bool splitTransfers = true;            // candidates (e): a hot op's transfer over two routes
     int maxCandidatesPerIteration = 8;     // hot unicast flows tried for rerouting per iteration
     // Judge candidates that only pin routes by patching the current problem's links instead of
     // rebuilding the scenario, when that gives the same problem (see RoutePatcher). The results
@@ -106,7 +107,9 @@ TcmeOptions tcmeOptionsFrom(const Scenario& scenario);
 // duplicate all-gather / broadcast unicasts into multicast trees; hierarchical reduce-scatter on a
 // rectangle; reroute the largest hot unicast flows on a load-weighted shortest path avoiding mcl;
 // all those reroutes together; when a multicast crosses mcl, every multicast's tree re-shaped
-// against the load of all traffic by MulticastTreePlanner), simulate each, and keep the best
+// against the load of all traffic by MulticastTreePlanner; the explicit ops with a hot tree or
+// p2p flow split in two, `split`: 2, their halves planned with the trees), simulate each, and
+// keep the best
 // (step time, makespan, max link bytes, spread, then fewer actions, then candidate order: see
 // docs/tcme.md) if it strictly beats
 // the current scenario. Invariants: current() is never worse than initial(); the same input gives
@@ -158,6 +161,9 @@ private:
     // flows) re-routed together against the load of all the traffic, as the trees of (d) are;
     // nullopt when no path would change.
     std::optional<Candidate> replannedPathsCandidate(const std::vector<int>& unicast) const;
+    // Candidate (e): the explicit ops with a hot tree or p2p flow split in two (`split`: 2), the
+    // halves and every tree re-planned together against the load; nullopt when none can split.
+    std::optional<Candidate> splitCandidate(const std::vector<int>& hotFlowIndices) const;
     // By candidate: the patches that simulate it on the current problem, or nullopt (rebuild).
     std::vector<std::optional<std::vector<RoutePatch>>>
     routePatches(const std::vector<Candidate>& options) const;

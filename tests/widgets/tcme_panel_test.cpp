@@ -133,12 +133,17 @@ TEST(TcmePanel, ClickingARetreeLineDrawsThatTreeBeforeAndAfter) {
     panel.resize(700, 500);
     panel.show();
     QSignalSpy overlays(&panel, &TcmePanel::overlayChanged);
-    ASSERT_EQ(panel.stepBlocking(2), 2); // ring -> multicast, then the trees re-shaped
+    // Ring -> multicast, then the all-gather split in two and its halves' trees re-shaped.
+    ASSERT_EQ(panel.stepBlocking(2), 2);
     auto* list = panel.findChild<QTreeWidget*>();
     ASSERT_NE(list, nullptr);
     QTreeWidgetItem* retreeIteration = list->topLevelItem(1);
     ASSERT_NE(retreeIteration, nullptr);
-    QTreeWidgetItem* retree = retreeIteration->child(0);
+    EXPECT_TRUE(retreeIteration->child(0)->text(0).startsWith("split ag:"))
+        << retreeIteration->child(0)->text(0).toStdString();
+    // The iteration opens on its first tree, the one drawn.
+    QTreeWidgetItem* retree = retreeIteration->child(1);
+    EXPECT_EQ(list->currentItem(), retree);
     ASSERT_TRUE(retree->text(0).startsWith("retree ag/s0/r")) << retree->text(0).toStdString();
     list->scrollToItem(retree);
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(retree).center());

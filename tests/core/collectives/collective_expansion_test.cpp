@@ -359,6 +359,44 @@ TEST(ExpandOp, HierarchicalErrorSaysWhatIsWrong) {
 
 // The size guard counts without expanding: its count must be exactly what expandOp builds, for
 // every op and algorithm (a 2x3 group on a 4x4 wafer, so hierarchical applies).
+// A split op is its whole expansion k times over on bytes/k: part j of "<id>" is "<id>/p<j>" and
+// waits for part j of what the whole flow waited for, so the parts run side by side.
+TEST(ExpandOp, SplitOpIsItsExpansionOnEachPartOfTheBuffer) {
+    const auto topology = mesh(2, 2);
+    TrafficOp p2p;
+    p2p.id = "p";
+    p2p.src = 0;
+    p2p.dst = 3;
+    p2p.bytes = Quantity{30.0, ""};
+    p2p.split = 3;
+    const auto parts = expandOp(p2p, 1, topology, "t");
+    EXPECT_EQ(idsOf(parts), (Ids{"p/p0", "p/p1", "p/p2"}));
+    for (const Flow& part : parts) {
+        EXPECT_EQ(part.bytes, 10.0);
+        EXPECT_EQ(part.src, 0);
+        EXPECT_EQ(part.dsts, (std::vector<DieId>{3}));
+        EXPECT_EQ(part.opIndex, 1);
+        EXPECT_TRUE(part.flowDeps.empty());
+    }
+
+    TrafficOp ar = collective("ar", OpKind::AllReduce, {0, 1, 2, 3}, 8.0, Algorithm::Tree);
+    ar.split = 2;
+    const auto flows = expandOp(ar, 0, topology, "t");
+    ASSERT_EQ(flows.size(), 16u); // 8 flows of the whole op, twice
+    EXPECT_EQ(flows[0].id, "ar/s0/r0/p0");
+    EXPECT_EQ(flows[1].id, "ar/s0/r0/p1");
+    const Flow& back = flow(flows, "ar/s1/r2/p1");
+    EXPECT_EQ(back.bytes, 1.0); // 8 bytes / 4 ranks / 2 parts
+    EXPECT_TRUE(back.multicast);
+    EXPECT_EQ(back.flowDeps, (Deps{indexOf(flows, "ar/s0/r2/p1")}));
+    EXPECT_TRUE(flow(flows, "ar/s0/r2/p1").reduction);
+
+    TrafficOp ring = collective("ag", OpKind::AllGather, {0, 1, 3, 2}, 8.0);
+    ring.split = 2;
+    const auto ringFlows = expandOp(ring, 0, topology, "t");
+    EXPECT_EQ(flow(ringFlows, "ag/s1/r1/p0").flowDeps, (Deps{indexOf(ringFlows, "ag/s0/r0/p0")}));
+}
+
 TEST(ExpansionBudget, CountsExactlyTheFlowsAnOpExpandsTo) {
     const WaferTopology topology = mesh(4, 4);
     const std::vector<DieId> group = {5, 6, 7, 9, 10, 11};
@@ -367,7 +405,8 @@ TEST(ExpansionBudget, CountsExactlyTheFlowsAnOpExpandsTo) {
                               OpKind::Broadcast, OpKind::AllToAll}) {
         for (const Algorithm algorithm : {Algorithm::Ring, Algorithm::Direct, Algorithm::Multicast,
                                           Algorithm::Hierarchical, Algorithm::Tree}) {
-            const TrafficOp op = collective("op", kind, group, 6e6, algorithm);
+            TrafficOp op = collective("op", kind, group, 6e6, algorithm);
+            op.split = 1 + checked % 3; // split ops too: their parts count
             std::vector<Flow> flows;
             try {
                 flows = expandOp(op, 0, topology, "traffic[0]");

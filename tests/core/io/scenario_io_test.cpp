@@ -55,7 +55,7 @@ const std::string kFullScenario = R"({
     { "id": "rs", "op": "reducescatter", "group": [1, 2, 5, 6], "bytes": "8 MiB",
       "algorithm": "hierarchical", "after": ["bc", "a2a"] },
     { "id": "a2a", "op": "alltoall", "group": [8, 9, 10], "bytes": "1 GB", "algorithm": "direct",
-      "start": 0 },
+      "split": 2, "start": 0 },
     { "id": "ar", "op": "allreduce", "group": [5, 9], "bytes": "100 Gb" }
   ],
   "routing": { "mode": "adaptive",
@@ -178,6 +178,8 @@ TEST(ScenarioIo, KeepsQuantityTextsAndPlainNumbers) {
     EXPECT_EQ(s.traffic[0].start, (Quantity{2e-6, "2 us"}));
     EXPECT_EQ(s.traffic[2].start, (Quantity{0, ""}));
     EXPECT_EQ(s.traffic[0].root, 5);
+    EXPECT_EQ(s.traffic[0].split, 1);
+    EXPECT_EQ(s.traffic[2].split, 2);
     EXPECT_EQ(s.traffic[1].after, (std::vector<std::string>{"bc", "a2a"}));
     EXPECT_EQ(s.wafer.topology, TopologyKind::Torus);
     EXPECT_EQ(s.routing->paths.at("bc/s0/r0").treeEdges,

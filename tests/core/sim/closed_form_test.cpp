@@ -290,5 +290,47 @@ TEST(ClosedForm, StoreAndForwardWrapAroundCostsHopsTimesAOneHopTransfer) {
     }
 }
 
+// A transfer split in two halves (`split`: 2) over two disjoint paths of a 2x2 mesh,
+// 0 -> 1 -> 3 and 0 -> 2 -> 3, takes n / 2B + 2a; the whole one, or both halves on one path,
+// n / B + 2a. Store-and-forward, chunks of C = n / 4: each half is 2 chunks pipelined over
+// 2 hops, (2 + 2 - 1) C / B + 2a.
+TEST(ClosedForm, SplitTransferOverTwoDisjointPaths) {
+    Scenario whole = wafer(2, 2);
+    whole.traffic.push_back(p2p("p", 0, 3, kN));
+    EXPECT_TIME(run(whole).result.makespanS, kN / kB + 2 * kA);
+
+    Scenario split = whole;
+    split.traffic[0].split = 2;
+    EXPECT_TIME(run(split).result.makespanS, kN / kB + 2 * kA); // both halves on the XY path
+    split.routing = RoutingSpec{};
+    split.routing->paths["p/p0"] = PinnedRoute{{0, 1, 3}, {}};
+    split.routing->paths["p/p1"] = PinnedRoute{{0, 2, 3}, {}};
+    const PlannedRun r = run(split);
+    EXPECT_TIME(r.result.makespanS, kN / (2 * kB) + 2 * kA);
+    EXPECT_EQ(r.plan.flows.size(), 2u);
+    for (const double bytes : r.result.linkBytes)
+        EXPECT_TRUE(bytes == 0.0 || bytes == kN / 2);
+
+    split.network = NetworkSpec{NetworkModel::StoreAndForward, Quantity{kN / 4, ""}, {}};
+    EXPECT_TIME(run(split).result.makespanS, 3 * (kN / 4) / kB + 2 * kA);
+}
+
+// A split changes nothing by itself: a multicast all-gather split in two, both halves of each
+// shard left on the routing mode's tree, loads every link as the whole one does and ends with it.
+TEST(ClosedForm, SplitMulticastOnTheSameTreesIsTheWholeMulticast) {
+    Scenario scenario = wafer(2, 2);
+    TrafficOp op = collective("ag", OpKind::AllGather, {0, 1, 3, 2}, kN);
+    op.algorithm = Algorithm::Multicast;
+    op.split = 2;
+    scenario.traffic.push_back(op);
+    const PlannedRun r = run(scenario);
+    EXPECT_EQ(r.plan.flows.size(), 8u); // 4 trees, twice
+    Scenario whole = scenario;
+    whole.traffic[0].split = 1;
+    const PlannedRun w = run(whole);
+    EXPECT_TIME(r.result.makespanS, w.result.makespanS);
+    EXPECT_EQ(r.result.linkBytes, w.result.linkBytes);
+}
+
 } // namespace
 } // namespace ws

@@ -467,18 +467,24 @@ TEST(TcmeEngine, Yardstick8x8AllGatherReachesBalancedTrees) {
     EXPECT_DOUBLE_EQ(merge.after.maxLinkBytes, 56 * kMiB);
     EXPECT_NEAR(merge.after.makespanS, 56 * kMiB / kBandwidth, 1e-15);
 
-    const TcmeIteration& retree = engine.iterations()[1];
-    EXPECT_EQ(retree.conflictFlows, 56);
-    ASSERT_FALSE(retree.actions.empty());
-    for (const TcmeAction& action : retree.actions) {
+    // Whole trees can reach 32 shards (the retree candidate); split in two, the halves reach the
+    // fractional bound, 31.5 shards: a corner die's 63 shards, half over each of its two links.
+    const TcmeIteration& split = engine.iterations()[1];
+    EXPECT_EQ(split.conflictFlows, 56);
+    ASSERT_GE(split.actions.size(), 2u);
+    EXPECT_EQ(split.actions[0].kind, TcmeAction::Kind::Split);
+    EXPECT_EQ(split.actions[0].flow, "ag");
+    for (std::size_t a = 1; a < split.actions.size(); ++a) {
+        const TcmeAction& action = split.actions[a];
         EXPECT_EQ(action.kind, TcmeAction::Kind::Retree);
         EXPECT_EQ(action.flow.rfind("ag/s0/r", 0), 0u);
+        EXPECT_EQ(action.flow.substr(action.flow.size() - 3, 2), "/p") << action.flow;
         EXPECT_EQ(action.oldTree.size(), 63u); // spanning trees: one link into every other die
         EXPECT_EQ(action.newTree.size(), 63u);
-        EXPECT_NE(action.oldTree, action.newTree);
     }
-    EXPECT_DOUBLE_EQ(engine.current().maxLinkBytes, 32 * kMiB);
-    EXPECT_NEAR(engine.current().makespanS, 32 * kMiB / kBandwidth, 1e-15);
+    EXPECT_EQ(engine.tunedScenario().traffic[0].split, 2);
+    EXPECT_DOUBLE_EQ(engine.current().maxLinkBytes, 31.5 * kMiB);
+    EXPECT_NEAR(engine.current().makespanS, 31.5 * kMiB / kBandwidth, 1e-15);
     EXPECT_EQ(engine.stopReason(), TcmeStopReason::NoCandidate);
 }
 
@@ -511,6 +517,23 @@ TEST(TcmeEngine, YardstickUnderTacosParametersBeatsTheSynthesizer) {
     }
 }
 
+// A random unicast mix: 40 transfers of 1 to 8 MB between random dies of a 6x6 mesh, with TCME
+// free to iterate (target 1%, up to 30 iterations).
+Scenario randomUnicastMix(std::mt19937& random) {
+    Scenario scenario = mesh(6, 6);
+    for (int f = 0; f < 40; ++f) {
+        const auto src = static_cast<DieId>(random() % 36);
+        const auto dst = static_cast<DieId>(random() % 36);
+        if (src != dst)
+            scenario.traffic.push_back(p2p("p" + std::to_string(f), src, dst,
+                                           static_cast<double>(1 + random() % 8) * kMB));
+    }
+    scenario.tcme = TcmeSpec{};
+    scenario.tcme->targetUtilization = 0.01;
+    scenario.tcme->maxIter = 30;
+    return scenario;
+}
+
 // Random unicast mixes (40 transfers of 1 to 8 MB on a 6x6 mesh): re-planning all the hot
 // unicast flows together against the load (candidate (c), planned, docs/tcme.md) on top of
 // rerouting them around the hot link ends lower on most mixes and on the sum of all (measured:
@@ -523,23 +546,16 @@ TEST(TcmeEngine, ReplannedPathsEndLowerThanReroutesAroundTheHotLinkAlone) {
     int lower = 0;
     int replanned = 0;
     for (int trial = 0; trial < 16; ++trial) {
-        Scenario scenario = mesh(6, 6);
-        for (int f = 0; f < 40; ++f) {
-            const auto src = static_cast<DieId>(random() % 36);
-            const auto dst = static_cast<DieId>(random() % 36);
-            if (src != dst)
-                scenario.traffic.push_back(p2p("p" + std::to_string(f), src, dst,
-                                               static_cast<double>(1 + random() % 8) * kMB));
-        }
-        scenario.tcme = TcmeSpec{};
-        scenario.tcme->targetUtilization = 0.01;
-        scenario.tcme->maxIter = 30;
+        const Scenario scenario = randomUnicastMix(random);
         const WaferTopology topology(scenario.wafer.topologySpec());
-        TcmeOptions aroundOnly = optionsFor(scenario);
+        // Splits (candidate (e)) off in both: this compares the two ways of routing whole flows.
+        TcmeOptions withPlanning = optionsFor(scenario);
+        withPlanning.splitTransfers = false;
+        TcmeOptions aroundOnly = withPlanning;
         aroundOnly.replanPaths = false;
         TcmeEngine around(scenario, topology, aroundOnly);
         around.run();
-        TcmeEngine planned(scenario, topology, optionsFor(scenario));
+        TcmeEngine planned(scenario, topology, withPlanning);
         planned.run();
         SCOPED_TRACE(trial);
         aroundSum += around.current().makespanS;
@@ -555,6 +571,43 @@ TEST(TcmeEngine, ReplannedPathsEndLowerThanReroutesAroundTheHotLinkAlone) {
     EXPECT_GT(replanned, 0);
     EXPECT_GE(lower, 10);
     EXPECT_LT(plannedSum, 0.97 * aroundSum);
+}
+
+// The same random unicast mixes with candidate (e) on: a hot transfer split in two, each half on
+// its own path, ends lower on most mixes (measured: 12 of 16 lower, 3 level, 1 higher, the sum
+// of the makespans 8% lower: greedy steps can end in different places), never above where it
+// started, and the tuned file, with its `split` ops and their halves' paths, reproduces it.
+TEST(TcmeEngine, SplitTransfersEndLowerOnRandomUnicastMixes) {
+    std::mt19937 random(7);
+    double wholeSum = 0.0;
+    double splitSum = 0.0;
+    int lower = 0, higher = 0, splits = 0;
+    for (int trial = 0; trial < 16; ++trial) {
+        const Scenario scenario = randomUnicastMix(random);
+        const WaferTopology topology(scenario.wafer.topologySpec());
+        TcmeOptions wholeOnly = optionsFor(scenario);
+        wholeOnly.splitTransfers = false;
+        TcmeEngine whole(scenario, topology, wholeOnly);
+        whole.run();
+        TcmeEngine split(scenario, topology, optionsFor(scenario));
+        split.run();
+        SCOPED_TRACE(trial);
+        wholeSum += whole.current().makespanS;
+        splitSum += split.current().makespanS;
+        lower += split.current().makespanS < whole.current().makespanS ? 1 : 0;
+        higher += split.current().makespanS > whole.current().makespanS ? 1 : 0;
+        EXPECT_LE(split.current().makespanS, split.initial().makespanS);
+        for (const TcmeIteration& iteration : split.iterations())
+            for (const TcmeAction& action : iteration.actions)
+                splits += action.kind == TcmeAction::Kind::Split ? 1 : 0;
+        const Scenario reloaded = parseScenario(toJson(split.tunedScenario()));
+        const ScenarioEvaluation again = evaluateScenario(reloaded, topology);
+        EXPECT_EQ(again.makespanS, split.current().makespanS);
+    }
+    EXPECT_GT(splits, 0);
+    EXPECT_GE(lower, 10);
+    EXPECT_LE(higher, 2);
+    EXPECT_LT(splitSum, 0.95 * wholeSum);
 }
 
 // The mirror of the yardstick: a reduce-scatter of 1 MiB per die over the 64 dies of an 8x8
@@ -621,7 +674,9 @@ TEST(TcmeEngine, BalancesTreesAroundFaultsInBothNetworkModels) {
         ASSERT_FALSE(engine.iterations().empty());
         const TcmeIteration& first = engine.iterations().front();
         ASSERT_FALSE(first.actions.empty());
-        EXPECT_EQ(first.actions.front().kind, TcmeAction::Kind::Retree);
+        EXPECT_TRUE(
+            std::any_of(first.actions.begin(), first.actions.end(),
+                        [](const TcmeAction& a) { return a.kind == TcmeAction::Kind::Retree; }));
         EXPECT_LT(engine.current().makespanS, engine.initial().makespanS);
         EXPECT_LT(engine.current().maxLinkBytes, engine.initial().maxLinkBytes);
         const ScenarioEvaluation again = evaluateScenario(engine.tunedScenario(), topology);
@@ -669,7 +724,9 @@ TEST(TcmeEngine, BalancedTreesNeverMakeARandomMixWorse) {
         engine.run();
         SCOPED_TRACE(trial);
         for (const TcmeIteration& iteration : engine.iterations()) {
-            EXPECT_LE(iteration.after.makespanS, iteration.before.makespanS);
+            // Makespans within 1e-12 of each other are the same figure to the objective (a sum
+            // of the same bytes in another order), decided on by the hottest link.
+            EXPECT_LE(iteration.after.makespanS, iteration.before.makespanS * (1 + 1e-12));
             retreesKept += static_cast<int>(std::count_if(
                 iteration.actions.begin(), iteration.actions.end(),
                 [](const TcmeAction& a) { return a.kind == TcmeAction::Kind::Retree; }));
