@@ -109,11 +109,9 @@ TcmeOptions tcmeOptionsFrom(const Scenario& scenario);
 // all those reroutes together; when a multicast crosses mcl, every multicast's tree re-shaped
 // against the load of all traffic by MulticastTreePlanner; the explicit ops with a hot tree or
 // p2p flow split in two, `split`: 2, their halves planned with the trees), simulate each, and
-// keep the best
-// (step time, makespan, max link bytes, spread, then fewer actions, then candidate order: see
-// docs/tcme.md) if it strictly beats
-// the current scenario. Invariants: current() is never worse than initial(); the same input gives
-// the same iterations.
+// keep the best (step time, makespan, max link bytes, spread, then fewer actions, then candidate
+// order: see docs/tcme.md) if it strictly beats the current scenario. Invariants: current() is
+// never worse than initial(); the same input gives the same iterations.
 class TcmeEngine {
 public:
     // Evaluates the scenario once (throws ScenarioError if it does not simulate). Finished at
