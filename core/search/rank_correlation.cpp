@@ -1,11 +1,11 @@
 #include "search/rank_correlation.h"
 
+#include "parallel/thread_pool.h"
 #include "scenario/scenario_error.h"
 #include "scenario/workload.h"
 #include "search/analytic_evaluator.h"
 #include "search/search_space.h"
 #include "search/strategy_scoring.h"
-#include "search/thread_pool.h"
 
 #include <algorithm>
 #include <cmath>

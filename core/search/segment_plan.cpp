@@ -1,6 +1,6 @@
 #include "search/segment_plan.h"
 
-#include "search/thread_pool.h"
+#include "parallel/thread_pool.h"
 #include "units/quantity.h"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 #include "search/strategy_search.h"
 
+#include "parallel/thread_pool.h"
 #include "scenario/scenario_error.h"
 #include "scenario/workload.h"
 #include "search/analytic_evaluator.h"
@@ -7,7 +8,6 @@
 #include "search/search_space.h"
 #include "search/segment_plan.h"
 #include "search/strategy_scoring.h"
-#include "search/thread_pool.h"
 #include "tcme/tcme_engine.h"
 #include "units/quantity.h"
 

@@ -1,4 +1,4 @@
-#include "search/thread_pool.h"
+#include "parallel/thread_pool.h"
 
 #include <algorithm>
 
