@@ -3,6 +3,7 @@
 // With --screenshot the main window is rendered (offscreen works) after N optimizer steps,
 // saved as a PNG, and the app exits: 0 on success, 1 if the run failed, 2 for bad usage.
 #include "builtin_scenarios.h"
+#include "evaluation/memory_reuse.h"
 #include "main_window.h"
 #include "search_panel.h"
 #include "sweep_results_panel.h"
@@ -16,6 +17,7 @@
 #include <cstdio>
 
 int main(int argc, char** argv) {
+    ws::keepFreedMemoryForReuse(); // before QApplication starts any thread
     QApplication application(argc, argv);
     QApplication::setApplicationName(QStringLiteral("WaferScope"));
     QApplication::setOrganizationName(QStringLiteral("WaferScope"));
