@@ -45,7 +45,12 @@ MaxMinSolver makeSolver(const SimProblem& problem) {
 } // namespace
 
 FluidSimulation::FluidSimulation(const SimProblem& problem, const std::function<bool()>* cancel)
-    : m_problem(&problem), m_cancel(cancel), m_graph(TaskGraph::build(problem)),
+    : FluidSimulation(problem, std::make_shared<const TaskGraph>(TaskGraph::build(problem)),
+                      cancel) {}
+
+FluidSimulation::FluidSimulation(const SimProblem& problem, std::shared_ptr<const TaskGraph> graph,
+                                 const std::function<bool()>* cancel)
+    : m_problem(&problem), m_cancel(cancel), m_graph(std::move(graph)),
       m_solver(makeSolver(problem)), m_dies(problem.dieCount) {
     const std::size_t taskCount = problem.tasks.size();
     m_pendingDeps.resize(taskCount);
@@ -286,7 +291,7 @@ inline void FluidSimulation::complete(TaskId id, double now) {
         m_dies.release(task.die);
     }
     m_result.makespanS = std::max(m_result.makespanS, now);
-    m_graph.releaseDependents(id, m_pendingDeps, [&](TaskId dependent) {
+    m_graph->releaseDependents(id, m_pendingDeps, [&](TaskId dependent) {
         const double readyS = std::max(now, m_problem->tasks[idx(dependent)].earliestStartS);
         push(readyS, dependent, TimedEvent::Kind::Ready);
     });

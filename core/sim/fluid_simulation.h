@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <limits>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -31,6 +32,10 @@ public:
     // its copies; `cancel` is polled before every batch (RunCancelled, sim/run_cancelled.h).
     explicit FluidSimulation(const SimProblem& problem,
                              const std::function<bool()>* cancel = nullptr);
+    // The same with `graph`, TaskGraph::build(problem) made by the caller (the problem checked
+    // then): one graph shared by every run of one problem and by its copies.
+    FluidSimulation(const SimProblem& problem, std::shared_ptr<const TaskGraph> graph,
+                    const std::function<bool()>* cancel = nullptr);
 
     bool finished() const {
         return m_events.empty() && m_oneHopHead == m_oneHop.size() && m_lastByteHeap.empty();
@@ -72,7 +77,7 @@ private:
 
     const SimProblem* m_problem;
     const std::function<bool()>* m_cancel;
-    TaskGraph m_graph;
+    std::shared_ptr<const TaskGraph> m_graph; // shared with copies: dependencies never change
     MaxMinSolver m_solver;
 
     std::vector<int> m_pendingDeps;       // by task: dependencies not yet complete

@@ -2,7 +2,10 @@
 
 #include "sim/sim_problem.h"
 
+#include "sim/task_graph.h"
+
 #include <functional>
+#include <memory>
 
 namespace ws {
 
@@ -23,5 +26,9 @@ namespace ws {
 // bytes > 0 but no links, or a link with no bandwidth. `cancel`, if given, is polled between
 // events; when it returns true the run stops and RunCancelled (sim/run_cancelled.h) is thrown.
 SimResult simulate(const SimProblem& problem, const std::function<bool()>& cancel = {});
+// The same, reusing `graph`: TaskGraph::build(problem), made by the caller (who re-simulates the
+// problem, as TCME does). The store-and-forward model builds its own.
+SimResult simulate(const SimProblem& problem, std::shared_ptr<const TaskGraph> graph,
+                   const std::function<bool()>& cancel = {});
 
 } // namespace ws

@@ -157,7 +157,7 @@ bool routesAreIndependent(const Scenario& scenario, const WaferTopology& topolog
 // (StepGraph::addCollective ends every collective with a barrier on all its flows).
 void findCollectives(PreparedScenario& prepared, const std::vector<char>& inCollective) {
     ScenarioEvaluation& evaluation = prepared.evaluation;
-    const TaskGraph& graph = prepared.dependents;
+    const TaskGraph& graph = *prepared.dependents;
     evaluation.flowCollective.assign(evaluation.flows.size(), -1);
     std::map<TaskId, int> collectiveOfBarrier;
     for (std::size_t f = 0; f < evaluation.flows.size(); ++f) {
@@ -182,7 +182,7 @@ void findCollectives(PreparedScenario& prepared, const std::vector<char>& inColl
 // Each collective's critical phase (ScenarioEvaluation::collectivePhaseS) in `result`.
 std::vector<double> collectivePhases(const PreparedScenario& prepared, const SimResult& result) {
     const std::vector<SimTask>& tasks = prepared.problem.tasks;
-    const TaskGraph& graph = prepared.dependents;
+    const TaskGraph& graph = *prepared.dependents;
     constexpr double kNever = std::numeric_limits<double>::infinity();
     // The first start of a task that waits for each barrier, through barriers. The step graph
     // adds a task after its dependencies, so walking backwards meets a barrier's dependents
@@ -250,7 +250,7 @@ PreparedScenario prepareScenario(const Scenario& scenario, const WaferTopology& 
             evaluation.flows.push_back(std::move(view));
         }
         prepared.problem = step.graph.takeProblem();
-        prepared.dependents = TaskGraph::build(prepared.problem);
+        prepared.dependents = std::make_shared<const TaskGraph>(TaskGraph::build(prepared.problem));
         findCollectives(prepared, inCollective);
     } else {
         TrafficPlan& plan = *run.plan;
@@ -263,6 +263,7 @@ PreparedScenario prepareScenario(const Scenario& scenario, const WaferTopology& 
             evaluation.flows.push_back(std::move(view));
         }
         prepared.problem = std::move(plan.problem);
+        prepared.dependents = std::make_shared<const TaskGraph>(TaskGraph::build(prepared.problem));
     }
     evaluation.linkBandwidth = prepared.problem.linkBandwidth;
     return prepared;
@@ -287,7 +288,7 @@ void completeEvaluation(PreparedScenario& prepared, SimResult&& result) {
 
 ScenarioEvaluation evaluateScenario(const Scenario& scenario, const WaferTopology& topology) {
     PreparedScenario prepared = prepareScenario(scenario, topology);
-    completeEvaluation(prepared, simulate(prepared.problem));
+    completeEvaluation(prepared, simulate(prepared.problem, prepared.dependents));
     return std::move(prepared.evaluation);
 }
 

@@ -9,6 +9,7 @@
 #include "topology/wafer_topology.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,10 +95,11 @@ struct PreparedScenario {
     SimProblem problem;
     ScenarioEvaluation evaluation; // flows without timings; makespan and link bytes unset
     std::vector<TaskId> flowTasks; // parallel to evaluation.flows
-    // A training step's: what times a simulation of `problem`, the reverse of its dependencies,
-    // and the barrier that ends each collective (indexed like evaluation.collectivePhaseS).
+    // The reverse of `problem`'s dependencies (TaskGraph::build), for its simulations too.
+    std::shared_ptr<const TaskGraph> dependents;
+    // A training step's: what times a simulation of `problem`, and the barrier that ends each
+    // collective (indexed like evaluation.collectivePhaseS).
     std::optional<StepClock> stepClock;
-    TaskGraph dependents;
     std::vector<TaskId> collectiveDone;
     // True when no flow's route depends on the flows routed before it: xy or yx routing on a
     // wafer without dead dies or links (no load-aware choice, no detour). Pinning a flow then

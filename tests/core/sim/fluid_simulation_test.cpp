@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -107,6 +108,20 @@ TEST(FluidSimulation, RunToEndIsSimulate) {
     run.runToEnd();
     EXPECT_TRUE(run.finished());
     expectSameResult(run.result(), simulate(problem));
+}
+
+// A graph built once and shared by several runs (TCME's re-simulations) changes nothing.
+TEST(FluidSimulation, ASharedTaskGraphGivesTheSameResult) {
+    const SimProblem problem = randomProblem(11, 200, 10, 3);
+    const auto graph = std::make_shared<const TaskGraph>(TaskGraph::build(problem));
+    expectSameResult(simulate(problem, graph), simulate(problem));
+    FluidSimulation first(problem, graph);
+    first.runUntil(kMs);
+    FluidSimulation copy = first; // shares the graph
+    first.runToEnd();
+    copy.runToEnd();
+    expectSameResult(copy.result(), first.result());
+    expectSameResult(first.result(), simulate(problem));
 }
 
 TEST(FluidSimulation, ForkFinishedOnAReroutedVariantIsSimulateOfTheVariant) {
