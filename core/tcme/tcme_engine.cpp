@@ -1,5 +1,6 @@
 #include "tcme/tcme_engine.h"
 
+#include "parallel/thread_pool.h"
 #include "sim/fluid_simulation.h"
 #include "sim/fluid_simulator.h"
 #include "tcme/bypass_path.h"
@@ -110,12 +111,14 @@ TcmeGain gainOf(const ScenarioEvaluation& better, const ScenarioEvaluation& wors
     return TcmeGain::Spread;
 }
 
-TcmeSnapshot snapshotOf(const ScenarioEvaluation& evaluation) {
+// `hot` is evaluation.hottestPhase().
+TcmeSnapshot snapshotOf(const ScenarioEvaluation& evaluation,
+                        const ScenarioEvaluation::HotPhase& hot) {
     TcmeSnapshot snapshot;
     snapshot.stepS = evaluation.stepS;
     snapshot.makespanS = evaluation.makespanS;
     snapshot.maxLinkBytes = evaluation.maxLinkBytes();
-    snapshot.maxUtilization = evaluation.maxUtilization();
+    snapshot.maxUtilization = hot.utilization;
     snapshot.maxLink = evaluation.maxLink();
     return snapshot;
 }
@@ -300,16 +303,21 @@ void pinTree(Scenario& scenario, const std::string& flowId, const TreeEdges& tre
 } // namespace
 
 TcmeEngine::TcmeEngine(Scenario scenario, const WaferTopology& topology, TcmeOptions options)
-    : m_scenario(std::move(scenario)), m_topology(topology), m_options(std::move(options)) {
+    : m_scenario(std::move(scenario)), m_topology(topology), m_options(std::move(options)),
+      m_pool(std::make_unique<ThreadPool>(m_options.threads)) {
     m_state = prepareScenario(m_scenario, m_topology);
-    completeEvaluation(m_state, simulate(m_state.problem));
-    m_initial = snapshotOf(m_state.evaluation);
+    completeEvaluation(m_state, simulate(m_state.problem, m_state.dependents));
+    m_hotPhase = m_state.evaluation.hottestPhase();
+    m_initial = snapshotOf(m_state.evaluation, m_hotPhase);
     m_current = m_initial;
     if (m_current.maxUtilization < m_options.spec.targetUtilization)
         m_stopReason = TcmeStopReason::BelowTarget;
     else if (m_options.spec.maxIter <= 0)
         m_stopReason = TcmeStopReason::MaxIter;
 }
+
+TcmeEngine::TcmeEngine(TcmeEngine&&) noexcept = default;
+TcmeEngine::~TcmeEngine() = default;
 
 std::vector<TcmeEngine::Candidate>
 TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const {
@@ -656,7 +664,7 @@ const TcmeIteration& TcmeEngine::step() {
     // (docs/tcme.md, "Phases"). When nothing among that phase's flows helps, the busiest link of
     // the whole window is looked at as well: a change there can still shorten the step.
     const ScenarioEvaluation::HotPhase phase =
-        evaluation.trainingStep ? evaluation.hottestPhase() : ScenarioEvaluation::HotPhase{};
+        evaluation.trainingStep ? m_hotPhase : ScenarioEvaluation::HotPhase{};
     bool improved = false;
     if (phase.collective >= 0)
         improved = keepBestCandidate(focus(&phase, iteration), iteration);
@@ -718,71 +726,89 @@ bool TcmeEngine::keepBestCandidate(const std::vector<int>& hot, TcmeIteration& i
     if (iteration.mcl < 0)
         return false;
     const ScenarioEvaluation& evaluation = m_state.evaluation;
-    const LinkId mcl = iteration.mcl;
     // Simulate every candidate; keep the best (by compareObjective, then fewest actions;
     // earlier candidates win exact ties, for determinism). Reroutes whose routes the patcher
-    // derives are simulated first, forked from the current problem's run (simulatePatched); the
-    // others are rebuilt, as evaluateScenario would.
-    std::vector<Candidate> options = candidates(mcl, hot);
+    // derives are simulated one after another, forked from the current problem's run
+    // (simulatePatched); the others are rebuilt, as evaluateScenario would, each on its own, beside
+    // them on the pool. The choice below reads the runs in candidate order, so it does not depend
+    // on which thread simulated what.
+    std::vector<Candidate> options = candidates(iteration.mcl, hot);
     std::vector<std::optional<std::vector<RoutePatch>>> patches = routePatches(options);
-    const std::vector<std::optional<ScenarioEvaluation>> patchedFigures = simulatePatched(patches);
+    std::vector<CandidateRun> runs(options.size());
+    std::vector<std::size_t> rebuilt;
+    for (std::size_t c = 0; c < options.size(); ++c)
+        if (!patches[c])
+            rebuilt.push_back(c);
+    m_pool->parallelFor(static_cast<int>(rebuilt.size()) + 1, [&](int job) {
+        if (job == 0)
+            simulatePatched(patches, runs);
+        else
+            runs[rebuilt[static_cast<std::size_t>(job - 1)]] =
+                rebuild(options[rebuilt[static_cast<std::size_t>(job - 1)]]);
+    });
     std::optional<std::size_t> best;
-    ScenarioEvaluation bestFigures; // makespan and link bytes only: what the objective reads
-    SimResult bestResult;           // when the best was rebuilt
-    std::optional<PreparedScenario> bestRebuilt; // likewise
     for (std::size_t c = 0; c < options.size(); ++c) {
-        ScenarioEvaluation figures;
-        std::optional<PreparedScenario> rebuilt;
-        SimResult result;
-        if (patches[c]) {
-            if (!patchedFigures[c])
-                continue; // a patched candidate that does not simulate
-            figures = *patchedFigures[c];
-        } else {
-            try {
-                rebuilt = prepareScenario(options[c].scenario, m_topology);
-                result = simulate(rebuilt->problem);
-            } catch (const std::exception&) {
-                continue; // a candidate that does not simulate (e.g. a pin the model rejects)
-            }
-            figures.makespanS = result.makespanS;
-            figures.linkBytes = result.linkBytes;
-            if (rebuilt->stepClock)
-                figures.stepS = stepTiming(*rebuilt->stepClock, result).stepS;
-        }
+        if (!runs[c].figures)
+            continue; // a candidate that does not simulate
         bool better = !best.has_value();
         if (best) {
-            const int order = compareObjective(figures, bestFigures);
+            const int order = compareObjective(*runs[c].figures, *runs[*best].figures);
             better = order < 0 ||
                      (order == 0 && options[c].actions.size() < options[*best].actions.size());
         }
-        if (better) {
+        if (better)
             best = c;
-            bestFigures = std::move(figures);
-            bestResult = std::move(result);
-            bestRebuilt = std::move(rebuilt);
-        }
     }
-    if (!best || compareObjective(bestFigures, evaluation) >= 0)
+    if (!best || compareObjective(*runs[*best].figures, evaluation) >= 0)
         return false;
-    iteration.gain = gainOf(bestFigures, evaluation);
+    CandidateRun& winner = runs[*best];
+    iteration.gain = gainOf(*winner.figures, evaluation);
     iteration.actions = options[*best].actions;
     m_scenario = std::move(options[*best].scenario);
+    std::optional<PreparedScenario> replaced;
     if (patches[*best]) {
-        // Only its figures were kept: simulate the winner once more, whole (it
-        // simulated when forked, so it does now).
-        std::vector<RoutePatch>& winner = *patches[*best];
+        // Only its figures were kept (holding a simulation of the step slows the rebuilds that
+        // run after it twofold, measured: heap fragmentation): simulate the winner once more.
         {
-            const PatchedLinks patched(m_state, winner);
-            bestResult = simulate(m_state.problem);
+            const PatchedLinks patched(m_state, *patches[*best]);
+            winner.result = simulate(m_state.problem, m_state.dependents);
         }
-        applyPatches(m_state, std::move(winner));
+        applyPatches(m_state, std::move(*patches[*best]));
     } else {
-        m_state = std::move(*bestRebuilt);
+        replaced = std::exchange(m_state, std::move(*winner.rebuilt));
     }
-    completeEvaluation(m_state, std::move(bestResult));
-    m_current = snapshotOf(m_state.evaluation);
+    // Freeing a replaced step (some 10^6 blocks on the 6x8 GPT-3 step) takes about as long as
+    // completing the new evaluation and finding its hottest phase: both at once.
+    m_pool->parallelFor(2, [&](int job) {
+        if (job == 1) {
+            replaced.reset();
+            return;
+        }
+        completeEvaluation(m_state, std::move(*winner.result));
+        m_hotPhase = m_state.evaluation.hottestPhase();
+    });
+    m_current = snapshotOf(m_state.evaluation, m_hotPhase);
     return true;
+}
+
+TcmeEngine::CandidateRun TcmeEngine::rebuild(const Candidate& candidate) const {
+    CandidateRun run;
+    try {
+        run.rebuilt = prepareScenario(candidate.scenario, m_topology);
+        run.result = simulate(run.rebuilt->problem, run.rebuilt->dependents);
+    } catch (const std::exception&) {
+        return {}; // a candidate that does not simulate (e.g. a pin the model rejects)
+    }
+    ScenarioEvaluation& figures = run.figures.emplace();
+    figures.makespanS = run.result->makespanS;
+    figures.linkBytes = run.result->linkBytes;
+    if (run.rebuilt->stepClock)
+        figures.stepS = stepTiming(*run.rebuilt->stepClock, *run.result).stepS;
+    if (compareObjective(figures, m_state.evaluation) >= 0) {
+        run.result.reset(); // it cannot be adopted: free it now
+        run.rebuilt.reset();
+    }
+    return run;
 }
 
 std::vector<std::optional<std::vector<RoutePatch>>>
@@ -803,9 +829,8 @@ TcmeEngine::routePatches(const std::vector<Candidate>& options) const {
     return patches;
 }
 
-std::vector<std::optional<ScenarioEvaluation>>
-TcmeEngine::simulatePatched(std::vector<std::optional<std::vector<RoutePatch>>>& patches) {
-    std::vector<std::optional<ScenarioEvaluation>> figures(patches.size());
+void TcmeEngine::simulatePatched(std::vector<std::optional<std::vector<RoutePatch>>>& patches,
+                                 std::vector<CandidateRun>& runs) {
     // A patched candidate runs as the current problem does until the first batch in which a
     // rerouted flow becomes ready (its start time in the current evaluation): take candidates in
     // that order, advance one run of the current problem to each one's time, and finish a copy
@@ -835,19 +860,20 @@ TcmeEngine::simulatePatched(std::vector<std::optional<std::vector<RoutePatch>>>&
         for (const Pending& entry : pending) {
             const PatchedLinks patched(m_state, *patches[entry.candidate]);
             try {
-                figures[entry.candidate] = figuresOf(simulate(m_state.problem));
+                runs[entry.candidate].figures =
+                    figuresOf(simulate(m_state.problem, m_state.dependents));
             } catch (const std::invalid_argument&) {
                 continue; // as below: a patched problem that does not simulate is skipped
             }
         }
-        return figures;
+        return;
     }
     std::optional<FluidSimulation> current;
     std::optional<FluidSimulation> fork; // reused: copying into it keeps its buffers
     for (const Pending& entry : pending) {
         std::vector<RoutePatch>& patch = *patches[entry.candidate];
         if (!current)
-            current.emplace(m_state.problem);
+            current.emplace(m_state.problem, m_state.dependents);
         current->runUntil(entry.readyS);
         if (!current->untouched(entry.tasks))
             throw std::logic_error("TcmeEngine: a rerouted flow started before its recorded start");
@@ -862,9 +888,8 @@ TcmeEngine::simulatePatched(std::vector<std::optional<std::vector<RoutePatch>>>&
         } catch (const std::invalid_argument&) {
             continue; // a patched problem that does not simulate: the candidate is skipped
         }
-        figures[entry.candidate] = figuresOf(fork->result());
+        runs[entry.candidate].figures = figuresOf(fork->result());
     }
-    return figures;
 }
 
 ScenarioEvaluation TcmeEngine::figuresOf(const SimResult& result) const {

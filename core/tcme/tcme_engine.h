@@ -8,11 +8,14 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace ws {
+
+class ThreadPool;
 
 // One change TCME made to the scenario.
 struct TcmeAction {
@@ -88,6 +91,9 @@ struct TcmeOptions {
     // rebuilding the scenario, when that gives the same problem (see RoutePatcher). The results
     // are the same either way; false rebuilds every candidate (the reference, for tests).
     bool patchRoutes = true;
+    // Threads that simulate an iteration's candidates at once (the caller's included): 0 = one
+    // per core. The iterations are the same whatever the count (keepBestCandidate).
+    int threads = 0;
 };
 
 // The options a scenario asks for: its `tcme` spec (defaults when absent), every stage on.
@@ -118,6 +124,8 @@ public:
     // once (BelowTarget) when every link is already below the target utilisation, or (MaxIter)
     // when max_iter <= 0.
     TcmeEngine(Scenario scenario, const WaferTopology& topology, TcmeOptions options);
+    TcmeEngine(TcmeEngine&&) noexcept;
+    ~TcmeEngine();
 
     bool finished() const { return m_stopReason.has_value(); }
     std::optional<TcmeStopReason> stopReason() const { return m_stopReason; }
@@ -145,6 +153,15 @@ private:
         std::map<std::string, std::vector<DieId>> pins;
     };
 
+    // A candidate simulated: what the objective reads of it (nullopt when it does not
+    // simulate) and, for a rebuilt candidate that beats the current scenario, what adopting it
+    // takes: its problem and its simulation.
+    struct CandidateRun {
+        std::optional<ScenarioEvaluation> figures; // makespan, link bytes and step time only
+        std::optional<SimResult> result;
+        std::optional<PreparedScenario> rebuilt;
+    };
+
     // Fills the iteration's hot link (the phase's, or by bytes when `phase` is null), its hot
     // flows and their figures; returns the hot flows' indices (none when no link carries bytes).
     std::vector<int> focus(const ScenarioEvaluation::HotPhase* phase,
@@ -165,10 +182,13 @@ private:
     // By candidate: the patches that simulate it on the current problem, or nullopt (rebuild).
     std::vector<std::optional<std::vector<RoutePatch>>>
     routePatches(const std::vector<Candidate>& options) const;
-    // By candidate: the makespan and link bytes of each patched candidate that simulates;
-    // nullopt for the others. The problem is left as it was.
-    std::vector<std::optional<ScenarioEvaluation>>
-    simulatePatched(std::vector<std::optional<std::vector<RoutePatch>>>& patches);
+    // Fills the figures of runs[c] for each patched candidate c (patches[c] set). The problem is
+    // left as it was.
+    void simulatePatched(std::vector<std::optional<std::vector<RoutePatch>>>& patches,
+                         std::vector<CandidateRun>& runs);
+    // A candidate built and simulated from scratch, as evaluateScenario would. Reads only the
+    // candidate, the topology and the current evaluation: it may run beside simulatePatched.
+    CandidateRun rebuild(const Candidate& candidate) const;
     // What the objective reads of a simulation of the current problem (patched or not).
     ScenarioEvaluation figuresOf(const SimResult& result) const;
     void checkStopRules(const TcmeIteration& iteration, bool improved);
@@ -177,11 +197,13 @@ private:
     const WaferTopology& m_topology;
     TcmeOptions m_options;
     PreparedScenario m_state; // m_scenario built and evaluated: m_state.evaluation is current
+    ScenarioEvaluation::HotPhase m_hotPhase; // m_state.evaluation.hottestPhase()
     TcmeSnapshot m_initial;
     TcmeSnapshot m_current;
     std::vector<TcmeIteration> m_iterations;
     int m_lowGainStreak = 0; // consecutive iterations whose relative gain was below min_gain
     std::optional<TcmeStopReason> m_stopReason;
+    std::unique_ptr<ThreadPool> m_pool; // options.threads threads, for keepBestCandidate
 };
 
 } // namespace ws

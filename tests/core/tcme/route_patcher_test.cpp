@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -237,18 +238,20 @@ TEST(RoutePatcher, DeclinesMulticastFlows) {
         patcher.patches({{multicast->id, {multicast->src, multicast->dsts[0]}}}).has_value());
 }
 
-// The whole engine: patching (the default) and rebuilding every candidate take the same steps.
-void expectSameRunEitherWay(Scenario scenario, int candidatesPerIteration) {
+// The whole engine with its default options and with `vary` applied to them take the same steps
+// to the last bit.
+void expectSameRunEitherWay(Scenario scenario, int candidatesPerIteration,
+                            const std::function<void(TcmeOptions&)>& vary) {
     if (!scenario.tcme)
         scenario.tcme = TcmeSpec{};
     scenario.tcme->targetUtilization = 1e-9; // iterate even on a compute-bound step
     const WaferTopology topology(scenario.wafer.topologySpec());
-    TcmeOptions patched = tcmeOptionsFrom(scenario);
-    patched.maxCandidatesPerIteration = candidatesPerIteration;
-    TcmeOptions rebuilt = patched;
-    rebuilt.patchRoutes = false;
-    TcmeEngine fast(scenario, topology, patched);
-    TcmeEngine slow(scenario, topology, rebuilt);
+    TcmeOptions defaults = tcmeOptionsFrom(scenario);
+    defaults.maxCandidatesPerIteration = candidatesPerIteration;
+    TcmeOptions varied = defaults;
+    vary(varied);
+    TcmeEngine fast(scenario, topology, defaults);
+    TcmeEngine slow(scenario, topology, varied);
     EXPECT_EQ(fast.run(), slow.run());
     ASSERT_EQ(fast.iterations().size(), slow.iterations().size());
     for (std::size_t i = 0; i < fast.iterations().size(); ++i) {
@@ -274,13 +277,31 @@ void expectSameRunEitherWay(Scenario scenario, int candidatesPerIteration) {
                          evaluateScenario(fast.tunedScenario(), topology));
 }
 
+// Patching (the default) and rebuilding every candidate.
+void rebuildEveryCandidate(TcmeOptions& options) {
+    options.patchRoutes = false;
+}
+
 TEST(TcmeEngine, PatchingAndRebuildingTakeTheSameStepsOnTheTeachingExample) {
-    expectSameRunEitherWay(load("contention_fsdp_tatp_4x4.json"), 8);
+    expectSameRunEitherWay(load("contention_fsdp_tatp_4x4.json"), 8, rebuildEveryCandidate);
 }
 
 TEST(TcmeEngine, PatchingAndRebuildingTakeTheSameStepsOnTheGpt3TrainingStep) {
     // Three reroutes per iteration keep the rebuilding engine's share of a debug run short.
-    expectSameRunEitherWay(load("gpt3_175b_6x8_fsdp_tatp.json"), 3);
+    expectSameRunEitherWay(load("gpt3_175b_6x8_fsdp_tatp.json"), 3, rebuildEveryCandidate);
+}
+
+// The candidates simulated on a pool of threads (the default: one per core) and all on the
+// caller's thread. Three threads, more than the two cores of our CI machine, so that the
+// rebuilt candidates finish in varying orders.
+TEST(TcmeEngine, TheThreadCountDoesNotChangeTheSteps) {
+    const auto oneThread = [](TcmeOptions& options) { options.threads = 1; };
+    const auto threeThreads = [](TcmeOptions& options) { options.threads = 3; };
+    // A training step (FSDP switches rebuilt beside the reroutes) and explicit traffic (reduction
+    // trees rebuilt).
+    expectSameRunEitherWay(load("contention_fsdp_tatp_4x4.json"), 8, oneThread);
+    expectSameRunEitherWay(load("contention_fsdp_tatp_4x4.json"), 8, threeThreads);
+    expectSameRunEitherWay(load("reducescatter_trees_8x8.json"), 8, oneThread);
 }
 
 // The figures the original engine (rebuilding every candidate) produced for the GPT-3 step, to
