@@ -261,12 +261,13 @@ int simulateCommand(const std::string& file, const SimulateOptions& options, std
             throw UsageError{"--compare-modes takes only --json"};
         return compareModesCommand(file, options, out);
     }
-    // Per-flow records and die events are most of a large run's memory: only the trace and
-    // the full JSON report read them.
+    // Per-flow records, task labels and die events are most of a large run's memory: only the
+    // trace and the full JSON report read them.
     const bool full =
         options.tracePath || (options.json && options.jsonDetail == ReportDetail::Full);
-    const ScenarioRun run = prepareFile(file, options, TaskLabels::Kept,
-                                        full ? FlowRecords::Kept : FlowRecords::Dropped);
+    const ScenarioRun run =
+        prepareFile(file, options, full ? TaskLabels::Kept : TaskLabels::Skipped,
+                    full ? FlowRecords::Kept : FlowRecords::Dropped);
     const SimulationReport report =
         reportOf(run, simulateRun(run), full ? ReportDetail::Full : ReportDetail::Summary);
     if (options.tracePath) {

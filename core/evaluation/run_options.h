@@ -34,8 +34,9 @@ struct RunOptions {
     // Task labels are what timelines and reports show; a run that only reads the problem and
     // its flows (TCME's candidates) skips them.
     TaskLabels labels = TaskLabels::Kept;
-    // A pure network experiment's per-flow records (collectives/traffic_plan.h): a run whose
-    // report will be a Summary drops them (a third less memory); reportOf(Full) then throws.
+    // Per-flow records (collectives/traffic_plan.h, StepGraph::setFlowRecords): a run whose
+    // report will be a Summary drops them (about a third less memory, for explicit traffic and
+    // for a training step); reportOf(Full) then throws.
     FlowRecords flowRecords = FlowRecords::Kept;
     // Reuse a topology built for this scenario's wafer (TCME judges hundreds of candidates on
     // one wafer). Built from scenario.wafer when null.

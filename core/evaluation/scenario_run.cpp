@@ -48,7 +48,7 @@ ScenarioRun prepareRun(Scenario scenario, const RunOptions& options) {
     run.topology = topologyFor(run.scenario, options);
     if (run.scenario.workload || run.scenario.strategy)
         run.step.emplace(buildTrainingStep(run.scenario, *run.topology, options.labels,
-                                           options.cancel, options.limits));
+                                           options.cancel, options.limits, options.flowRecords));
     else
         run.plan.emplace(planTraffic(run.scenario, *run.topology, options.cancel, options.limits,
                                      options.flowRecords));
@@ -73,8 +73,10 @@ SimulationReport reportOf(const ScenarioRun& run, const SimResult& result, Repor
 SimulationReport simulateScenarioReport(Scenario scenario, const RunOptions& options,
                                         ReportDetail detail) {
     RunOptions runOptions = options;
-    if (detail == ReportDetail::Summary)
-        runOptions.flowRecords = FlowRecords::Dropped; // the report reads none
+    if (detail == ReportDetail::Summary) { // the report reads no flow records and no labels
+        runOptions.flowRecords = FlowRecords::Dropped;
+        runOptions.labels = TaskLabels::Skipped;
+    }
     const ScenarioRun run = prepareRun(std::move(scenario), runOptions);
     SimulationReport report = reportOf(run, simulateRun(run, options), detail);
     tell(options, RunStage::Reported);

@@ -62,7 +62,8 @@ SimulationReport reportOf(const ScenarioRun& run, const SimResult& result,
                           ReportDetail detail = ReportDetail::Full);
 
 // prepareRun + simulateRun + reportOf: what `waferscope-cli simulate` prints and the GUI shows.
-// A Summary run drops the flow records (RunOptions::flowRecords) whatever `options` says.
+// A Summary run drops the flow records and the task labels (RunOptions::flowRecords, labels)
+// whatever `options` says.
 SimulationReport simulateScenarioReport(Scenario scenario, const RunOptions& options,
                                         ReportDetail detail = ReportDetail::Full);
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <tuple>
 #include <variant>
 
@@ -83,7 +84,7 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     SimulationReport report;
     report.scenarioName = scenario.name;
     report.detail = detail;
-    report.flowCount = graph.flows().size();
+    report.flowCount = graph.flowCount();
     const bool full = detail == ReportDetail::Full;
     report.hardware = hardwareSummaryOf(scenario.wafer);
     report.network = scenario.networkSettings();
@@ -98,31 +99,42 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
         report.dies[static_cast<std::size_t>(die)].alive = topology.isAlive(die);
     }
 
+    // A flow task carries its flow's bytes and links (StepGraph): the counts and the bytes need
+    // no flow records, which a summary run may have dropped. In task order, the order of the
+    // records.
     double d2dBytes = 0.0;
-    for (const Flow& flow : graph.flows()) {
-        for (LinkId link : flow.route.links)
-            ++report.links[static_cast<std::size_t>(link)].flowCount;
-        d2dBytes +=
-            flow.bytes * static_cast<double>(flow.route.links.size()) * repetitions(flow.task);
-        if (!full)
+    for (std::size_t task = 0; task < problem.tasks.size(); ++task) {
+        const SimTask& flowTask = problem.tasks[task];
+        if (flowTask.kind != SimTask::Kind::Flow)
             continue;
-        const TaskTiming& t = result.tasks[static_cast<std::size_t>(flow.task)];
-        const StepTaskInfo& info = graph.info()[static_cast<std::size_t>(flow.task)];
-        FlowReport entry;
-        entry.id = flow.id;
-        entry.op = opOfFlow(flow.id);
-        entry.opKind = info.kind == StepTaskInfo::Kind::Transfer ? "tatp" : "collective";
-        entry.src = flow.src;
-        entry.dsts = flow.dsts;
-        entry.reduction = flow.reduction;
-        entry.bytes = flow.bytes;
-        entry.route = flow.route;
-        entry.startS = t.startS;
-        entry.lastByteS = t.lastByteS;
-        entry.endS = t.endS;
-        entry.step = info.round;
-        addFlowEvents(report.dies, entry);
-        report.flows.push_back(std::move(entry));
+        for (LinkId link : flowTask.links)
+            ++report.links[static_cast<std::size_t>(link)].flowCount;
+        d2dBytes += flowTask.bytes * static_cast<double>(flowTask.links.size()) *
+                    repetitions(static_cast<TaskId>(task));
+    }
+    if (full) {
+        if (!graph.keepsFlowRecords())
+            throw std::invalid_argument("a full report needs the step's flow records, and this "
+                                        "step dropped them (FlowRecords::Dropped)");
+        for (const Flow& flow : graph.flows()) {
+            const TaskTiming& t = result.tasks[static_cast<std::size_t>(flow.task)];
+            const StepTaskInfo& info = graph.info()[static_cast<std::size_t>(flow.task)];
+            FlowReport entry;
+            entry.id = flow.id;
+            entry.op = opOfFlow(flow.id);
+            entry.opKind = info.kind == StepTaskInfo::Kind::Transfer ? "tatp" : "collective";
+            entry.src = flow.src;
+            entry.dsts = flow.dsts;
+            entry.reduction = flow.reduction;
+            entry.bytes = flow.bytes;
+            entry.route = flow.route;
+            entry.startS = t.startS;
+            entry.lastByteS = t.lastByteS;
+            entry.endS = t.endS;
+            entry.step = info.round;
+            addFlowEvents(report.dies, entry);
+            report.flows.push_back(std::move(entry));
+        }
     }
 
     double executedFlops = 0.0;

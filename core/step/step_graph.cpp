@@ -104,7 +104,8 @@ TaskId StepGraph::addTransfer(DieId src, DieId dst, double bytes, std::vector<Ta
     flow.route = std::move(*route);
     const TaskId id = push(std::move(task), std::move(info));
     flow.task = id;
-    m_flows.push_back(std::move(flow));
+    m_flows.push_back(std::move(flow)); // kept either way (setFlowRecords)
+    ++m_flowCount;
     return id;
 }
 
@@ -148,8 +149,10 @@ TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm al
         flow.route = std::move(*route);
         flow.task = push(std::move(task), std::move(flowInfo));
         flowTasks.push_back(flow.task);
-        m_flows.push_back(std::move(flow));
+        if (keepsFlowRecords())
+            m_flows.push_back(std::move(flow));
     }
+    m_flowCount += flows.size();
     info.kind = StepTaskInfo::Kind::Barrier;
     info.label = m_taskLabels ? id + " done" : std::string();
     SimTask barrier;
@@ -191,7 +194,8 @@ void StepGraph::reserve(std::size_t tasks, std::size_t flows) {
 
 void StepGraph::appendTraffic(const TrafficPlan& plan) {
     const auto offset = static_cast<TaskId>(m_problem.tasks.size());
-    reserve(m_problem.tasks.size() + plan.problem.tasks.size(), m_flows.size() + plan.flows.size());
+    reserve(m_problem.tasks.size() + plan.problem.tasks.size(),
+            m_flows.size() + (keepsFlowRecords() ? plan.flows.size() : 0));
     std::vector<StepTaskInfo> infos(plan.problem.tasks.size());
     for (std::size_t task = 0; task < plan.problem.tasks.size(); ++task) {
         const SimTask::Kind kind = plan.problem.tasks[task].kind;
@@ -204,11 +208,14 @@ void StepGraph::appendTraffic(const TrafficPlan& plan) {
         if (m_taskLabels)
             info.label = flow.id;
         info.round = flow.step;
+        m_router.addLoad(flow.route, flow.bytes);
+        if (!keepsFlowRecords())
+            continue;
         Flow copy = flow;
         copy.task += offset;
-        m_router.addLoad(copy.route, copy.bytes);
         m_flows.push_back(std::move(copy));
     }
+    m_flowCount += plan.flowCount;
     for (std::size_t task = 0; task < plan.problem.tasks.size(); ++task) {
         SimTask copy = plan.problem.tasks[task];
         for (TaskId& dep : copy.deps)

@@ -36,8 +36,9 @@ struct StepTaskInfo {
 // transfers and expanded collectives, with dependencies, ready for the fluid simulator.
 // Routing uses one Router so load-aware modes see the flows added earlier.
 //
-// Invariant: problem.tasks, info and (for flows) flows stay parallel: info[t] describes task t;
-// every flow task has exactly one entry in `flows` whose `task` is t.
+// Invariant: problem.tasks and info stay parallel: info[t] describes task t. With the flow
+// records kept (the default), every flow task has exactly one entry in `flows` whose `task` is
+// t, in task order; with them dropped (setFlowRecords), only the TATP transfers have one.
 class StepGraph {
 public:
     StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode,
@@ -73,6 +74,10 @@ public:
     const SimProblem& problem() const { return m_problem; }
     const std::vector<StepTaskInfo>& info() const { return m_info; }
     const std::vector<Flow>& flows() const { return m_flows; }
+    // Flows of the step (its transfers, its collectives' flows and any explicit traffic's),
+    // whether or not their records were kept.
+    std::size_t flowCount() const { return m_flowCount; }
+    bool keepsFlowRecords() const { return m_flowRecords == FlowRecords::Kept; }
     const WaferTopology& topology() const { return m_topology; }
     const ComputeModel& computeModel() const { return m_compute; }
 
@@ -96,6 +101,12 @@ public:
     // flows (TCME judging candidates) saves tens of thousands of strings. Flow ids are the same.
     void setTaskLabels(bool keep) { m_taskLabels = keep; }
     bool keepsTaskLabels() const { return m_taskLabels; }
+    // Whether flows() keeps a record (id, destinations, route) of every flow once its task is
+    // built (the default), or of the TATP transfers only, which the report's per-round loads
+    // read. A run whose report is a summary reads the rest from the tasks: dropping them (and
+    // the task labels) takes about a third off a large step's memory (docs/cli.md section 4).
+    // Set before any flow is added.
+    void setFlowRecords(FlowRecords records) { m_flowRecords = records; }
     // The flows (and store-and-forward chunks) its collectives may expand to, counted before
     // each is expanded (collectives/expansion_budget.h); the defaults unless set.
     void setExpansionLimits(const ExpansionLimits& limits) {
@@ -130,6 +141,8 @@ private:
     SimProblem m_problem;
     std::vector<StepTaskInfo> m_info;
     std::vector<Flow> m_flows;
+    std::size_t m_flowCount = 0;
+    FlowRecords m_flowRecords = FlowRecords::Kept;
     const std::map<std::string, PinnedRoute>* m_pinned = nullptr;
     std::set<std::string> m_usedPins;
     bool m_taskLabels = true;

@@ -138,7 +138,8 @@ private:
                                                  collective.op, collective.algorithm, groups[g],
                                                  collective.bytes);
                 const std::size_t p = groups.front().size();
-                flows += groups.size() * 2 * p * (p - 1);
+                if (m_graph.keepsFlowRecords())
+                    flows += groups.size() * 2 * p * (p - 1);
                 tasks += groups.size() * (2 * p * (p - 1) + 1);
             }
         m_graph.reserve(tasks, flows);
@@ -317,7 +318,7 @@ double tatpGroupRows(const TrainingStep& step) {
 
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
                                TaskLabels labels, const std::function<bool()>& cancel,
-                               const ExpansionLimits& limits) {
+                               const ExpansionLimits& limits, FlowRecords records) {
     if (!scenario.workload || !scenario.strategy)
         throw ScenarioError(scenario.workload ? "strategy" : "workload",
                             "a training step needs both `workload` and `strategy`");
@@ -340,6 +341,7 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
         {},
         {}};
     step.graph.setTaskLabels(labels == TaskLabels::Kept);
+    step.graph.setFlowRecords(records);
     step.graph.setExpansionLimits(limits);
     if (scenario.routing)
         step.graph.setPinnedRoutes(&scenario.routing->paths);

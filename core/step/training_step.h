@@ -74,10 +74,12 @@ enum class TaskLabels { Kept, Skipped };
 // throws RunCancelled (sim/run_cancelled.h) when it fires.
 // Every collective's flows are counted against `limits` before any task is built: "strategy"
 // when the step would pass them (collectives/expansion_budget.h).
+// `records`: whether the graph keeps every flow's record (StepGraph::setFlowRecords).
 TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& topology,
                                TaskLabels labels = TaskLabels::Kept,
                                const std::function<bool()>& cancel = {},
-                               const ExpansionLimits& limits = {});
+                               const ExpansionLimits& limits = {},
+                               FlowRecords records = FlowRecords::Kept);
 
 StepTiming stepTiming(const TrainingStep& step, const SimResult& result);
 

@@ -216,6 +216,70 @@ TEST(ScenarioRun, DroppedFlowRecordsChangeNothingButTheMemory) {
     }
 }
 
+// The same for a training step: a run that drops its flow records and task labels (what
+// simulate does unless a trace or the full JSON report is asked for) keeps only the TATP
+// transfers' records, builds the same problem and reports the same summary, TATP rounds and
+// flow counts included; only a full report is refused. The scenarios cover TATP with FSDP, a
+// tile of dies, one GEMM, and a step with explicit traffic beside it.
+TEST(ScenarioRun, ATrainingStepThatDropsItsFlowRecordsReportsTheSameSummary) {
+    Scenario withTraffic = loadScenario(kScenarios / "llama2_7b_4x4_tp_vs_tatp.json");
+    withTraffic.traffic = loadScenario(kScenarios / "contention_fsdp_tatp_4x4.json").traffic;
+    ASSERT_FALSE(withTraffic.traffic.empty());
+    std::vector<Scenario> scenarios{loadScenario(kScenarios / "llama2_7b_4x4_tp_vs_tatp.json"),
+                                    loadScenario(kScenarios / "gpt3_125m_dojo_tile_5x5.json"),
+                                    loadScenario(kScenarios / "gemm_gpt3_175b_mlp_6x8.json"),
+                                    withTraffic};
+    for (const Scenario& scenario : scenarios) {
+        SCOPED_TRACE(scenario.name);
+        const ScenarioRun kept = prepareRun(scenario, {});
+        RunOptions dropping;
+        dropping.flowRecords = FlowRecords::Dropped;
+        dropping.labels = TaskLabels::Skipped;
+        const ScenarioRun dropped = prepareRun(scenario, dropping);
+        ASSERT_TRUE(kept.step && dropped.step);
+        const StepGraph& keptGraph = kept.step->graph;
+        const StepGraph& droppedGraph = dropped.step->graph;
+        EXPECT_GT(keptGraph.flowCount(), 0u);
+        EXPECT_EQ(keptGraph.flowCount(), keptGraph.flows().size());
+        EXPECT_EQ(droppedGraph.flowCount(), keptGraph.flowCount());
+        EXPECT_LE(droppedGraph.flows().size(), keptGraph.flows().size());
+        for (const Flow& flow : droppedGraph.flows())
+            EXPECT_EQ(droppedGraph.info()[static_cast<std::size_t>(flow.task)].kind,
+                      StepTaskInfo::Kind::Transfer)
+                << flow.id;
+        const std::vector<SimTask>& keptTasks = kept.problem().tasks;
+        const std::vector<SimTask>& droppedTasks = dropped.problem().tasks;
+        ASSERT_EQ(droppedTasks.size(), keptTasks.size());
+        for (std::size_t t = 0; t < keptTasks.size(); ++t) {
+            EXPECT_EQ(droppedTasks[t].kind, keptTasks[t].kind) << "task " << t;
+            EXPECT_EQ(droppedTasks[t].bytes, keptTasks[t].bytes) << "task " << t;
+            EXPECT_EQ(droppedTasks[t].links, keptTasks[t].links) << "task " << t;
+            EXPECT_EQ(droppedTasks[t].seconds, keptTasks[t].seconds) << "task " << t;
+            EXPECT_EQ(droppedTasks[t].deps, keptTasks[t].deps) << "task " << t;
+        }
+        // What the report reads from the tasks instead of the records.
+        for (const Flow& flow : keptGraph.flows()) {
+            const SimTask& task = keptTasks[static_cast<std::size_t>(flow.task)];
+            EXPECT_EQ(task.links, flow.route.links) << flow.id;
+            EXPECT_EQ(task.bytes, flow.bytes) << flow.id;
+        }
+
+        const SimResult keptResult = simulateRun(kept);
+        const SimResult droppedResult = simulateRun(dropped);
+        EXPECT_EQ(droppedResult.makespanS, keptResult.makespanS);
+        const SimulationReport full = reportOf(kept, keptResult, ReportDetail::Full);
+        const SimulationReport summary = reportOf(dropped, droppedResult, ReportDetail::Summary);
+        EXPECT_EQ(summary.flowCount, full.flows.size());
+        std::ostringstream fromFull;
+        std::ostringstream fromDropped;
+        writeReportJson(fromFull, full, ReportDetail::Summary);
+        writeReportJson(fromDropped, summary, ReportDetail::Summary);
+        EXPECT_EQ(fromDropped.str(), fromFull.str());
+        EXPECT_EQ(humanSummary(summary, *dropped.topology), humanSummary(full, *kept.topology));
+        EXPECT_THROW(reportOf(dropped, droppedResult, ReportDetail::Full), std::invalid_argument);
+    }
+}
+
 TEST(ScenarioRun, EnvironmentIsIgnoredUnlessAsked) {
     Scenario scenario = loadScenario(kScenarios / "transpose_8x8.json");
     RunOptions options;
