@@ -170,6 +170,21 @@ TEST(ScenarioRun, SummaryReportIsTheFullReportWithoutItsDetail) {
     }
 }
 
+// Two runs' problems are the same, task by task.
+void expectSameTasks(const std::vector<SimTask>& tasks, const std::vector<SimTask>& expected) {
+    ASSERT_EQ(tasks.size(), expected.size());
+    for (std::size_t t = 0; t < expected.size(); ++t) {
+        EXPECT_EQ(tasks[t].kind, expected[t].kind) << "task " << t;
+        EXPECT_EQ(tasks[t].bytes, expected[t].bytes) << "task " << t;
+        EXPECT_EQ(tasks[t].links, expected[t].links) << "task " << t;
+        EXPECT_EQ(tasks[t].hops, expected[t].hops) << "task " << t;
+        EXPECT_EQ(tasks[t].die, expected[t].die) << "task " << t;
+        EXPECT_EQ(tasks[t].seconds, expected[t].seconds) << "task " << t;
+        EXPECT_EQ(tasks[t].earliestStartS, expected[t].earliestStartS) << "task " << t;
+        EXPECT_EQ(tasks[t].deps, expected[t].deps) << "task " << t;
+    }
+}
+
 // A run that drops its flow records (what simulate does unless a trace or the full JSON report
 // is asked for) simulates the same problem and reports the same summary; only a full report,
 // which needs the records, is refused. The scenarios cover one op, several ops waiting for each
@@ -189,16 +204,7 @@ TEST(ScenarioRun, DroppedFlowRecordsChangeNothingButTheMemory) {
         EXPECT_TRUE(dropped.plan->flows.empty());
         EXPECT_EQ(dropped.plan->opDone, kept.plan->opDone);
         const std::vector<SimTask>& keptTasks = kept.problem().tasks;
-        const std::vector<SimTask>& droppedTasks = dropped.problem().tasks;
-        ASSERT_EQ(droppedTasks.size(), keptTasks.size());
-        for (std::size_t t = 0; t < keptTasks.size(); ++t) {
-            EXPECT_EQ(droppedTasks[t].kind, keptTasks[t].kind) << "task " << t;
-            EXPECT_EQ(droppedTasks[t].bytes, keptTasks[t].bytes) << "task " << t;
-            EXPECT_EQ(droppedTasks[t].links, keptTasks[t].links) << "task " << t;
-            EXPECT_EQ(droppedTasks[t].hops, keptTasks[t].hops) << "task " << t;
-            EXPECT_EQ(droppedTasks[t].earliestStartS, keptTasks[t].earliestStartS) << "task " << t;
-            EXPECT_EQ(droppedTasks[t].deps, keptTasks[t].deps) << "task " << t;
-        }
+        expectSameTasks(dropped.problem().tasks, keptTasks);
         for (std::size_t f = 0; f < kept.plan->flows.size(); ++f)
             EXPECT_EQ(keptTasks[f].links, kept.plan->flows[f].route.links) << "flow " << f;
 
@@ -248,15 +254,7 @@ TEST(ScenarioRun, ATrainingStepThatDropsItsFlowRecordsReportsTheSameSummary) {
                       StepTaskInfo::Kind::Transfer)
                 << flow.id;
         const std::vector<SimTask>& keptTasks = kept.problem().tasks;
-        const std::vector<SimTask>& droppedTasks = dropped.problem().tasks;
-        ASSERT_EQ(droppedTasks.size(), keptTasks.size());
-        for (std::size_t t = 0; t < keptTasks.size(); ++t) {
-            EXPECT_EQ(droppedTasks[t].kind, keptTasks[t].kind) << "task " << t;
-            EXPECT_EQ(droppedTasks[t].bytes, keptTasks[t].bytes) << "task " << t;
-            EXPECT_EQ(droppedTasks[t].links, keptTasks[t].links) << "task " << t;
-            EXPECT_EQ(droppedTasks[t].seconds, keptTasks[t].seconds) << "task " << t;
-            EXPECT_EQ(droppedTasks[t].deps, keptTasks[t].deps) << "task " << t;
-        }
+        expectSameTasks(dropped.problem().tasks, keptTasks);
         // What the report reads from the tasks instead of the records.
         for (const Flow& flow : keptGraph.flows()) {
             const SimTask& task = keptTasks[static_cast<std::size_t>(flow.task)];
