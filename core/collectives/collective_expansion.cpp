@@ -484,7 +484,11 @@ std::vector<Flow> splitIntoParts(std::vector<Flow> whole, int parts) {
 std::vector<Flow> expandOp(const TrafficOp& op, int opIndex, const WaferTopology& topology,
                            const std::string& opKeyPath, const std::function<bool()>& cancel) {
     std::vector<Flow> flows = expandWhole(op, opIndex, topology, opKeyPath, cancel);
-    return op.split > 1 ? splitIntoParts(std::move(flows), op.split) : flows;
+    // Not a conditional expression: its unsplit branch would copy every flow (an lvalue
+    // operand), where returning the local moves it.
+    if (op.split > 1)
+        return splitIntoParts(std::move(flows), op.split);
+    return flows;
 }
 
 } // namespace ws

@@ -131,8 +131,11 @@ TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm al
         SimTask task;
         task.kind = SimTask::Kind::Flow;
         task.bytes = flow.bytes;
-        task.links = route->links;
         task.hops = route->hops;
+        if (keepsFlowRecords())
+            task.links = route->links;
+        else
+            task.links = std::move(route->links); // the route is dropped with the flow
         if (flow.flowDeps.empty())
             task.deps = deps;
         for (int dep : flow.flowDeps)
@@ -146,11 +149,12 @@ TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm al
         flowInfo.round = flow.step;
         flowInfo.flops = info.flops;
         flowInfo.role = info.role;
-        flow.route = std::move(*route);
         flow.task = push(std::move(task), std::move(flowInfo));
         flowTasks.push_back(flow.task);
-        if (keepsFlowRecords())
+        if (keepsFlowRecords()) {
+            flow.route = std::move(*route);
             m_flows.push_back(std::move(flow));
+        }
     }
     m_flowCount += flows.size();
     info.kind = StepTaskInfo::Kind::Barrier;
