@@ -247,7 +247,8 @@ void MaxMinSolver::fill() {
 
     const double infinity = std::numeric_limits<double>::infinity();
     std::size_t cursor = 0;
-    while (true) {
+    std::size_t unfrozen = m_componentFlows.size();
+    while (unfrozen > 0) { // after that every link's unfrozen count is 0: nothing left to give
         std::pair<double, LinkId> next;
         if (cursor < m_sorted.size() && (m_heap.empty() || m_sorted[cursor] < m_heap.front())) {
             next = m_sorted[cursor++];
@@ -284,6 +285,7 @@ void MaxMinSolver::fill() {
                 continue;
             }
             m_frozen[flow] = 1;
+            --unfrozen;
             m_rate[idx(m_componentFlows[flow])] = share;
             for (int slot = m_flowLinkBeginLocal[flow]; slot < m_flowLinkBeginLocal[flow + 1];
                  ++slot) {

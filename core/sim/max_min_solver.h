@@ -28,8 +28,9 @@ namespace ws {
 // them and subtract the share from the other links they cross. A link's fair share never
 // decreases while filling (the flows removed from it got at most its share), so links can be
 // visited in the order of their initial shares, with a small heap for the few whose share grew
-// before their turn (lazily re-keyed when they surface). Cost per solve: one sort of the
-// re-solved links plus a walk over their flow-link incidences.
+// before their turn (lazily re-keyed when they surface). The filling stops once every flow is
+// frozen (the links left would give nothing). Cost per solve: one sort of the re-solved links
+// plus a walk over their flow-link incidences.
 //
 // Worked example: links L1, L2 of 1 GB/s; flow A on both, B on L1, C and D on L2. L2's share is
 // 1/3 (smallest), so A, C, D get 1/3 GB/s; L1 then has 2/3 left for B alone. If B then ends,
