@@ -17,6 +17,7 @@
 #include <cstdio>
 
 int main(int argc, char** argv) {
+    ws::restartWithHugePages(argv);
     ws::keepFreedMemoryForReuse(); // before QApplication starts any thread
     QApplication application(argc, argv);
     QApplication::setApplicationName(QStringLiteral("WaferScope"));
