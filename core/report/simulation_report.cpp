@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 namespace ws {
 
@@ -118,19 +119,7 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
     for (const Flow& flow : plan.flows) {
         const TaskTiming& timing = result.tasks[static_cast<std::size_t>(flow.task)];
         const TrafficOp& op = scenario.traffic[static_cast<std::size_t>(flow.opIndex)];
-        FlowReport flowReport;
-        flowReport.id = flow.id;
-        flowReport.op = op.id;
-        flowReport.opKind = toString(op.kind);
-        flowReport.src = flow.src;
-        flowReport.dsts = flow.dsts;
-        flowReport.reduction = flow.reduction;
-        flowReport.bytes = flow.bytes;
-        flowReport.route = flow.route;
-        flowReport.startS = timing.startS;
-        flowReport.lastByteS = timing.lastByteS;
-        flowReport.endS = timing.endS;
-        flowReport.step = flow.step;
+        FlowReport flowReport = flowReportOf(flow, timing, op.id, toString(op.kind), flow.step);
         addFlowEvents(report.dies, flowReport);
         report.flows.push_back(std::move(flowReport));
     }
@@ -142,6 +131,24 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
 
     report.energyD2dJ = d2dEnergyJ(report, scenario.wafer.energy);
     return report;
+}
+
+FlowReport flowReportOf(const Flow& flow, const TaskTiming& timing, std::string op,
+                        std::string opKind, int step) {
+    FlowReport entry;
+    entry.id = flow.id;
+    entry.op = std::move(op);
+    entry.opKind = std::move(opKind);
+    entry.src = flow.src;
+    entry.dsts = flow.dsts;
+    entry.reduction = flow.reduction;
+    entry.bytes = flow.bytes;
+    entry.route = flow.route;
+    entry.startS = timing.startS;
+    entry.lastByteS = timing.lastByteS;
+    entry.endS = timing.endS;
+    entry.step = step;
+    return entry;
 }
 
 void addFlowEvents(std::vector<DieReport>& dies, const FlowReport& flow) {

@@ -78,6 +78,11 @@ struct DieReport {
     std::vector<TensorReport> tensors;     // training steps: the sub-tensors the die holds
 };
 
+// A flow's entry in the full report: its record and its timing, with the op it belongs to, the
+// op's kind and its step (which explicit traffic and a training step name differently).
+FlowReport flowReportOf(const Flow& flow, const TaskTiming& timing, std::string op,
+                        std::string opKind, int step);
+
 // The flow's send event on the dies it leaves and its receive event on the dies it reaches (a
 // reduction is sent by every die of dsts and received by src), appended to `dies` (by DieId).
 void addFlowEvents(std::vector<DieReport>& dies, const FlowReport& flow);

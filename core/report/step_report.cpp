@@ -117,21 +117,10 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
             throw std::invalid_argument("a full report needs the step's flow records, and this "
                                         "step dropped them (FlowRecords::Dropped)");
         for (const Flow& flow : graph.flows()) {
-            const TaskTiming& t = result.tasks[static_cast<std::size_t>(flow.task)];
             const StepTaskInfo& info = graph.info()[static_cast<std::size_t>(flow.task)];
-            FlowReport entry;
-            entry.id = flow.id;
-            entry.op = opOfFlow(flow.id);
-            entry.opKind = info.kind == StepTaskInfo::Kind::Transfer ? "tatp" : "collective";
-            entry.src = flow.src;
-            entry.dsts = flow.dsts;
-            entry.reduction = flow.reduction;
-            entry.bytes = flow.bytes;
-            entry.route = flow.route;
-            entry.startS = t.startS;
-            entry.lastByteS = t.lastByteS;
-            entry.endS = t.endS;
-            entry.step = info.round;
+            FlowReport entry = flowReportOf(
+                flow, result.tasks[static_cast<std::size_t>(flow.task)], opOfFlow(flow.id),
+                info.kind == StepTaskInfo::Kind::Transfer ? "tatp" : "collective", info.round);
             addFlowEvents(report.dies, entry);
             report.flows.push_back(std::move(entry));
         }
