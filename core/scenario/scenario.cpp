@@ -107,4 +107,16 @@ TopologySpec WaferSpec::topologySpec() const {
     return spec;
 }
 
+TopologySpec Scenario::topologySpec() const {
+    TopologySpec spec = wafer.topologySpec();
+    if (system) {
+        spec.rows = gridRows();
+        spec.cols = gridCols();
+        spec.waferRows = wafer.rows;
+        spec.waferCols = wafer.cols;
+        spec.linksPerEdge = system->linksPerEdge.value_or(0);
+    }
+    return spec;
+}
+
 } // namespace ws

@@ -149,6 +149,26 @@ struct NetworkSpec {
     NetworkSettings settings() const { return {model, chunk.value}; }
 };
 
+// The `system` key (SPEC section 8, docs/file-format.md): R x C copies of the wafer side by side,
+// neighbouring wafers joined by off-wafer links. Dies are numbered row-major over the whole grid
+// of dies; `wafer.faults` name dies and links of that grid.
+struct SystemSpec {
+    int waferRows = 1; // R of "wafers": [R, C]
+    int waferCols = 1; // C
+    // Required in a file (SPEC section 8 gives them no default); the values here only make a
+    // default-constructed SystemSpec valid.
+    Quantity linkBandwidth{100e9, "100 GB/s"}; // bytes/s, per direction per off-wafer link
+    Quantity linkLatency{1e-6, "1 us"};        // seconds per off-wafer hop
+    // Die pairs joined across each shared wafer edge, spread evenly; unset: every pair.
+    std::optional<int> linksPerEdge;
+    // pJ per bit an off-wafer link spends; unset: the wafer's energy.d2d_pj_per_bit.
+    std::optional<double> picojoulesPerBit;
+    nlohmann::json extensions = nlohmann::json::object();
+    friend bool operator==(const SystemSpec&, const SystemSpec&) = default;
+
+    int waferCount() const { return waferRows * waferCols; }
+};
+
 struct Scenario {
     std::string name;
     std::string description;
@@ -161,12 +181,26 @@ struct Scenario {
     std::optional<RoutingSpec> routing;
     std::optional<TcmeSpec> tcme;
     std::optional<NetworkSpec> network; // unset: the fluid model
+    std::optional<SystemSpec> system;   // unset: one wafer
     nlohmann::json extensions = nlohmann::json::object();
     friend bool operator==(const Scenario&, const Scenario&) = default;
+
+    // The grid of dies: the wafer's, times the system's wafers.
+    int gridRows() const { return wafer.rows * (system ? system->waferRows : 1); }
+    int gridCols() const { return wafer.cols * (system ? system->waferCols : 1); }
+    int dieCount() const { return gridRows() * gridCols(); }
+    // The topology of the whole grid (every wafer, the off-wafer links, the faults): what every
+    // run, edit and view builds.
+    TopologySpec topologySpec() const;
 
     RoutingMode routingMode() const { return routing ? routing->mode : RoutingMode::XY; }
     NetworkSettings networkSettings() const {
         return network ? network->settings() : NetworkSettings{};
+    }
+    std::optional<OffWaferLinks> offWaferLinks() const {
+        if (!system)
+            return std::nullopt;
+        return OffWaferLinks{system->linkBandwidth.value, system->linkLatency.value};
     }
 };
 

@@ -17,4 +17,10 @@ struct NetworkSettings {
     friend bool operator==(const NetworkSettings&, const NetworkSettings&) = default;
 };
 
+// The bandwidth (bytes/s) and latency (s) of a system's off-wafer links (SPEC section 8).
+struct OffWaferLinks {
+    double bandwidth = 0.0;
+    double latencyS = 0.0;
+};
+
 } // namespace ws

@@ -5,10 +5,44 @@
 
 namespace ws {
 
+namespace {
+
+// Whether position `at` (0 .. edge-1) of a wafer edge of `edge` die pairs is one of the
+// `joined` evenly spread pairs (0: all): floor((2i + 1) edge / 2 joined) for some i.
+bool isJoinedPair(int at, int edge, int joined) {
+    if (joined == 0)
+        return true;
+    for (int i = 0; i < joined; ++i)
+        if ((2 * i + 1) * edge / (2 * joined) == at)
+            return true;
+    return false;
+}
+
+} // namespace
+
 WaferTopology::WaferTopology(const TopologySpec& spec)
-    : m_rows(spec.rows), m_cols(spec.cols), m_kind(spec.kind) {
+    : m_rows(spec.rows), m_cols(spec.cols), m_kind(spec.kind),
+      m_waferRows(spec.waferRows > 0 ? spec.waferRows : spec.rows),
+      m_waferCols(spec.waferCols > 0 ? spec.waferCols : spec.cols) {
     if (m_rows < 1 || m_rows > 256 || m_cols < 1 || m_cols > 256)
         throw std::invalid_argument("rows and cols must be 1 to 256");
+    if (m_waferRows < 1 || m_waferCols < 1 || m_rows % m_waferRows != 0 ||
+        m_cols % m_waferCols != 0)
+        throw std::invalid_argument("wafers of " + std::to_string(m_waferRows) + "x" +
+                                    std::to_string(m_waferCols) + " dies do not tile a " +
+                                    std::to_string(m_rows) + "x" + std::to_string(m_cols) +
+                                    " grid");
+    const bool severalWafers = waferCount() > 1;
+    if (severalWafers && m_kind == TopologyKind::Torus)
+        throw std::invalid_argument("a system of several wafers is a mesh of wafers: a torus "
+                                    "wafer cannot be part of one");
+    if (spec.linksPerEdge < 0 ||
+        (severalWafers && ((wafersAcross() > 1 && spec.linksPerEdge > m_waferRows) ||
+                           (wafersDown() > 1 && spec.linksPerEdge > m_waferCols))))
+        throw std::invalid_argument(
+            "links per edge must be 1 to the die pairs of a shared wafer edge (" +
+            std::to_string(wafersAcross() > 1 ? m_waferRows : m_waferCols) + "), got " +
+            std::to_string(spec.linksPerEdge));
     const int dies = dieCount();
     m_dieAlive.assign(static_cast<std::size_t>(dies), true);
     for (DieId dead : spec.deadDies) {
@@ -31,11 +65,24 @@ WaferTopology::WaferTopology(const TopologySpec& spec)
             const auto target = neighbour(die, static_cast<Direction>(d));
             if (!target || *target == die || linkBetween(die, *target))
                 continue;
+            const bool offWafer = waferOf(die) != waferOf(*target);
+            if (offWafer) {
+                // Across a vertical edge the pairs run down the rows, across a horizontal one
+                // along the columns.
+                const DieCoord c = coord(die);
+                const bool acrossColumns = d == static_cast<int>(Direction::East) ||
+                                           d == static_cast<int>(Direction::West);
+                const int at = acrossColumns ? c.row % m_waferRows : c.col % m_waferCols;
+                const int edge = acrossColumns ? m_waferRows : m_waferCols;
+                if (!isJoinedPair(at, edge, spec.linksPerEdge))
+                    continue;
+            }
             LinkProperties props;
             props.id = static_cast<LinkId>(m_links.size());
             props.from = die;
             props.to = *target;
             props.alive = isAlive(die) && isAlive(*target);
+            props.offWafer = offWafer;
             m_links.push_back(props);
             m_outLinks[static_cast<std::size_t>(die)].push_back(props.id);
             m_linkByDirection[static_cast<std::size_t>(die) * 4 + static_cast<std::size_t>(d)] =
@@ -48,8 +95,11 @@ WaferTopology::WaferTopology(const TopologySpec& spec)
                                         std::to_string(to) + " names a die out of range");
         const auto id = linkBetween(from, to);
         if (!id)
-            throw std::invalid_argument("dead link " + std::to_string(from) + "->" +
-                                        std::to_string(to) + " joins dies that are not neighbours");
+            throw std::invalid_argument(
+                "dead link " + std::to_string(from) + "->" + std::to_string(to) +
+                (manhattanDistance(from, to) == 1 && waferOf(from) != waferOf(to)
+                     ? " joins wafers where no off-wafer link is"
+                     : " joins dies that are not neighbours"));
         m_links[static_cast<std::size_t>(*id)].alive = false;
     }
     for (const LinkProperties& props : m_links)

@@ -59,5 +59,68 @@ TEST(WaferTopology, RejectsBadSpecs) {
     EXPECT_THROW(WaferTopology({4, 4, TopologyKind::Mesh, {}, {{0, 5}}}), std::invalid_argument);
 }
 
+// SPEC section 8: a [1, 2] system of 4x4 wafers is a 4x8 grid; die 4 is wafer 1's top left.
+TEST(WaferTopology, SystemOfWafersIsOneGridWithOffWaferLinksBetweenWafers) {
+    TopologySpec spec{4, 8, TopologyKind::Mesh, {}, {}};
+    spec.waferRows = 4;
+    spec.waferCols = 4;
+    const WaferTopology all(spec);
+    EXPECT_EQ(all.waferCount(), 2);
+    EXPECT_EQ(all.waferOf(3), 0);
+    EXPECT_EQ(all.waferOf(4), 1);
+    EXPECT_EQ(all.waferOf(31), 1);
+    // Each 4x4 wafer has 2 x 4 x 3 x 2 = 48 directed links; every one of the 4 row pairs of
+    // the shared edge is joined both ways.
+    EXPECT_EQ(all.linkCount(), 2 * 48 + 8);
+    int offWafer = 0;
+    for (const LinkProperties& link : all.links()) {
+        offWafer += link.offWafer ? 1 : 0;
+        EXPECT_EQ(link.offWafer, all.waferOf(link.from) != all.waferOf(link.to));
+    }
+    EXPECT_EQ(offWafer, 8);
+}
+
+// Of an edge of E = 4 pairs, K = 2 are joined, at floor((2i + 1) E / 2K) = rows 1 and 3.
+TEST(WaferTopology, OnlyLinksPerEdgePairsOfAnEdgeAreJoinedSpreadEvenly) {
+    TopologySpec spec{4, 8, TopologyKind::Mesh, {}, {}};
+    spec.waferRows = 4;
+    spec.waferCols = 4;
+    spec.linksPerEdge = 2;
+    const WaferTopology system(spec);
+    EXPECT_EQ(system.linkCount(), 2 * 48 + 4);
+    EXPECT_FALSE(system.linkBetween(3, 4).has_value()); // row 0: not joined
+    EXPECT_TRUE(system.link(*system.linkBetween(11, 12)).offWafer);
+    EXPECT_TRUE(system.linkBetween(12, 11).has_value());
+    EXPECT_FALSE(system.linkBetween(19, 20).has_value()); // row 2
+    EXPECT_TRUE(system.linkBetween(27, 28).has_value());
+    EXPECT_EQ(system.neighbour(3, Direction::East), 4); // still the geometric neighbour
+
+    // [2, 1] of 2x3 wafers, K = 1: the horizontal edge's middle column (dies 4 and 7).
+    TopologySpec down{4, 3, TopologyKind::Mesh, {}, {}};
+    down.waferRows = 2;
+    down.waferCols = 3;
+    down.linksPerEdge = 1;
+    const WaferTopology stacked(down);
+    EXPECT_TRUE(stacked.linkBetween(4, 7).has_value());
+    EXPECT_FALSE(stacked.linkBetween(3, 6).has_value());
+    EXPECT_FALSE(stacked.linkBetween(5, 8).has_value());
+}
+
+TEST(WaferTopology, RejectsBadSystems) {
+    TopologySpec spec{4, 8, TopologyKind::Mesh, {}, {}};
+    spec.waferRows = 4;
+    spec.waferCols = 3; // does not tile 8 columns
+    EXPECT_THROW(WaferTopology{spec}, std::invalid_argument);
+    spec.waferCols = 4;
+    spec.linksPerEdge = 5; // the shared edge has 4 pairs
+    EXPECT_THROW(WaferTopology{spec}, std::invalid_argument);
+    spec.linksPerEdge = 1;
+    spec.deadLinks = {{3, 4}}; // a pair no off-wafer link joins
+    EXPECT_THROW(WaferTopology{spec}, std::invalid_argument);
+    spec.deadLinks.clear();
+    spec.kind = TopologyKind::Torus;
+    EXPECT_THROW(WaferTopology{spec}, std::invalid_argument);
+}
+
 } // namespace
 } // namespace ws
