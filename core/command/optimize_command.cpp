@@ -83,7 +83,7 @@ OptimizeOutcome optimizeScenario(Scenario scenario, std::optional<int> maxIter,
         outcome.warnings.push_back("--max-iter " + std::to_string(*maxIter) +
                                    " overrides tcme.max_iter");
     }
-    const WaferTopology topology(scenario.wafer.topologySpec());
+    const WaferTopology topology(scenario.topologySpec());
     TcmeEngine engine(scenario, topology, tcmeOptionsFrom(scenario));
     outcome.stopReason = engine.run(options.cancel);
     outcome.tunedScenario = engine.tunedScenario();

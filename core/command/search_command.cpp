@@ -47,7 +47,7 @@ SearchOutcome searchScenario(Scenario scenario, const SearchOptions& search,
                              const std::function<void(const SearchProgress&)>& progress) {
     SearchOutcome outcome;
     outcome.environmentNotes = applyRunEnvironment(scenario, options).notes;
-    const WaferTopology topology(scenario.wafer.topologySpec());
+    const WaferTopology topology(scenario.topologySpec());
     outcome.result = searchStrategies(scenario, topology, search, options.cancel, progress);
     return outcome;
 }

@@ -22,11 +22,21 @@ namespace ws {
 
 namespace {
 
+// What die ids number, for messages: "the 4x4 wafer", "the 4x8 grid of the system's 1x2 wafers".
+std::string gridName(const Scenario& scenario) {
+    const std::string grid =
+        std::to_string(scenario.gridRows()) + "x" + std::to_string(scenario.gridCols());
+    if (!scenario.system)
+        return "the " + grid + " wafer";
+    return "the " + grid + " grid of the system's " + std::to_string(scenario.system->waferRows) +
+           "x" + std::to_string(scenario.system->waferCols) + " wafers";
+}
+
 // The core's checks that a training step can be built, without building it; a refusal names
 // the key to blame.
 void checkSimulates(const Scenario& scenario) {
     try {
-        const WaferTopology topology(scenario.wafer.topologySpec());
+        const WaferTopology topology(scenario.topologySpec());
         // The file's own rule, with or without a workload: a saved scenario must read back.
         if (scenario.strategy)
             if (const std::string problem = sequenceParallelProblem(*scenario.strategy);
@@ -38,8 +48,9 @@ void checkSimulates(const Scenario& scenario) {
         placeStrategy(*scenario.strategy, topology);
     } catch (const ScenarioError& error) {
         throw EditRefused(EditRefused::Reason::Infeasible, error.what());
-    } catch (const std::invalid_argument& error) { // a wafer the topology refuses
-        throw EditRefused(EditRefused::Reason::Infeasible, std::string("wafer: ") + error.what());
+    } catch (const std::invalid_argument& error) { // a wafer or system the topology refuses
+        throw EditRefused(EditRefused::Reason::Infeasible,
+                          (scenario.system ? "system: " : "wafer: ") + std::string(error.what()));
     }
 }
 
@@ -232,11 +243,9 @@ Scenario setEnergyKey(const Scenario& scenario, const std::string& key, double v
 
 Scenario setDieSpeed(const Scenario& scenario, DieId die, double speed) {
     const std::string key = "wafer.faults.slow_dies." + std::to_string(die);
-    if (die < 0 || die >= static_cast<long long>(scenario.wafer.rows) * scenario.wafer.cols)
+    if (die < 0 || die >= scenario.dieCount()) // ids number a system's whole grid
         throw EditRefused(EditRefused::Reason::OffWafer,
-                          key + ": the " + std::to_string(scenario.wafer.rows) + "x" +
-                              std::to_string(scenario.wafer.cols) + " wafer has no die " +
-                              std::to_string(die));
+                          key + ": " + gridName(scenario) + " has no die " + std::to_string(die));
     const std::vector<DieId>& dead = scenario.wafer.deadDies;
     if (std::find(dead.begin(), dead.end(), die) != dead.end())
         throw EditRefused(EditRefused::Reason::DieUnavailable,
@@ -266,16 +275,21 @@ Scenario resizeWafer(const Scenario& scenario, int rows, int cols) {
     Scenario after = scenario;
     after.wafer.rows = rows;
     after.wafer.cols = cols;
-    const long long dies = static_cast<long long>(rows) * cols;
+    if (after.system &&
+        (after.gridRows() > limits::kMaxWaferSide || after.gridCols() > limits::kMaxWaferSide))
+        throw EditRefused(EditRefused::Reason::Infeasible,
+                          "system.wafers: " + gridName(after) +
+                              " is too large: a grid has at most 256 rows and 256 columns");
+    // Ids number a system's whole grid, which the wafer's size scales.
+    const long long dies = after.dieCount();
     auto onWafer = [&](DieId die) { return die >= 0 && die < dies; };
     for (const TrafficOp& op : after.traffic) {
         const bool fits = std::all_of(op.group.begin(), op.group.end(), onWafer) &&
                           (op.kind != OpKind::P2P || (onWafer(op.src) && onWafer(op.dst)));
         if (!fits)
             throw EditRefused(EditRefused::Reason::OffWafer,
-                              "traffic: op '" + op.id + "' uses a die that a " +
-                                  std::to_string(rows) + "x" + std::to_string(cols) +
-                                  " wafer does not have");
+                              "traffic: op '" + op.id + "' uses a die that " + gridName(after) +
+                                  " does not have");
     }
     std::erase_if(after.wafer.deadDies, [&](DieId die) { return !onWafer(die); });
     std::erase_if(after.wafer.slowDies, [&](const auto& slow) { return !onWafer(slow.first); });
@@ -372,7 +386,8 @@ Scenario moveDies(const Scenario& scenario, const WaferTopology& topology,
 
 Scenario applySearchedStrategy(const Scenario& scenario, const Scenario& searched,
                                const Scenario& best, const StrategySpec& strategy) {
-    if (!(scenario.wafer == searched.wafer) || scenario.workload != searched.workload)
+    if (!(scenario.wafer == searched.wafer) || scenario.system != searched.system ||
+        scenario.workload != searched.workload)
         throw EditRefused(EditRefused::Reason::Mismatch,
                           "the wafer or the model changed since the search: search again");
     Scenario unchanged = scenario;

@@ -9,8 +9,10 @@
 namespace ws::limits {
 
 // The wafer and its traffic (io/scenario_reader.cpp).
-inline constexpr int kMaxWaferSide = 256;           // dies per row or column
-inline constexpr std::int64_t kMaxDies = 256 * 256; // the largest wafer: bounds every degree
+// Dies per row or column of a wafer, and of a system's whole grid of wafers (so kMaxDies bounds
+// a system too).
+inline constexpr int kMaxWaferSide = 256;
+inline constexpr std::int64_t kMaxDies = 256 * 256; // the largest grid: bounds every degree
 inline constexpr double kMaxLinkBandwidth = 1e15;   // bytes/s: 1 PB/s, far beyond any link
 inline constexpr double kMaxLinkLatency = 1.0;      // seconds per hop
 inline constexpr double kMaxOpBytes = 1e15;         // bytes: 1 PB per op

@@ -2,8 +2,9 @@
 //
 // Every check throws ScenarioError(keyPath, problem) for the first problem found, so a message
 // always names one key. Objects are checked in a fixed order: unknown keys first, then the
-// fields in the order the documentation lists them; wafer comes before traffic and routing
-// because their die ids are checked against the wafer.
+// fields in the order the documentation lists them; wafer and system come before traffic and
+// routing because their die ids are checked against the grid the two make, and the wafer's
+// faults are read after system for the same reason.
 
 #include "io/scenario_io.h"
 
@@ -21,6 +22,10 @@
 #include <initializer_list>
 #include <map>
 #include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace ws {
 namespace {
@@ -127,18 +132,57 @@ const std::vector<std::string> kTopologyNames =
 const std::vector<std::string> kNetworkModelNames =
     spellings({NetworkModel::Fluid, NetworkModel::StoreAndForward});
 
-// Die ids checked against the wafer read so far.
+// Why no link joins `from` and `to` when they face each other across the edge of two wafers
+// of a system: of that edge's die pairs, only system.links_per_edge are joined (WaferTopology).
+// Empty when a link joins them or they are not such a pair (then they are not neighbours).
+std::string unjoinedPairProblem(const WaferTopology& topology, DieId from, DieId to) {
+    if (topology.linkBetween(from, to) || topology.waferOf(from) == topology.waferOf(to) ||
+        topology.manhattanDistance(from, to) != 1)
+        return {};
+    // The edge's pairs run down the rows of a vertical edge, along the columns of a
+    // horizontal one; `a` is the pair's die nearer the top left.
+    const DieCoord a = topology.coord(std::min(from, to));
+    const bool vertical = a.row == topology.coord(std::max(from, to)).row;
+    const int edge = vertical ? topology.waferRows() : topology.waferCols();
+    const int start = vertical ? a.row - a.row % edge : a.col - a.col % edge;
+    std::vector<std::string> joined;
+    for (int at = start; at < start + edge; ++at) {
+        const DieId x = topology.dieAt(vertical ? DieCoord{at, a.col} : DieCoord{a.row, at});
+        const DieId y =
+            topology.dieAt(vertical ? DieCoord{at, a.col + 1} : DieCoord{a.row + 1, at});
+        if (topology.linkBetween(x, y))
+            joined.push_back(std::to_string(x) + "-" + std::to_string(y));
+    }
+    std::string which = std::to_string(joined.size()) + " of them";
+    if (joined.size() <= 8) {
+        which.clear();
+        for (std::size_t i = 0; i < joined.size(); ++i)
+            which += (i == 0 ? "" : i + 1 == joined.size() ? " and " : ", ") + joined[i];
+    }
+    return "dies " + std::to_string(from) + " and " + std::to_string(to) +
+           " face each other across the edge of two wafers, but no off-wafer link joins them: "
+           "of that edge's " +
+           std::to_string(edge) + " die pairs, system.links_per_edge joins " + which;
+}
+
+// Die ids checked against the grid read so far: the wafer's, or the whole grid of a system's
+// wafers (ids run row-major over it).
 class DieChecker {
 public:
-    explicit DieChecker(const WaferTopology& topology) : m_topology(topology) {}
+    // `whole` names what the ids number in messages: "wafer" or "system".
+    DieChecker(const WaferTopology& topology, std::string whole)
+        : m_topology(topology), m_whole(std::move(whole)) {}
 
-    // An integer naming a die of this wafer (dead or alive).
+    void checkRange(std::int64_t id, const std::string& path) const {
+        if (id < 0 || id >= m_topology.dieCount())
+            failAt(path, "die " + std::to_string(id) + " is out of range (this " + m_whole +
+                             " has dies 0 to " + std::to_string(m_topology.dieCount() - 1) + ")");
+    }
+
+    // An integer naming a die of this wafer or system (dead or alive).
     DieId inRange(const json& value, const std::string& path) const {
         const std::int64_t id = readInteger(value, path);
-        if (id < 0 || id >= m_topology.dieCount())
-            failAt(path, "die " + std::to_string(id) +
-                             " is out of range (this wafer has dies 0 to " +
-                             std::to_string(m_topology.dieCount() - 1) + ")");
+        checkRange(id, path);
         return static_cast<DieId>(id);
     }
 
@@ -153,9 +197,13 @@ public:
     // The live link from -> to, for pinned routes; `path` names the entry holding `to`.
     void liveLink(DieId from, DieId to, const std::string& path) const {
         const std::optional<LinkId> link = m_topology.linkBetween(from, to);
-        if (!link)
-            failAt(path, "dies " + std::to_string(from) + " and " + std::to_string(to) +
-                             " are not neighbours, so no link joins them");
+        if (!link) {
+            const std::string unjoined = unjoinedPairProblem(m_topology, from, to);
+            failAt(path, !unjoined.empty()
+                             ? unjoined
+                             : "dies " + std::to_string(from) + " and " + std::to_string(to) +
+                                   " are not neighbours, so no link joins them");
+        }
         if (!m_topology.link(*link).alive)
             failAt(path, "the link " + linkName(m_topology.link(*link)) +
                              " is dead (wafer.faults.links)");
@@ -165,7 +213,24 @@ public:
 
 private:
     const WaferTopology& m_topology;
+    std::string m_whole;
 };
+
+// A link's bandwidth (wafer.link_bandwidth, system.link_bandwidth): bytes/s per direction, above
+// 0 and at most 1 PB/s.
+Quantity readLinkBandwidth(const json& value, const std::string& path) {
+    const Quantity bandwidth = readQuantity(value, path, Dimension::BytesPerSecond);
+    checkPositive(bandwidth, path);
+    checkAtMost(bandwidth, path, kMaxLinkBandwidth, "1 PB/s");
+    return bandwidth;
+}
+
+// A link's latency (wafer.link_latency, system.link_latency): seconds per hop, 0 to 1 s.
+Quantity readLinkLatency(const json& value, const std::string& path) {
+    const Quantity latency = readQuantity(value, path, Dimension::Seconds);
+    checkAtMost(latency, path, kMaxLinkLatency, "1 s per hop");
+    return latency;
+}
 
 // `die` holds the values in force before this object is read (the defaults, or a wafer
 // preset's): each key written overrides one of them, the others stay.
@@ -250,8 +315,9 @@ std::optional<std::int64_t> parseDieNumber(std::string_view text) {
     return number;
 }
 
-// "a->b" (one direction) or "a-b" (both), between 4-neighbours of this wafer's geometry.
-LinkRef readLink(const json& value, const std::string& path, const WaferTopology& geometry) {
+// "a->b" (one direction) or "a-b" (both), between dies that a link of the fault-free grid joins:
+// 4-neighbours (plus wrap-around on a torus), of one wafer or a joined pair of two.
+LinkRef readLink(const json& value, const std::string& path, const DieChecker& dies) {
     const std::string text = readString(value, path);
     LinkRef link;
     std::size_t split = text.find("->");
@@ -272,12 +338,13 @@ LinkRef readLink(const json& value, const std::string& path, const WaferTopology
     if (!from || !to)
         badSyntax();
     for (const std::int64_t die : {*from, *to})
-        if (die < 0 || die >= geometry.dieCount())
-            failAt(path, "die " + std::to_string(die) +
-                             " is out of range (this wafer has dies 0 to " +
-                             std::to_string(geometry.dieCount() - 1) + ")");
+        dies.checkRange(die, path);
     link.from = static_cast<DieId>(*from);
     link.to = static_cast<DieId>(*to);
+    const WaferTopology& geometry = dies.topology();
+    if (const std::string unjoined = unjoinedPairProblem(geometry, link.from, link.to);
+        !unjoined.empty())
+        failAt(path, unjoined);
     if (!geometry.linkBetween(link.from, link.to))
         failAt(path, "dies " + std::to_string(link.from) + " and " + std::to_string(link.to) +
                          " are not neighbours on this " + std::to_string(geometry.rows()) + "x" +
@@ -315,12 +382,12 @@ void readSlowDies(const json& value, const std::string& path, const DieChecker& 
     }
 }
 
-void readFaults(const json& value, const std::string& path, WaferSpec& wafer) {
+// `dies` checks ids against the fault-free grid: the wafer's, or a system's whole grid.
+void readFaults(const json& value, const std::string& path, const DieChecker& dies,
+                WaferSpec& wafer) {
     expectObject(value, path);
     // A "faults" object has no struct of its own: its "x-..." keys are accepted but not kept.
     checkKeys(value, path, {"dies", "links", "slow_dies"});
-    const WaferTopology geometry(TopologySpec{wafer.rows, wafer.cols, wafer.topology, {}, {}});
-    const DieChecker dies(geometry);
     if (const json* list = findMember(value, "dies")) {
         const std::string listPath = memberPath(path, "dies");
         expectArray(*list, listPath);
@@ -340,7 +407,7 @@ void readFaults(const json& value, const std::string& path, WaferSpec& wafer) {
         expectArray(*list, listPath);
         std::map<std::pair<DieId, DieId>, std::size_t> seen; // directed link -> list index
         for (std::size_t i = 0; i < list->size(); ++i) {
-            const LinkRef link = readLink((*list)[i], elementPath(listPath, i), geometry);
+            const LinkRef link = readLink((*list)[i], elementPath(listPath, i), dies);
             std::vector<std::pair<DieId, DieId>> directed{{link.from, link.to}};
             if (link.bothDirections)
                 directed.emplace_back(link.to, link.from);
@@ -368,7 +435,8 @@ WaferSpec readWaferPreset(const json& value, const std::string& path) {
 // A preset is the wafer's starting point and every other key overrides it, as SPEC section 9
 // has `cluster.preset` do: the preset is read first and each key below assigns over its value,
 // `die` and `energy` one key at a time (so "die": {"sram": "40 MB"} beside a preset changes
-// only the SRAM). Without a preset, rows and cols are required.
+// only the SRAM). Without a preset, rows and cols are required. `faults` is left to
+// readFaults, once `system` is read: fault die ids number the whole grid of a system.
 WaferSpec readWafer(const json& value, const std::string& path) {
     expectObject(value, path);
     const json extensions = checkKeys(value, path,
@@ -387,24 +455,79 @@ WaferSpec readWafer(const json& value, const std::string& path) {
     if (const json* v = findMember(value, "topology"))
         wafer.topology = readEnum<TopologyKind>(*v, memberPath(path, "topology"), "topology",
                                                 topologyKindFromString, kTopologyNames);
-    if (const json* v = findMember(value, "link_bandwidth")) {
-        const std::string at = memberPath(path, "link_bandwidth");
-        wafer.linkBandwidth = readQuantity(*v, at, Dimension::BytesPerSecond);
-        checkPositive(wafer.linkBandwidth, at);
-        checkAtMost(wafer.linkBandwidth, at, kMaxLinkBandwidth, "1 PB/s");
-    }
-    if (const json* v = findMember(value, "link_latency")) {
-        const std::string at = memberPath(path, "link_latency");
-        wafer.linkLatency = readQuantity(*v, at, Dimension::Seconds);
-        checkAtMost(wafer.linkLatency, at, kMaxLinkLatency, "1 s per hop");
-    }
+    if (const json* v = findMember(value, "link_bandwidth"))
+        wafer.linkBandwidth = readLinkBandwidth(*v, memberPath(path, "link_bandwidth"));
+    if (const json* v = findMember(value, "link_latency"))
+        wafer.linkLatency = readLinkLatency(*v, memberPath(path, "link_latency"));
     if (const json* v = findMember(value, "die"))
         wafer.die = readDie(*v, memberPath(path, "die"), wafer.die);
     if (const json* v = findMember(value, "energy"))
         wafer.energy = readEnergy(*v, memberPath(path, "energy"), wafer.energy);
-    if (const json* v = findMember(value, "faults"))
-        readFaults(*v, memberPath(path, "faults"), wafer);
     return wafer;
+}
+
+// `system` (SPEC section 8): R x C copies of `wafer` side by side. Read after the wafer, whose
+// size and topology bound it, and before the wafer's faults, which name dies of its grid.
+SystemSpec readSystem(const json& value, const std::string& path, const WaferSpec& wafer) {
+    expectObject(value, path);
+    SystemSpec system;
+    system.extensions = checkKeys(
+        value, path, {"wafers", "link_bandwidth", "link_latency", "links_per_edge", "pj_per_bit"});
+    const std::string wafersPath = memberPath(path, "wafers");
+    const json& wafers = expectArray(requireMember(value, path, "wafers"), wafersPath);
+    if (wafers.size() != 2)
+        failAt(wafersPath, "expected [rows, cols] of wafers, two integers, got an array of " +
+                               std::to_string(wafers.size()));
+    system.waferRows = readIntRange(wafers[0], elementPath(wafersPath, 0), 1, kMaxWaferSide);
+    system.waferCols = readIntRange(wafers[1], elementPath(wafersPath, 1), 1, kMaxWaferSide);
+    const int gridRows = system.waferRows * wafer.rows; // at most 256 * 256: no overflow
+    const int gridCols = system.waferCols * wafer.cols;
+    if (gridRows > kMaxWaferSide || gridCols > kMaxWaferSide)
+        failAt(wafersPath,
+               std::to_string(system.waferRows) + "x" + std::to_string(system.waferCols) +
+                   " wafers of " + std::to_string(wafer.rows) + "x" + std::to_string(wafer.cols) +
+                   " dies make a " + std::to_string(gridRows) + "x" + std::to_string(gridCols) +
+                   " grid of dies; a grid has at most 256 rows and 256 columns");
+    if (wafer.topology == TopologyKind::Torus && system.waferCount() > 1)
+        failAt(wafersPath, "a torus wafer cannot be one of several: wafers are joined at their "
+                           "edges, which a torus wraps around (use wafer.topology \"mesh\", or "
+                           "wafers [1, 1])");
+    system.linkBandwidth = readLinkBandwidth(requireMember(value, path, "link_bandwidth"),
+                                             memberPath(path, "link_bandwidth"));
+    system.linkLatency = readLinkLatency(requireMember(value, path, "link_latency"),
+                                         memberPath(path, "link_latency"));
+    if (const json* v = findMember(value, "links_per_edge")) {
+        const std::string at = memberPath(path, "links_per_edge");
+        const int links = readIntRange(*v, at, 1, kMaxWaferSide);
+        // Wafers side by side share edges of wafer.rows die pairs, stacked ones of wafer.cols.
+        // Without a shared edge (one wafer) nothing bounds it but the largest edge.
+        const auto tooMany = [&](const char* side, int pairs) {
+            failAt(at, std::to_string(links) + " joined pairs do not fit an edge between wafers " +
+                           side + ", which has " + std::to_string(pairs) + " die pairs");
+        };
+        if (system.waferCols > 1 && links > wafer.rows)
+            tooMany("side by side (wafer.rows)", wafer.rows);
+        if (system.waferRows > 1 && links > wafer.cols)
+            tooMany("one above the other (wafer.cols)", wafer.cols);
+        system.linksPerEdge = links;
+    }
+    if (const json* v = findMember(value, "pj_per_bit")) {
+        const std::string at = memberPath(path, "pj_per_bit");
+        const double picojoules = readNumber(*v, at);
+        if (picojoules < 0)
+            failAt(at, "must be at least 0, got " + numberText(picojoules));
+        system.picojoulesPerBit = picojoules;
+    }
+    return system;
+}
+
+// The topology of `spec`, whose refusals (std::invalid_argument) become errors at `path`.
+WaferTopology buildTopology(const TopologySpec& spec, const std::string& path) {
+    try {
+        return WaferTopology(spec);
+    } catch (const std::invalid_argument& error) {
+        failAt(path, error.what());
+    }
 }
 
 // Reads a group; `path` is "traffic[i].group".
@@ -760,8 +883,8 @@ Scenario parseScenario(const nlohmann::json& document, const std::filesystem::pa
     Scenario scenario;
     scenario.extensions =
         checkKeys(document, "",
-                  {"format", "version", "name", "description", "wafer", "workload", "strategy",
-                   "traffic", "routing", "tcme", "network"});
+                  {"format", "version", "name", "description", "wafer", "system", "workload",
+                   "strategy", "traffic", "routing", "tcme", "network"});
     if (const json* v = findMember(document, "format")) {
         const std::string format = readString(*v, "format");
         if (format != "waferscope.scenario")
@@ -777,14 +900,23 @@ Scenario parseScenario(const nlohmann::json& document, const std::filesystem::pa
         scenario.name = readString(*v, "name");
     if (const json* v = findMember(document, "description"))
         scenario.description = readString(*v, "description");
-    scenario.wafer = readWafer(requireMember(document, "", "wafer"), "wafer");
+    const json& wafer = requireMember(document, "", "wafer");
+    scenario.wafer = readWafer(wafer, "wafer");
+    if (const json* v = findMember(document, "system"))
+        scenario.system = readSystem(*v, "system", scenario.wafer);
+    // Die ids (faults, traffic, routes) number the whole grid: the wafer's, or the system's.
+    const std::string whole = scenario.system ? "system" : "wafer";
+    if (const json* v = findMember(wafer, "faults")) {
+        const WaferTopology geometry = buildTopology(scenario.topologySpec(), whole);
+        readFaults(*v, "wafer.faults", DieChecker(geometry, whole), scenario.wafer);
+    }
     if (const json* v = findMember(document, "workload"))
         scenario.workload = parseWorkload(*v, directory);
     if (const json* v = findMember(document, "strategy"))
         scenario.strategy = parseStrategy(*v);
 
-    const WaferTopology topology(scenario.wafer.topologySpec());
-    const DieChecker dies(topology);
+    const WaferTopology topology = buildTopology(scenario.topologySpec(), "wafer.faults");
+    const DieChecker dies(topology, whole);
     if (const json* v = findMember(document, "traffic"))
         scenario.traffic = readTraffic(*v, "traffic", dies);
     if (const json* v = findMember(document, "routing"))

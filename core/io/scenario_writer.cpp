@@ -96,6 +96,20 @@ ordered_json waferJson(const WaferSpec& wafer) {
     return out;
 }
 
+// `system` with the keys that are set: links_per_edge and pj_per_bit only when written.
+ordered_json systemJson(const SystemSpec& system) {
+    ordered_json out = ordered_json::object();
+    out["wafers"] = ordered_json::array({system.waferRows, system.waferCols});
+    out["link_bandwidth"] = quantityJson(system.linkBandwidth);
+    out["link_latency"] = quantityJson(system.linkLatency);
+    if (system.linksPerEdge)
+        out["links_per_edge"] = *system.linksPerEdge;
+    if (system.picojoulesPerBit)
+        out["pj_per_bit"] = *system.picojoulesPerBit;
+    addExtensions(out, system.extensions);
+    return out;
+}
+
 ordered_json opJson(const TrafficOp& op) {
     ordered_json out = ordered_json::object();
     out["id"] = op.id;
@@ -258,6 +272,8 @@ ordered_json toOrderedJson(const Scenario& scenario) {
     if (!scenario.description.empty())
         out["description"] = scenario.description;
     out["wafer"] = waferJson(scenario.wafer);
+    if (scenario.system)
+        out["system"] = systemJson(*scenario.system);
     if (scenario.workload)
         out["workload"] = toOrderedJson(*scenario.workload);
     if (scenario.strategy)

@@ -184,7 +184,7 @@ std::vector<DieId> cutOffDies(const WaferTopology& topology) {
 std::string fallBackToSequential(Scenario& scenario) {
     if (!scenario.strategy || scenario.strategy->mapping != StrategySpec::Snake)
         return {};
-    const WaferTopology topology(scenario.wafer.topologySpec());
+    const WaferTopology topology(scenario.topologySpec());
     try {
         placeStrategy(*scenario.strategy, topology);
         return {};
@@ -208,7 +208,7 @@ std::string fallBackToSequential(Scenario& scenario) {
 int dropDeadPins(Scenario& scenario) {
     if (!scenario.routing || scenario.routing->paths.empty())
         return 0;
-    const WaferTopology topology(scenario.wafer.topologySpec());
+    const WaferTopology topology(scenario.topologySpec());
     auto liveHop = [&](DieId from, DieId to) {
         if (!topology.contains(from) || !topology.contains(to))
             return false;
@@ -245,18 +245,20 @@ FaultedScenario sampleFaults(const Scenario& base, double dieRate, double linkRa
     checkRate(dieRate, "dieRate");
     checkRate(linkRate, "linkRate");
     FaultedScenario result{base, 0, 0, 0, {}};
+    // Faults go into the wafer; topologies come from the scenario, whose grid is a system's
+    // whole grid of dies (the ids the faults use), and see the faults added so far.
     WaferSpec& wafer = result.scenario.wafer;
     std::mt19937_64 engine(faultSeed(seed, sample, point));
 
     const std::vector<DieId> dies =
-        chooseFraction(liveDies(WaferTopology(wafer.topologySpec())), dieRate, engine);
+        chooseFraction(liveDies(WaferTopology(result.scenario.topologySpec())), dieRate, engine);
     for (DieId die : dies) {
         wafer.deadDies.push_back(die);
         wafer.slowDies.erase(die); // a dead die is never slow (the file refuses both)
     }
     result.diesKilled = static_cast<int>(dies.size());
 
-    const WaferTopology afterDies(wafer.topologySpec());
+    const WaferTopology afterDies(result.scenario.topologySpec());
     std::vector<std::pair<DieId, DieId>> liveLinks;
     for (const LinkProperties& link : afterDies.links())
         if (link.alive)
@@ -269,7 +271,7 @@ FaultedScenario sampleFaults(const Scenario& base, double dieRate, double linkRa
 
     // A die that dead links cut off (no live path to or from the rest) cannot take part in a
     // collective: it is left out of the placement as a dead die would be.
-    const std::vector<DieId> isolated = cutOffDies(WaferTopology(wafer.topologySpec()));
+    const std::vector<DieId> isolated = cutOffDies(WaferTopology(result.scenario.topologySpec()));
     for (DieId die : isolated) {
         wafer.deadDies.push_back(die);
         wafer.slowDies.erase(die);
@@ -281,7 +283,7 @@ FaultedScenario sampleFaults(const Scenario& base, double dieRate, double linkRa
                                             : " dies cut off by dead links are left out");
     if (result.diesKilled > 0 || result.diesCutOff > 0) {
         const std::string replaced =
-            replaceStrategy(result.scenario, WaferTopology(wafer.topologySpec()));
+            replaceStrategy(result.scenario, WaferTopology(result.scenario.topologySpec()));
         if (!replaced.empty())
             result.note += (result.note.empty() ? "" : "; ") + replaced;
     }

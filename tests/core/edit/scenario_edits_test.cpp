@@ -415,6 +415,35 @@ TEST(ScenarioEdits, ASearchedStrategyAppliesOnlyToTheSearchedWaferAndModel) {
                   "search again");
 }
 
+// A system's die ids number its whole grid (SPEC section 8): a [1, 2] system of 4x4 wafers has
+// dies 0 to 31, and its edits check ids, sizes and searches against that grid.
+TEST(ScenarioEdits, ASystemsEditsUseItsWholeGrid) {
+    Scenario system = transformerScenario();
+    system.system.emplace();
+    system.system->waferCols = 2;
+    system.wafer.deadDies = {20};
+    EXPECT_EQ(setDieSpeed(system, 25, 0.5).wafer.slowDies, (std::map<DieId, double>{{25, 0.5}}));
+    expectRefused([&] { setDieSpeed(system, 32, 0.5); }, Reason::OffWafer,
+                  "wafer.faults.slow_dies.32: the 4x8 grid of the system's 1x2 wafers has no die "
+                  "32");
+
+    // 2x4 wafers make a 2x8 grid, dies 0 to 15: dead die 20 is off it.
+    const Scenario smaller = resizeWafer(system, 2, 4);
+    EXPECT_TRUE(smaller.wafer.deadDies.empty());
+    EXPECT_EQ(resizeWafer(system, 4, 4).wafer.deadDies, std::vector<DieId>{20});
+    expectRefused([&] { resizeWafer(system, 4, 200); }, Reason::Infeasible,
+                  "system.wafers: the 4x400 grid of the system's 1x2 wafers is too large");
+    // The topology's own refusals name the system: a torus cannot be one of two wafers.
+    Scenario torus = system;
+    torus.wafer.topology = TopologyKind::Torus;
+    expectRefused([&] { setStrategyDegree(torus, StrategyDegree::Dp, 1); }, Reason::Infeasible,
+                  "system: a system of several wafers");
+
+    expectRefused(
+        [&] { applySearchedStrategy(system, transformerScenario(), system, *system.strategy); },
+        Reason::Mismatch, "search again");
+}
+
 TEST(ScenarioEdits, TunedRoutesApplyOnlyToTheScenarioTheyWereTunedFor) {
     const Scenario scenario = teachingTraffic();
     Scenario tuned = scenario;
