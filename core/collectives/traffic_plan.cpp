@@ -255,7 +255,8 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
     // twice.
     SimProblem& problem = plan.problem;
     problem = problemOnLinks(topology, scenario.wafer.linkBandwidth.value,
-                             scenario.wafer.linkLatency.value, scenario.networkSettings());
+                             scenario.wafer.linkLatency.value, scenario.networkSettings(),
+                             scenario.offWaferLinks());
     plan.flowCount = plan.flows.size();
     const int flowCount = static_cast<int>(plan.flowCount);
     problem.tasks.resize(plan.flowCount + opCount);

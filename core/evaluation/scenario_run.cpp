@@ -16,9 +16,9 @@ std::shared_ptr<const WaferTopology> topologyFor(const Scenario& scenario,
     if (options.topology)
         return options.topology;
     try {
-        return std::make_shared<const WaferTopology>(scenario.wafer.topologySpec());
+        return std::make_shared<const WaferTopology>(scenario.topologySpec());
     } catch (const std::invalid_argument& error) {
-        throw ScenarioError("wafer", error.what());
+        throw ScenarioError(scenario.system ? "system" : "wafer", error.what());
     }
 }
 

@@ -242,6 +242,11 @@ void writeReportJson(std::ostream& out, const SimulationReport& report, ReportDe
                                {"flops_per_hbm_byte", report.hardware.flopsPerHbmByte}};
     if (report.hardware.preset)
         hardware["preset"] = *report.hardware.preset;
+    if (report.hardware.wafers && report.hardware.offWafer) {
+        hardware["wafers"] = {report.hardware.wafers->first, report.hardware.wafers->second};
+        hardware["off_wafer_link_bandwidth"] = report.hardware.offWafer->bandwidth;
+        hardware["off_wafer_link_latency_s"] = report.hardware.offWafer->latencyS;
+    }
     json.member("hardware", hardware);
     nlohmann::json network = {{"model", toString(report.network.model)}};
     if (report.network.model == NetworkModel::StoreAndForward)
@@ -251,9 +256,12 @@ void writeReportJson(std::ostream& out, const SimulationReport& report, ReportDe
     if (report.step)
         json.member("step", stepToJson(*report.step));
     json.member("energy_j", report.energyJ());
-    json.member("energy", {{"d2d_j", report.energyD2dJ},
-                           {"compute_j", report.energyComputeJ},
-                           {"hbm_j", report.energyHbmJ}});
+    nlohmann::json energy = {{"d2d_j", report.energyD2dJ},
+                             {"compute_j", report.energyComputeJ},
+                             {"hbm_j", report.energyHbmJ}};
+    if (report.hardware.wafers)
+        energy["off_wafer_j"] = report.energyOffWaferJ;
+    json.member("energy", energy);
     json.member("warnings", report.warnings);
     if (!report.rounds.empty()) {
         json.open("rounds", '[');
@@ -268,13 +276,13 @@ void writeReportJson(std::ostream& out, const SimulationReport& report, ReportDe
     for (const LinkReport& link : report.links) {
         if (link.bytes <= 0)
             continue;
-        json.element({{"id", link.id},
-                      {"from", link.from},
-                      {"to", link.to},
-                      {"bytes", link.bytes},
-                      {"busy_s", link.busyS},
-                      {"utilization", link.utilization},
-                      {"flows", link.flowCount}});
+        nlohmann::json entry = {{"id", link.id},          {"from", link.from},
+                                {"to", link.to},          {"bytes", link.bytes},
+                                {"busy_s", link.busyS},   {"utilization", link.utilization},
+                                {"flows", link.flowCount}};
+        if (link.offWafer)
+            entry["off_wafer"] = true;
+        json.element(entry);
     }
     json.close(']');
     if (detail == ReportDetail::Full) {
@@ -434,6 +442,16 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
     if (deadDies || deadLinks)
         out << " (" << deadDies << " dead dies, " << deadLinks << " dead directed links)";
     out << '\n';
+    if (report.hardware.wafers && report.hardware.offWafer) {
+        const long offWaferLinks =
+            std::count_if(topology.links().begin(), topology.links().end(),
+                          [](const LinkProperties& link) { return link.offWafer; });
+        out << "system:    " << report.hardware.wafers->first << 'x'
+            << report.hardware.wafers->second << " wafers of " << topology.waferRows() << 'x'
+            << topology.waferCols() << " dies, " << offWaferLinks << " directed off-wafer links of "
+            << formatBytesPerSecond(report.hardware.offWafer->bandwidth) << " and "
+            << formatSeconds(report.hardware.offWafer->latencyS) << '\n';
+    }
     out << "hardware:  ";
     if (report.hardware.preset)
         out << "preset " << *report.hardware.preset << "; ";
@@ -492,19 +510,28 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
     } else {
         out << "makespan:  " << formatSeconds(report.makespanS) << '\n';
     }
-    char energyLine[160];
-    std::snprintf(energyLine, sizeof energyLine,
-                  "energy:    %.4g J (links %.4g J, compute %.4g J, HBM %.4g J)\n",
-                  report.energyJ(), report.energyD2dJ, report.energyComputeJ, report.energyHbmJ);
+    char energyLine[200];
+    if (report.hardware.wafers)
+        std::snprintf(energyLine, sizeof energyLine,
+                      "energy:    %.4g J (links %.4g J on the wafers and %.4g J between them, "
+                      "compute %.4g J, HBM %.4g J)\n",
+                      report.energyJ(), report.energyD2dJ, report.energyOffWaferJ,
+                      report.energyComputeJ, report.energyHbmJ);
+    else
+        std::snprintf(energyLine, sizeof energyLine,
+                      "energy:    %.4g J (links %.4g J, compute %.4g J, HBM %.4g J)\n",
+                      report.energyJ(), report.energyD2dJ, report.energyComputeJ,
+                      report.energyHbmJ);
     out << energyLine;
     const auto hottest = report.hottestLinks(5);
     if (!hottest.empty()) {
         out << "hottest links (bytes, busy time, utilisation over the makespan, flows):\n";
         for (const LinkReport& link : hottest) {
             char line[160];
-            std::snprintf(line, sizeof line, "  %5d->%-5d %12s %12s %8s %6d\n", link.from, link.to,
-                          formatBytes(link.bytes).c_str(), formatSeconds(link.busyS).c_str(),
-                          percent(link.utilization).c_str(), link.flowCount);
+            std::snprintf(line, sizeof line, "  %5d->%-5d %12s %12s %8s %6d%s\n", link.from,
+                          link.to, formatBytes(link.bytes).c_str(),
+                          formatSeconds(link.busyS).c_str(), percent(link.utilization).c_str(),
+                          link.flowCount, link.offWafer ? "  off-wafer" : "");
             out << line;
         }
     }

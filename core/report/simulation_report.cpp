@@ -12,12 +12,28 @@ namespace {
 constexpr double kPicojoule = 1e-12;
 constexpr double kBitsPerByte = 8.0;
 
-// Every byte the links carried, at the wafer's energy per bit.
-double d2dEnergyJ(const SimulationReport& report, const EnergySpec& energy) {
-    return report.totalLinkBytes() * kBitsPerByte * energy.d2dPicojoulesPerBit * kPicojoule;
+} // namespace
+
+double linkEnergyJ(double bytes, double picojoulesPerBit) {
+    return bytes * kBitsPerByte * picojoulesPerBit * kPicojoule;
 }
 
-} // namespace
+double offWaferPicojoulesPerBit(const Scenario& scenario) {
+    return scenario.system ? scenario.system->picojoulesPerBit.value_or(
+                                 scenario.wafer.energy.d2dPicojoulesPerBit)
+                           : scenario.wafer.energy.d2dPicojoulesPerBit;
+}
+
+// Every byte the links carried, at the energy per bit of its link: the wafer's, or the
+// system's for an off-wafer link.
+void setLinkEnergy(SimulationReport& report, const Scenario& scenario) {
+    double onWaferBytes = 0.0;
+    double offWaferBytes = 0.0;
+    for (const LinkReport& link : report.links)
+        (link.offWafer ? offWaferBytes : onWaferBytes) += link.bytes;
+    report.energyD2dJ = linkEnergyJ(onWaferBytes, scenario.wafer.energy.d2dPicojoulesPerBit);
+    report.energyOffWaferJ = linkEnergyJ(offWaferBytes, offWaferPicojoulesPerBit(scenario));
+}
 
 double SimulationReport::totalLinkBytes() const {
     double total = 0.0;
@@ -32,7 +48,7 @@ std::vector<LinkReport> SimulationReport::hottestLinks(std::size_t count) const 
         if (link.bytes > 0)
             loaded.push_back(link);
     std::stable_sort(loaded.begin(), loaded.end(),
-                     [](const LinkReport& a, const LinkReport& b) { return a.bytes > b.bytes; });
+                     [](const LinkReport& a, const LinkReport& b) { return a.busyS > b.busyS; });
     if (loaded.size() > count)
         loaded.resize(count);
     return loaded;
@@ -63,6 +79,7 @@ std::vector<LinkReport> linkReports(const WaferTopology& topology, const SimResu
         link.from = props.from;
         link.to = props.to;
         link.alive = props.alive;
+        link.offWafer = props.offWafer;
         link.bytes = index < result.linkBytes.size() ? result.linkBytes[index] : 0.0;
         link.busyS = index < result.linkBusyS.size() ? result.linkBusyS[index] : 0.0;
         const double bandwidth = linkBandwidth[index];
@@ -74,8 +91,16 @@ std::vector<LinkReport> linkReports(const WaferTopology& topology, const SimResu
     return links;
 }
 
-HardwareSummary hardwareSummaryOf(const WaferSpec& wafer) {
-    return {wafer.preset, wafer.flopsPerLinkByte(), wafer.flopsPerHbmByte()};
+HardwareSummary hardwareSummaryOf(const Scenario& scenario) {
+    const WaferSpec& wafer = scenario.wafer;
+    HardwareSummary summary{wafer.preset,
+                            wafer.flopsPerLinkByte(),
+                            wafer.flopsPerHbmByte(),
+                            {},
+                            scenario.offWaferLinks()};
+    if (scenario.system)
+        summary.wafers = std::pair(scenario.system->waferRows, scenario.system->waferCols);
+    return summary;
 }
 
 SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopology& topology,
@@ -85,7 +110,7 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
     report.scenarioName = scenario.name;
     report.detail = detail;
     report.flowCount = plan.flowCount;
-    report.hardware = hardwareSummaryOf(scenario.wafer);
+    report.hardware = hardwareSummaryOf(scenario);
     report.network = scenario.networkSettings();
     report.makespanS = result.makespanS;
     report.warnings = std::move(warnings);
@@ -108,7 +133,7 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
         for (LinkId link : plan.problem.tasks[f].links)
             ++report.links[static_cast<std::size_t>(link)].flowCount;
     if (detail == ReportDetail::Summary) {
-        report.energyD2dJ = d2dEnergyJ(report, scenario.wafer.energy);
+        setLinkEnergy(report, scenario);
         return report;
     }
 
@@ -129,7 +154,7 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
                              return std::tie(a.startS, a.kind) < std::tie(b.startS, b.kind);
                          });
 
-    report.energyD2dJ = d2dEnergyJ(report, scenario.wafer.energy);
+    setLinkEnergy(report, scenario);
     return report;
 }
 

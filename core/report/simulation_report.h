@@ -25,6 +25,7 @@ struct LinkReport {
     double busyS = 0.0;       // bytes / bandwidth
     double utilization = 0.0; // bytes / (bandwidth * makespan); 0 when makespan is 0
     int flowCount = 0;        // flows whose route crosses the link
+    bool offWafer = false;    // joins two wafers of a system (SPEC section 8)
 };
 
 struct FlowReport {
@@ -136,9 +137,13 @@ struct HardwareSummary {
     std::optional<std::string> preset;
     double flopsPerLinkByte = 0.0;
     double flopsPerHbmByte = 0.0;
+    // A system of several wafers (SPEC section 8): wafers down and across, and its off-wafer
+    // links' speeds.
+    std::optional<std::pair<int, int>> wafers;
+    std::optional<OffWaferLinks> offWafer;
 };
 
-HardwareSummary hardwareSummaryOf(const WaferSpec& wafer);
+HardwareSummary hardwareSummaryOf(const Scenario& scenario);
 
 // How much of a run a report holds: everything, or all but the per-flow records and the
 // per-die events, which are most of a large run's memory (about 500 bytes a flow) and what
@@ -156,16 +161,18 @@ struct SimulationReport {
     std::vector<FlowReport> flows; // in expansion order (Full only)
     std::size_t flowCount = 0;     // flows simulated: flows.size() in a Full report
     std::vector<DieReport> dies;   // every die, by DieId
-    double energyD2dJ = 0.0;       // link bytes * 8 * d2d_pj_per_bit
+    double energyD2dJ = 0.0;       // on-wafer link bytes * 8 * d2d_pj_per_bit
+    double energyOffWaferJ = 0.0;  // off-wafer link bytes * 8 * system.pj_per_bit
     double energyComputeJ = 0.0;
     double energyHbmJ = 0.0;
     std::vector<std::string> warnings;
     std::optional<StepMetrics> step; // training steps only
     std::vector<RoundLoad> rounds;   // training steps with TATP only
 
-    double energyJ() const { return energyD2dJ + energyComputeJ + energyHbmJ; }
+    double energyJ() const { return energyD2dJ + energyOffWaferJ + energyComputeJ + energyHbmJ; }
     double totalLinkBytes() const;
-    // Links ordered by bytes carried, most first (ties by id); at most `count`.
+    // Loaded links ordered by busy time, longest first (ties by id); at most `count`. On one
+    // wafer that is the order of bytes carried; in a system an off-wafer link is slower.
     std::vector<LinkReport> hottestLinks(std::size_t count) const;
 };
 
@@ -173,6 +180,14 @@ struct SimulationReport {
 // utilisation over the result's makespan.
 std::vector<LinkReport> linkReports(const WaferTopology& topology, const SimResult& result,
                                     const std::vector<double>& linkBandwidth);
+
+// Joules for `bytes` crossing links that spend `picojoulesPerBit`.
+double linkEnergyJ(double bytes, double picojoulesPerBit);
+// The energy per bit of the scenario's off-wafer links: system.pj_per_bit, by default the
+// wafer's d2d_pj_per_bit.
+double offWaferPicojoulesPerBit(const Scenario& scenario);
+// report.energyD2dJ and energyOffWaferJ from the bytes of report.links.
+void setLinkEnergy(SimulationReport& report, const Scenario& scenario);
 
 // The report of a pure network experiment. A Full one needs the plan's flow records: throws
 // std::invalid_argument for a plan that dropped them (FlowRecords::Dropped).

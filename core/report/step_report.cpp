@@ -86,7 +86,7 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     report.detail = detail;
     report.flowCount = graph.flowCount();
     const bool full = detail == ReportDetail::Full;
-    report.hardware = hardwareSummaryOf(scenario.wafer);
+    report.hardware = hardwareSummaryOf(scenario);
     report.network = scenario.networkSettings();
     report.makespanS = result.makespanS;
     report.warnings = std::move(warnings);
@@ -102,15 +102,24 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     // A flow task carries its flow's bytes and links (StepGraph): the counts and the bytes need
     // no flow records, which a summary run may have dropped. In task order, the order of the
     // records.
+    // Link bytes scaled to the whole step, on the wafers and between them (for the energy).
     double d2dBytes = 0.0;
+    double offWaferBytes = 0.0;
     for (std::size_t task = 0; task < problem.tasks.size(); ++task) {
         const SimTask& flowTask = problem.tasks[task];
         if (flowTask.kind != SimTask::Kind::Flow)
             continue;
-        for (LinkId link : flowTask.links)
-            ++report.links[static_cast<std::size_t>(link)].flowCount;
-        d2dBytes += flowTask.bytes * static_cast<double>(flowTask.links.size()) *
-                    repetitions(static_cast<TaskId>(task));
+        std::size_t offWaferLinks = 0;
+        for (LinkId link : flowTask.links) {
+            LinkReport& linkReport = report.links[static_cast<std::size_t>(link)];
+            ++linkReport.flowCount;
+            offWaferLinks += linkReport.offWafer ? 1 : 0;
+        }
+        const double times = repetitions(static_cast<TaskId>(task));
+        d2dBytes +=
+            flowTask.bytes * static_cast<double>(flowTask.links.size() - offWaferLinks) * times;
+        if (offWaferLinks > 0)
+            offWaferBytes += flowTask.bytes * static_cast<double>(offWaferLinks) * times;
     }
     if (full) {
         if (!graph.keepsFlowRecords())
@@ -195,8 +204,14 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
             load.round = round;
             load.maxLinkBytes = *std::max_element(bytes.begin(), bytes.end());
             load.windowS = roundWindow.count(round) ? roundWindow.at(round) : 0.0;
+            // The busiest link by time, not bytes: a system's off-wafer links are slower.
+            std::size_t busiest = 0;
+            for (std::size_t link = 1; link < bytes.size(); ++link)
+                if (bytes[link] / problem.linkBandwidth[link] >
+                    bytes[busiest] / problem.linkBandwidth[busiest])
+                    busiest = link;
             load.maxUtilization =
-                load.windowS > 0 ? load.maxLinkBytes / (problem.linkBandwidth[0] * load.windowS)
+                load.windowS > 0 ? bytes[busiest] / (problem.linkBandwidth[busiest] * load.windowS)
                                  : 0.0;
             report.rounds.push_back(load);
         }
@@ -244,7 +259,8 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     report.step = metrics;
 
     const EnergySpec& energy = scenario.wafer.energy;
-    report.energyD2dJ = d2dBytes * kBitsPerByte * energy.d2dPicojoulesPerBit * kPicojoule;
+    report.energyD2dJ = linkEnergyJ(d2dBytes, energy.d2dPicojoulesPerBit);
+    report.energyOffWaferJ = linkEnergyJ(offWaferBytes, offWaferPicojoulesPerBit(scenario));
     report.energyComputeJ = executedFlops / energy.flopsPerJoule;
     // HBM traffic: every compute task's HBM bytes (step/compute_model.h), scaled to the step.
     report.energyHbmJ = hbmBytes * kBitsPerByte * energy.hbmPicojoulesPerBit * kPicojoule;

@@ -272,10 +272,11 @@ inline void FluidSimulation::finishSending(TaskId flow, double now) {
         m_rate[idx(flow)] = 0.0;
     }
     m_result.tasks[idx(flow)].lastByteS = now;
-    const double deliveredS = now + task.hops * m_problem->hopLatencyS;
-    if (task.hops == 1 && deliveredS != m_batchS) {
-        // One hop after the batch's time, which only grows: these deliveries come due in push
-        // order, so they queue instead of going through the heap (most flows are one hop).
+    const double deliveredS = now + flowLatencyS(*m_problem, task);
+    if (task.hops == 1 && m_problem->linkLatencyS.empty() && deliveredS != m_batchS) {
+        // One hop after the batch's time, which only grows: when every hop has the same latency
+        // these deliveries come due in push order, so they queue instead of going through the
+        // heap (most flows are one hop).
         m_oneHop.push_back({deliveredS, m_seq++, flow, TimedEvent::Kind::Complete});
         return;
     }

@@ -1,9 +1,12 @@
 #include "sim/sim_problem.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace ws {
 
 SimProblem problemOnLinks(const WaferTopology& topology, double bandwidth, double hopLatencyS,
-                          NetworkSettings network) {
+                          NetworkSettings network, std::optional<OffWaferLinks> offWafer) {
     SimProblem problem;
     const auto linkCount = static_cast<std::size_t>(topology.linkCount());
     problem.linkBandwidth.assign(linkCount, bandwidth);
@@ -13,7 +16,47 @@ SimProblem problemOnLinks(const WaferTopology& topology, double bandwidth, doubl
     problem.linkEnds.reserve(linkCount);
     for (LinkId link = 0; link < topology.linkCount(); ++link)
         problem.linkEnds.emplace_back(topology.link(link).from, topology.link(link).to);
+    const bool anyOffWafer = std::any_of(topology.links().begin(), topology.links().end(),
+                                         [](const LinkProperties& link) { return link.offWafer; });
+    if (offWafer && anyOffWafer) {
+        problem.linkLatencyS.assign(linkCount, hopLatencyS);
+        for (const LinkProperties& link : topology.links()) {
+            if (link.offWafer) {
+                problem.linkBandwidth[static_cast<std::size_t>(link.id)] = offWafer->bandwidth;
+                problem.linkLatencyS[static_cast<std::size_t>(link.id)] = offWafer->latencyS;
+            }
+        }
+    }
     return problem;
+}
+
+double deepestLatencyS(const SimProblem& problem, const SimTask& flow) {
+    // The links form a path or a tree, out of one source or into one root: the deepest latency
+    // is the longest path of the link graph. Relax the links in rounds until nothing changes
+    // (at most as many rounds as the route is deep); by die: the latest arrival there.
+    std::vector<std::pair<DieId, double>> arrival; // (die, seconds), few entries
+    const auto at = [&](DieId die) -> double& {
+        for (auto& [d, s] : arrival)
+            if (d == die)
+                return s;
+        arrival.emplace_back(die, 0.0);
+        return arrival.back().second;
+    };
+    double deepest = 0.0;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const LinkId link : flow.links) {
+            const auto [from, to] = problem.linkEnds[static_cast<std::size_t>(link)];
+            const double reached = at(from) + linkLatencyOf(problem, link);
+            double& head = at(to);
+            if (reached > head) {
+                head = reached;
+                deepest = std::max(deepest, reached);
+                changed = true;
+            }
+        }
+    }
+    return deepest;
 }
 
 void fillLinkTotals(const SimProblem& problem, SimResult& result) {

@@ -3,8 +3,8 @@
 #include "topology/network_model.h"
 #include "topology/wafer_topology.h"
 
+#include <optional>
 #include <utility>
-
 #include <vector>
 
 namespace ws {
@@ -32,6 +32,9 @@ struct SimProblem {
     std::vector<SimTask> tasks;
     std::vector<double> linkBandwidth; // bytes/s per LinkId
     double hopLatencyS = 0.0;          // seconds per hop, paid after the last byte leaves
+    // Seconds by LinkId when links differ (a system's off-wafer links, SPEC section 8); empty:
+    // every link has hopLatencyS.
+    std::vector<double> linkLatencyS;
     int dieCount = 0;
     NetworkSettings network; // which model moves the flows (sim/network_model.h)
     // By LinkId: (tail die, head die). Store-and-forward reads a flow's route order (a path, or
@@ -61,10 +64,27 @@ struct SimResult {
     long long rateRecomputations = 0; // how many times rates were re-solved (for benchmarks)
 };
 
-// A problem without tasks on `topology`'s links, every one with `bandwidth` bytes/s: what the
-// traffic planner and the step builder start from.
+// A problem without tasks on `topology`'s links, every one with `bandwidth` bytes/s and
+// `hopLatencyS` except the off-wafer ones, which get `offWafer`'s: what the traffic planner and
+// the step builder start from.
 SimProblem problemOnLinks(const WaferTopology& topology, double bandwidth, double hopLatencyS,
-                          NetworkSettings network);
+                          NetworkSettings network,
+                          std::optional<OffWaferLinks> offWafer = std::nullopt);
+
+// Seconds of latency one link adds after a byte crosses it.
+inline double linkLatencyOf(const SimProblem& problem, LinkId link) {
+    return problem.linkLatencyS.empty() ? problem.hopLatencyS
+                                        : problem.linkLatencyS[static_cast<std::size_t>(link)];
+}
+
+// The latency a flow pays after its last byte leaves (docs/network-model.md): hops x the hop
+// latency when every link has the same; otherwise the largest sum of link latencies along its
+// route, from its source to its deepest leaf (or, for a reduction tree, into its root).
+double deepestLatencyS(const SimProblem& problem, const SimTask& flow);
+inline double flowLatencyS(const SimProblem& problem, const SimTask& flow) {
+    return problem.linkLatencyS.empty() ? flow.hops * problem.hopLatencyS
+                                        : deepestLatencyS(problem, flow);
+}
 
 // Every link's bytes carried and busy time (bytes / bandwidth) into `result`, in task order:
 // the same in both network models.

@@ -273,7 +273,7 @@ void StoreAndForwardSimulation::becomeReady(TaskId id, double now) {
         if (task.bytes <= 0.0) { // nothing to send: only the latency remains
             timing.startS = now;
             timing.lastByteS = now;
-            push(now + task.hops * m_problem.hopLatencyS, Event::Kind::Complete, id);
+            push(now + flowLatencyS(m_problem, task), Event::Kind::Complete, id);
             break;
         }
         timing.startS = std::numeric_limits<double>::infinity(); // until a chunk starts
@@ -340,7 +340,7 @@ void StoreAndForwardSimulation::chunkSent(int hopIndex, long long chunk, double 
         m_linkTouched[idx(hop.link)] = 1;
         m_touchedLinks.push_back(hop.link);
     }
-    const double arrivesS = now + m_problem.hopLatencyS;
+    const double arrivesS = now + linkLatencyOf(m_problem, hop.link);
     const auto flow = idx(hop.flow);
     if (isSource(hopIndex) && chunk + 1 == m_chunkCount[flow] && --m_sourceHopsSending[flow] == 0)
         m_result.tasks[flow].lastByteS = now;

@@ -1,5 +1,6 @@
 #include "sim/task_graph.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -82,6 +83,13 @@ void TaskGraph::check(const SimProblem& problem, std::span<const TaskId> tasks) 
 TaskGraph TaskGraph::build(const SimProblem& problem) {
     if (!isNonNegativeFinite(problem.hopLatencyS)) {
         throw std::invalid_argument("hopLatencyS must be a finite number >= 0");
+    }
+    if (!problem.linkLatencyS.empty() &&
+        (problem.linkLatencyS.size() != problem.linkBandwidth.size() ||
+         !std::all_of(problem.linkLatencyS.begin(), problem.linkLatencyS.end(),
+                      isNonNegativeFinite))) {
+        throw std::invalid_argument(
+            "linkLatencyS must be empty or give every link a finite number >= 0");
     }
     if (problem.dieCount < 0) {
         throw std::invalid_argument("dieCount must be >= 0");

@@ -41,8 +41,9 @@ struct StepTaskInfo {
 // t, in task order; with them dropped (setFlowRecords), only the TATP transfers have one.
 class StepGraph {
 public:
+    // `offWafer`: the speeds of a system's off-wafer links (Scenario::offWaferLinks).
     StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode,
-              NetworkSettings network);
+              NetworkSettings network, std::optional<OffWaferLinks> offWafer = std::nullopt);
 
     // A compute task on `die`, costed by the die's compute model (step/compute_model.h) at its
     // speed and share (costOn). `work` is an even share's.

@@ -328,18 +328,18 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
     Placement placement = placeStrategy(strategy, topology);
     StepPlan plan = buildStepPlan(workload, strategy, scenario.wafer.die);
 
-    TrainingStep step{
-        std::move(workload),
-        std::move(strategy),
-        std::move(placement),
-        StepGraph(topology, scenario.wafer, scenario.routingMode(), scenario.networkSettings()),
-        {},
-        {},
-        -1,
-        std::move(plan),
-        {},
-        {},
-        {}};
+    TrainingStep step{std::move(workload),
+                      std::move(strategy),
+                      std::move(placement),
+                      StepGraph(topology, scenario.wafer, scenario.routingMode(),
+                                scenario.networkSettings(), scenario.offWaferLinks()),
+                      {},
+                      {},
+                      -1,
+                      std::move(plan),
+                      {},
+                      {},
+                      {}};
     step.graph.setTaskLabels(labels == TaskLabels::Kept);
     step.graph.setFlowRecords(records);
     step.graph.setExpansionLimits(limits);
