@@ -4,6 +4,7 @@
 
 #include "io/scenario_limits.h"
 #include "scenario/wafer_presets.h"
+#include "units/quantity.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -22,12 +23,20 @@ HardwarePanel::HardwarePanel(ScenarioDocument* document, QWidget* parent)
 
     auto* wafer = new QGroupBox(tr("Wafer"));
     auto* waferForm = new QFormLayout(wafer);
+    m_waferForm = waferForm;
     m_rows = positiveBox(64);
     m_rows->setObjectName(QStringLiteral("waferRows"));
     m_cols = positiveBox(64);
     m_cols->setObjectName(QStringLiteral("waferCols"));
     waferForm->addRow(tr("Rows"), m_rows);
     waferForm->addRow(tr("Columns"), m_cols);
+    m_system = new QLabel;
+    m_system->setObjectName(QStringLiteral("system"));
+    m_system->setWordWrap(true);
+    m_system->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_system->setToolTip(tr("Copies of this wafer side by side, neighbouring wafers joined by "
+                            "off-wafer links (the scenario's system key; edit it in the file)"));
+    waferForm->addRow(tr("System"), m_system);
     // Ranges as the file's (io/scenario_limits.h): up to 1 PB/s and 1 s per hop.
     m_linkBandwidth = quantityBox(0.001, 1000, 3, tr(" TB/s"), "linkBandwidth");
     m_linkBandwidth->setToolTip(tr("Bandwidth of each direction of a die-to-die link "
@@ -205,6 +214,21 @@ void HardwarePanel::refreshFields() {
     const Scenario& scenario = m_document->scenario();
     m_rows->setValue(scenario.wafer.rows);
     m_cols->setValue(scenario.wafer.cols);
+    m_waferForm->setRowVisible(m_system, scenario.system.has_value());
+    if (scenario.system) {
+        const SystemSpec& system = *scenario.system;
+        const int joined = system.linksPerEdge.value_or(0);
+        m_system->setText(
+            tr("%1 x %2 wafers (%3 x %4 dies), off-wafer links %5, %6, %7")
+                .arg(system.waferRows)
+                .arg(system.waferCols)
+                .arg(scenario.gridRows())
+                .arg(scenario.gridCols())
+                .arg(QString::fromStdString(formatBytesPerSecond(system.linkBandwidth.value)),
+                     QString::fromStdString(formatSeconds(system.linkLatency.value)),
+                     joined == 0 ? tr("every die pair of an edge")
+                                 : tr("%1 per edge").arg(joined)));
+    }
     const NetworkSettings network = scenario.networkSettings();
     m_networkModel->setCurrentIndex(static_cast<int>(network.model));
     m_networkChunk->setValue(network.chunkBytes / 1024);

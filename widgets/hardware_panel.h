@@ -5,6 +5,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QSpinBox;
 
@@ -13,6 +14,7 @@ namespace ws {
 // The hardware as a form (docs/gui.md, Hardware; issue 20 item 9): the wafer's size, its links
 // and network model, a hardware preset, the die's compute and memory (docs/compute-model.md)
 // and the energy model, each field in the units a user thinks in, with the file's ranges.
+// A system of wafers is shown as one read-only line (editing it stays in the file for now).
 class HardwarePanel : public DocumentForm {
     Q_OBJECT
 public:
@@ -27,6 +29,10 @@ private:
 
     QSpinBox* m_rows;
     QSpinBox* m_cols;
+    // The `system` key (SPEC section 8), read-only: shown, with its row, only when the scenario
+    // has one; it is edited in the file.
+    QLabel* m_system;
+    QFormLayout* m_waferForm;        // holds m_system's row
     QDoubleSpinBox* m_linkBandwidth; // TB/s
     QDoubleSpinBox* m_linkLatency;   // ns
     QComboBox* m_networkModel;       // index = NetworkModel

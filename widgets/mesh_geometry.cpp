@@ -77,6 +77,16 @@ QRectF MeshGeometry::linkRect(const WaferTopology& topology, const LinkPropertie
     return linkRect(topology.coord(link.from), direction.direction, direction.wraps);
 }
 
+QRectF MeshGeometry::waferRect(const WaferTopology& topology, int wafer) const {
+    const int firstRow = wafer / topology.wafersAcross() * topology.waferRows();
+    const int firstCol = wafer % topology.wafersAcross() * topology.waferCols();
+    const QRectF first = dieRect({firstRow, firstCol});
+    const QRectF last =
+        dieRect({firstRow + topology.waferRows() - 1, firstCol + topology.waferCols() - 1});
+    const double margin = kWaferMargin * scale;
+    return QRectF(first.topLeft(), last.bottomRight()).adjusted(-margin, -margin, margin, margin);
+}
+
 std::optional<DieId> MeshGeometry::dieAt(const WaferTopology& topology, QPointF point) const {
     const QPointF units = toUnits(point);
     const int col = static_cast<int>(std::floor(units.x() / kPitch));

@@ -23,6 +23,7 @@ struct MeshGeometry {
     static constexpr double kPitch = 1.0 + kGap;
     static constexpr double kBarOffset = 0.17; // tile units from the centre line to a bar's axis
     static constexpr double kBarWidth = 0.18;  // tile units across a bar
+    static constexpr double kWaferMargin = kGap * 0.2; // tile units around a wafer's dies
 
     int rows = 1;
     int cols = 1;
@@ -38,6 +39,11 @@ struct MeshGeometry {
     // The bar of a directed link between neighbours, by direction from `from`.
     QRectF linkRect(DieCoord from, Direction direction, bool wraps) const;
     QRectF linkRect(const WaferTopology& topology, const LinkProperties& link) const;
+
+    // Wafer `wafer` of a system (WaferTopology::waferOf numbering): its block of dies plus
+    // kWaferMargin on every side, so that the outlines of two neighbouring wafers stay apart
+    // (kGap - 2 kWaferMargin between them) with the off-wafer links crossing that channel.
+    QRectF waferRect(const WaferTopology& topology, int wafer) const;
 
     std::optional<DieId> dieAt(const WaferTopology& topology, QPointF point) const;
     std::optional<LinkId> linkAt(const WaferTopology& topology, QPointF point) const;

@@ -49,6 +49,28 @@ const QColor kTatpPath(0, 150, 140, 190); // a TATP transfer through it (issue 2
 // die's own group fill (a slow die still belongs to its groups).
 const QColor kSlowHatch(176, 96, 0);
 const QColor kFinding(128, 0, 170); // the advisor's finding: its dies and links
+// A system of wafers (SPEC section 8): each wafer outlined in slate, thicker than any die border,
+// and the off-wafer links edged in the same slate, so that a link that leaves a wafer reads as
+// part of the boundary it crosses while its fill keeps the heatmap colour of its load.
+const QColor kWaferEdge(38, 50, 72);
+
+// Pixels: at least 2, so that the boundary shows at every zoom; at most 4, so that it never
+// hides a die.
+double waferEdgeWidth(double tilePixels) {
+    return std::clamp(tilePixels * 0.06, 2.0, 4.0);
+}
+
+QPen offWaferLinkPen(double tilePixels) {
+    return QPen(kWaferEdge, tilePixels >= 30 ? 2.0 : 1.0, Qt::SolidLine, Qt::SquareCap,
+                Qt::MiterJoin);
+}
+
+// Bytes per second of each direction of `link`: the system's for an off-wafer link, else the
+// wafer's.
+double bandwidthOf(const Scenario& scenario, const LinkProperties& link) {
+    return link.offWafer && scenario.system ? scenario.system->linkBandwidth.value
+                                            : scenario.wafer.linkBandwidth.value;
+}
 
 // "40%", "33.3%": a die's speed as its badge and menu show it.
 QString speedText(double speed) {
@@ -197,9 +219,11 @@ double MeshView::linkValueOf(LinkId link, double bytes, double makespan) const {
     case LinkMetric::Bytes:
         return bytes;
     case LinkMetric::Utilization: {
-        const double busy = report.links[index].bytes > 0
-                                ? report.links[index].busyS / report.links[index].bytes
-                                : 1.0 / m_analysis->scenario.wafer.linkBandwidth.value;
+        // An off-wafer link has the system's bandwidth, not the wafer's.
+        const double busy =
+            report.links[index].bytes > 0
+                ? report.links[index].busyS / report.links[index].bytes
+                : 1.0 / bandwidthOf(m_analysis->scenario, m_analysis->topology->link(link));
         return makespan > 0 ? bytes * busy / makespan : 0.0; // busy: seconds per byte
     }
     case LinkMetric::Conflicts:
@@ -270,6 +294,7 @@ void MeshView::render(QPainter& painter, const QRect& area) const {
     painter.setClipRect(mesh);
     painter.setRenderHint(QPainter::Antialiasing, false); // boxes: crisp and fast
     paintTiles(painter, mesh);
+    paintWafers(painter, mesh); // over the tiles' edges when tiny, under the links crossing it
     paintLinks(painter, mesh);
     paintOverlays(painter);
     paintLabels(painter, mesh); // over the paths, so that no overlay hides a badge (item 6)
@@ -368,12 +393,25 @@ void MeshView::paintTiles(QPainter& painter, const QRectF& visible) const {
     }
 }
 
+void MeshView::paintWafers(QPainter& painter, const QRectF& visible) const {
+    const WaferTopology& topology = *m_analysis->topology;
+    if (topology.waferCount() <= 1)
+        return;
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(kWaferEdge, waferEdgeWidth(m_geometry.tilePixels()), Qt::SolidLine,
+                        Qt::SquareCap, Qt::MiterJoin));
+    for (int wafer = 0; wafer < topology.waferCount(); ++wafer)
+        if (const QRectF box = m_geometry.waferRect(topology, wafer); box.intersects(visible))
+            painter.drawRect(box);
+}
+
 void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
     const WaferTopology& topology = *m_analysis->topology;
     const double tile = m_geometry.tilePixels();
     std::array<std::vector<QRectF>, kLoadBuckets> buckets;
     std::vector<QRectF> idle;
     std::vector<QRectF> dead;
+    std::vector<QRectF> offWafer; // alive ones, edged after the fills: a few per wafer edge
     const bool arrows = tile >= 44;
     const bool difference = showsDifference();
     std::array<QPainterPath, kLoadBuckets> arrowHeads;
@@ -385,6 +423,10 @@ void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
         if (!link.alive) {
             dead.push_back(bar);
             continue;
+        }
+        if (link.offWafer) { // edged outside the bar, so that all of its fill shows at any zoom
+            const double edge = offWaferLinkPen(tile).widthF() / 2;
+            offWafer.push_back(bar.adjusted(-edge, -edge, edge, edge));
         }
         const double value = linkValue(link.id);
         const double fraction = m_maxValue > 0 ? value / m_maxValue : 0.0;
@@ -432,6 +474,11 @@ void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
         painter.setBrush(difference ? differenceBucketColor(bucket) : bucketColor(bucket));
         painter.drawRects(bars.data(), static_cast<int>(bars.size()));
         painter.drawPath(arrowHeads[static_cast<std::size_t>(bucket)]);
+    }
+    if (!offWafer.empty()) {
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(offWaferLinkPen(tile));
+        painter.drawRects(offWafer.data(), static_cast<int>(offWafer.size()));
     }
     if (!dead.empty()) {
         painter.setBrush(QBrush(QColor(60, 60, 60), Qt::DiagCrossPattern));
@@ -653,11 +700,19 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
     swatch(QBrush(kDeadFill, Qt::BDiagPattern), QPen(QColor(120, 120, 120)), tr("dead die"));
     if (!m_analysis->scenario.wafer.slowDies.empty())
         swatch(QBrush(kSlowHatch, Qt::FDiagPattern), QPen(kSlowHatch), tr("slow die (% of peak)"));
+    m_legendRows.clear();
+    if (m_analysis->topology->waferCount() > 1) {
+        const auto [boundary, link] = systemLegendToolTips();
+        m_legendRows.push_back({QRect(area.left(), y, area.width(), line), boundary});
+        swatch(Qt::NoBrush, QPen(kWaferEdge, 3, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin),
+               tr("wafer boundary"));
+        m_legendRows.push_back({QRect(area.left(), y, area.width(), line), link});
+        swatch(bucketColor(kLoadBuckets / 2), offWaferLinkPen(30), tr("off-wafer link"));
+    }
     y += 6;
 
     // One row per colour in use, at any number of groups: past the palette a colour is shared,
     // and its row names every group it marks ("D0, D12, D24"), all of them in its tooltip.
-    m_legendRows.clear();
     const auto colourRows = [&](int groupCount, int colours, const QString& prefix,
                                 const QString& what, const auto& draw) {
         for (int colour = 0; colour < std::min(groupCount, colours); ++colour) {
@@ -716,6 +771,32 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
         }
     }
     painter.restore();
+}
+
+std::pair<QString, QString> MeshView::systemLegendToolTips() const {
+    const WaferTopology& topology = *m_analysis->topology;
+    const Scenario& scenario = m_analysis->scenario;
+    QString boundary = tr("Wafer boundary: %1 x %2 wafers of %3 x %4 dies (system.wafers)")
+                           .arg(topology.wafersDown())
+                           .arg(topology.wafersAcross())
+                           .arg(topology.waferRows())
+                           .arg(topology.waferCols());
+    QString link = tr("Off-wafer link: joins two wafers; coloured by its load like any link");
+    if (scenario.system) {
+        const SystemSpec& system = *scenario.system;
+        const int joined = system.linksPerEdge.value_or(0);
+        boundary += joined == 0   ? tr("; every die pair of a shared edge is joined")
+                    : joined == 1 ? tr("; 1 die pair of each shared edge is joined")
+                                  : tr("; %1 die pairs of each shared edge are joined").arg(joined);
+        link = tr("Off-wafer link: joins two wafers, %1 and %2 per hop (system.link_bandwidth, "
+                  "link_latency; a die-to-die link: %3 and %4); coloured by its load like any "
+                  "link")
+                   .arg(qs(formatBytesPerSecond(system.linkBandwidth.value)),
+                        qs(formatSeconds(system.linkLatency.value)),
+                        qs(formatBytesPerSecond(scenario.wafer.linkBandwidth.value)),
+                        qs(formatSeconds(scenario.wafer.linkLatency.value)));
+    }
+    return {boundary, link};
 }
 
 // ---- interaction ----
@@ -997,6 +1078,13 @@ bool MeshView::event(QEvent* event) {
 QString MeshView::linkToolTip(LinkId link) const {
     const LinkReport& report = m_analysis->report.links[static_cast<std::size_t>(link)];
     QString text = tr("<b>Link %1: die %2 → die %3</b>").arg(link).arg(report.from).arg(report.to);
+    const WaferTopology& topology = *m_analysis->topology;
+    if (topology.link(link).offWafer)
+        text += tr("<br>off-wafer: wafer %1 → wafer %2, %3")
+                    .arg(topology.waferOf(report.from))
+                    .arg(topology.waferOf(report.to))
+                    .arg(qs(formatBytesPerSecond(
+                        bandwidthOf(m_analysis->scenario, topology.link(link)))));
     if (!report.alive)
         return text + tr("<br>dead link");
     text += tr("<br>%1 carried, busy %2, utilisation %3%")
@@ -1032,6 +1120,8 @@ QString MeshView::dieToolTip(DieId die) const {
     const WaferTopology& topology = *m_analysis->topology;
     const DieCoord coord = topology.coord(die);
     QString text = tr("<b>Die %1</b> (row %2, column %3)").arg(die).arg(coord.row).arg(coord.col);
+    if (topology.waferCount() > 1)
+        text += tr(", wafer %1").arg(topology.waferOf(die));
     if (!topology.isAlive(die))
         return text + tr("<br>dead");
     const DieGroups& groups = m_analysis->groups;

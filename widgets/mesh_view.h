@@ -27,6 +27,10 @@ namespace ws {
 // tiles get fills only, then borders and group colours, then labels and link arrows; links are
 // drawn with one drawRects call per colour bucket, so a 32x32 wafer stays smooth.
 //
+// A system of several wafers (SPEC section 8) is one grid: each wafer's block of dies is
+// outlined in slate, and the off-wafer links joining them are bars like any other, in the
+// heatmap colour of their load, edged in the same slate (both in the legend).
+//
 // Interaction: wheel zooms about the cursor, dragging empty space (or with the middle or right
 // button) pans; hovering a link shows its id, bytes, utilisation and flows; clicking a link
 // selects it and highlights the paths through it; clicking a die selects it (Ctrl adds to the
@@ -101,8 +105,9 @@ public:
     const std::optional<FindingHighlight>& findingHighlight() const { return m_finding; }
 
     void zoomToFit();
-    // The legend's group rows as last painted: where each is and the groups its colour marks
-    // (also its tooltip).
+    // The legend's rows that explain more in a tooltip, as last painted: where each is and its
+    // tooltip. The group rows name the groups their colour marks; a system adds its wafer
+    // boundary and off-wafer link rows ("Wafer boundary: ...", "Off-wafer link: ...").
     const std::vector<std::pair<QRect, QString>>& legendRows() const { return m_legendRows; }
     void zoomBy(double factor, QPointF anchor);
     const MeshGeometry& geometry() const { return m_geometry; }
@@ -161,11 +166,14 @@ private:
     void recomputeScale(); // also whether the difference is shown
 
     void paintTiles(QPainter& painter, const QRectF& visible) const;
+    void paintWafers(QPainter& painter, const QRectF& visible) const; // a system's outlines
     void paintLinks(QPainter& painter, const QRectF& visible) const;
     void paintLabels(QPainter& painter, const QRectF& visible) const;
     void paintOverlays(QPainter& painter) const;
     void paintPath(QPainter& painter, const std::vector<DieId>& path) const;
     void paintLegend(QPainter& painter, const QRect& area) const;
+    // A system's legend rows' tooltips: the wafer boundary's and the off-wafer link's.
+    std::pair<QString, QString> systemLegendToolTips() const;
 
     std::shared_ptr<const ScenarioAnalysis> m_analysis;
     LinkMetric m_metric = LinkMetric::Bytes;
@@ -179,7 +187,7 @@ private:
     QString m_banner;
     bool m_bannerIsError = false;
     mutable QRectF m_bannerRect; // where the banner was last painted, for its tooltip
-    // The legend's group rows as last painted, with the groups each colour marks (tooltips).
+    // The legend's rows with a tooltip as last painted (legendRows()).
     mutable std::vector<std::pair<QRect, QString>> m_legendRows;
     static constexpr int kBannerLines = 4;
     double m_maxValue = 0; // the top of the colour scale for the current metric

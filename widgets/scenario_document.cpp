@@ -345,7 +345,7 @@ bool ScenarioDocument::resizeWafer(int rows, int cols, QString* reason) {
 bool ScenarioDocument::swapDies(const std::vector<std::pair<DieId, DieId>>& swaps,
                                 const QString& text, QString* reason) {
     try {
-        const WaferTopology topology(m_scenario.wafer.topologySpec());
+        const WaferTopology topology(m_scenario.topologySpec());
         return editBy(
             text, [&](const Scenario& s) { return ws::swapDies(s, topology, swaps); }, reason);
     } catch (const std::invalid_argument& problem) { // a wafer the topology refuses

@@ -343,7 +343,7 @@ void SearchPanel::start() {
             // The overrides the CLI's search applies (evaluation/scenario_run.h).
             Scenario overridden = scenario;
             applyRunEnvironment(overridden, frontEndRunOptions());
-            const WaferTopology topology(overridden.wafer.topologySpec());
+            const WaferTopology topology(overridden.topologySpec());
             return std::make_shared<SearchResult>(searchStrategies(
                 overridden, topology, options, token.predicate(),
                 [buffer](const SearchProgress& progress) {

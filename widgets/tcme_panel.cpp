@@ -286,7 +286,7 @@ void TcmePanel::startStep() {
             if (!engine) {
                 // The overrides the CLI's optimize applies (evaluation/scenario_run.h).
                 applyRunEnvironment(scenario, frontEndRunOptions());
-                topology = std::make_shared<WaferTopology>(scenario.wafer.topologySpec());
+                topology = std::make_shared<WaferTopology>(scenario.topologySpec());
                 engine =
                     std::make_shared<TcmeEngine>(scenario, *topology, tcmeOptionsFrom(scenario));
             }

@@ -272,8 +272,8 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
                   "<p>Each link between two dies is two bars, one per direction, coloured by the "
                   "bytes it carried in the simulation (legend on the right). The whole exchange "
                   "takes <b>%5</b>.</p>")
-            .arg(wafer.rows)
-            .arg(wafer.cols)
+            .arg(analysis->scenario.gridRows())
+            .arg(analysis->scenario.gridCols())
             .arg(groupList(QStringLiteral("D"), analysis->groups.dp),
                  groupList(QStringLiteral("T"), analysis->groups.tatp),
                  qs(formatSeconds(report.makespanS)));
@@ -491,8 +491,8 @@ QString WalkthroughPanel::slowDieHtml(bool act) {
               "takes <b>%6</b>. The <b>Advisor</b> diagnoses the scenario from its own "
               "simulation; its finding <b>load_imbalance</b> is selected and the group outlined "
               "in purple on the mesh:</p><p><i>%7</i></p>%8")
-        .arg(wafer.rows)
-        .arg(wafer.cols)
+        .arg(scenario.gridRows())
+        .arg(scenario.gridCols())
         .arg(members)
         .arg(slowDie)
         .arg(percent(slowSpeed), qs(formatSeconds(now)), qs(imbalance->message), fix);

@@ -6,6 +6,7 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QSpinBox>
 #include <QUndoStack>
 
@@ -134,6 +135,31 @@ TEST(HardwarePanel, AWaferTooSmallForTheStrategyIsRefusedAndTheFormSnapsBack) {
     EXPECT_EQ(rows->value(), original.wafer.rows);
     ASSERT_EQ(messages.size(), 1);
     EXPECT_TRUE(messages.front().startsWith("Not applied: ")) << messages.front().toStdString();
+}
+
+// A system of wafers (SPEC section 8) is shown, read-only, as one line under the wafer's size;
+// a scenario of one wafer has no such line.
+TEST(HardwarePanel, ASystemOfWafersIsShownAsOneLine) {
+    ScenarioDocument document;
+    Scenario scenario = transformerStep();
+    scenario.system = test::twoByTwoSystem(3);
+    document.load(scenario, {});
+    HardwarePanel panel(&document);
+    auto* system = panel.findChild<QLabel*>("system");
+    ASSERT_TRUE(system);
+    EXPECT_TRUE(system->isVisibleTo(&panel));
+    EXPECT_EQ(system->text(), "2 x 2 wafers (12 x 16 dies), off-wafer links 100 GB/s, 1 us, 3 per "
+                              "edge");
+    // The wafer's own size stays in its boxes: dies per wafer.
+    EXPECT_EQ(panel.findChild<QSpinBox*>("waferRows")->value(), 6);
+    EXPECT_EQ(panel.findChild<QSpinBox*>("waferCols")->value(), 8);
+
+    scenario.system->linksPerEdge.reset();
+    document.load(scenario, {});
+    EXPECT_EQ(system->text(), "2 x 2 wafers (12 x 16 dies), off-wafer links 100 GB/s, 1 us, "
+                              "every die pair of an edge");
+    document.load(transformerStep(), {});
+    EXPECT_FALSE(system->isVisibleTo(&panel));
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QInputDialog>
 #include <QMenu>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
@@ -313,6 +314,144 @@ TEST(MeshView, TheAdvisorsFindingIsOutlined) {
     EXPECT_EQ(pixelsOf(image, around(3), kFinding, 12), 0);
     view.setFindingHighlight(std::nullopt);
     EXPECT_EQ(pixelsOf(view.grab().toImage(), around(1), kFinding, 12), 0);
+}
+
+const QColor kWaferEdge(38, 50, 72); // mesh_view.cpp: a wafer's outline, an off-wafer link's edge
+
+// A [2, 2] system of wafers of `rows` x `cols` dies (SPEC section 8), K = `linksPerEdge`, as
+// the mesh view gets it, built by hand rather than simulated (the view draws the topology, the
+// report's links and the groups): link `id` carried `bytes(id)` in a 1 ms run.
+template <typename Bytes>
+std::shared_ptr<const ScenarioAnalysis>
+systemAnalysis(int rows, int cols, std::optional<int> linksPerEdge, const Bytes& bytes) {
+    auto analysis = std::make_shared<ScenarioAnalysis>();
+    Scenario& scenario = analysis->scenario;
+    scenario.name = "system";
+    scenario.wafer.rows = rows;
+    scenario.wafer.cols = cols;
+    scenario.system = test::twoByTwoSystem(linksPerEdge);
+    analysis->topology = std::make_shared<const WaferTopology>(scenario.topologySpec());
+    const WaferTopology& topology = *analysis->topology;
+    SimulationReport& report = analysis->report;
+    report.makespanS = 1e-3;
+    for (const LinkProperties& props : topology.links()) {
+        LinkReport link;
+        link.id = props.id;
+        link.from = props.from;
+        link.to = props.to;
+        link.alive = props.alive;
+        link.bytes = bytes(props);
+        const double bandwidth = props.offWafer ? 100e9 : scenario.wafer.linkBandwidth.value;
+        link.busyS = link.bytes / bandwidth;
+        link.utilization = link.busyS / report.makespanS;
+        report.links.push_back(link);
+    }
+    report.dies.resize(static_cast<std::size_t>(topology.dieCount()));
+    analysis->groups.dpOfDie.assign(static_cast<std::size_t>(topology.dieCount()), -1);
+    analysis->groups.tatpOfDie = analysis->groups.dpOfDie;
+    analysis->flowsOnLink.resize(static_cast<std::size_t>(topology.linkCount()));
+    return analysis;
+}
+
+int countOf(const QImage& image, QPointF from, QPointF to, QColor colour) {
+    return pixelsOf(image, QRectF(from, to).normalized().toAlignedRect(), colour, 8);
+}
+
+// A system of wafers (SPEC section 8): the legend names the wafer boundary and the off-wafer
+// link, each with a tooltip that gives the system; every wafer is outlined, and an off-wafer
+// link keeps its load's colour, edged like the boundary it crosses.
+TEST(MeshView, ASystemOfWafersShowsItsBoundariesAndOffWaferLinks) {
+    const auto analysis = systemAnalysis(3, 4, 2, [](const LinkProperties& link) {
+        return link.offWafer ? 4e6 : 1e6; // bytes
+    });
+    const WaferTopology& topology = *analysis->topology;
+    ASSERT_EQ(topology.waferCount(), 4);
+    MeshView view;
+    view.resize(900, 600);
+    view.setAnalysis(analysis);
+    const QImage image = view.grab().toImage();
+
+    QStringList legend;
+    for (const auto& [rect, text] : view.legendRows()) {
+        EXPECT_LE(rect.bottom(), view.height()) << text.toStdString();
+        legend << text;
+    }
+    ASSERT_EQ(legend.size(), 2);
+    EXPECT_EQ(legend[0], "Wafer boundary: 2 x 2 wafers of 3 x 4 dies (system.wafers); 2 die "
+                         "pairs of each shared edge are joined");
+    EXPECT_TRUE(legend[1].startsWith("Off-wafer link: joins two wafers, 100 GB/s and 1 us per "
+                                     "hop"))
+        << legend[1].toStdString();
+
+    // Every wafer's outline, on all four sides.
+    for (int wafer = 0; wafer < topology.waferCount(); ++wafer) {
+        const QRectF box = view.geometry().waferRect(topology, wafer);
+        EXPECT_GT(countOf(image, box.topLeft(), box.topRight() + QPointF(0, 2), kWaferEdge), 20)
+            << "wafer " << wafer;
+        EXPECT_GT(countOf(image, box.topLeft(), box.bottomLeft() + QPointF(2, 0), kWaferEdge), 20)
+            << "wafer " << wafer;
+    }
+    // Dies 3 -> 4 cross from wafer 0 to wafer 1 (row 0 of a 3x8 grid's top half, K = 2 of 3
+    // rows: rows 0 and 2); their bar is the top of the scale, all of it, edged in slate outside.
+    int offWafer = 0;
+    for (const LinkProperties& link : topology.links()) {
+        const QRectF bar = view.geometry().linkRect(topology, link);
+        if (!link.offWafer) {
+            EXPECT_EQ(pixelAt(image, bar.center()), bucketColor(loadBucket(0.25)))
+                << "link " << link.id;
+            continue;
+        }
+        ++offWafer;
+        EXPECT_EQ(pixelAt(image, bar.center()), bucketColor(kLoadBuckets - 1))
+            << "link " << link.id;
+        const QRectF edged = bar.adjusted(-3, -3, 3, 3);
+        const QRectF inside = bar.adjusted(1, 1, -1, -1);
+        EXPECT_EQ(countOf(image, inside.topLeft(), inside.bottomRight(), kWaferEdge), 0)
+            << "link " << link.id;
+        EXPECT_GT(countOf(image, edged.topLeft(), edged.bottomRight(), kWaferEdge), 10)
+            << "link " << link.id;
+    }
+    EXPECT_EQ(offWafer, 2 * 2 * 4); // 4 shared edges, 2 pairs each, both directions
+
+    // Painted into an image, as an export does, at a size of its own.
+    QImage exported(1400, 900, QImage::Format_ARGB32);
+    QPainter painter(&exported);
+    view.render(painter, exported.rect());
+    painter.end();
+    EXPECT_GT(pixelsOf(exported, exported.rect(), kWaferEdge), 100);
+
+    // One wafer: no boundary, no off-wafer link, no such rows in the legend.
+    view.setAnalysis(test::teachingAnalysis());
+    const QImage single = view.grab().toImage();
+    for (const auto& row : view.legendRows())
+        EXPECT_FALSE(row.second.startsWith("Wafer boundary") ||
+                     row.second.startsWith("Off-wafer link"));
+    EXPECT_EQ(pixelsOf(single, QRect(0, 0, view.width() - MeshView::kLegendWidth, view.height()),
+                       kWaferEdge),
+              0);
+}
+
+// Utilisation divides by each link's own bandwidth: an off-wafer link's is the system's, also
+// for loads the report did not simulate (TCME's, through an override).
+TEST(MeshView, AnOffWaferLinksUtilisationIsOfTheSystemsBandwidth) {
+    const auto analysis =
+        systemAnalysis(3, 4, std::nullopt, [](const LinkProperties&) { return 0.0; });
+    const WaferTopology& topology = *analysis->topology;
+    MeshView view;
+    view.resize(900, 600);
+    view.setAnalysis(analysis);
+    view.setMetric(LinkMetric::Utilization);
+    const LinkId across = *topology.linkBetween(3, 4);
+    const LinkId inside = *topology.linkBetween(2, 3);
+    ASSERT_TRUE(topology.link(across).offWafer);
+    MeshView::LinkLoadOverride loads;
+    loads.bytes.assign(static_cast<std::size_t>(topology.linkCount()), 0.0);
+    loads.bytes[static_cast<std::size_t>(across)] = 100e6; // 100 GB/s for 1 ms: 100%
+    loads.bytes[static_cast<std::size_t>(inside)] = 100e6; // 4 TB/s for 1 ms: 2.5%
+    loads.makespanS = 1e-3;
+    view.setLinkLoadOverride(loads);
+    EXPECT_DOUBLE_EQ(view.linkFraction(across), 1.0);
+    EXPECT_DOUBLE_EQ(view.linkFraction(inside), 0.025);
 }
 
 TEST(MeshGeometry, HitTestsFindTheDieAndTheLinkThatWereDrawn) {

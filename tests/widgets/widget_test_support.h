@@ -12,6 +12,7 @@
 #include <QPair>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace ws::test {
@@ -56,6 +57,18 @@ inline Scenario slowDieLine() {
         parseWorkload(nlohmann::json{{"kind", "gemm"}, {"m", 4096}, {"k", 2048}, {"n", 2048}}, {});
     scenario.strategy = parseStrategy(nlohmann::json{{"tatp", 4}});
     return scenario;
+}
+
+// A [2, 2] system of wafers (SPEC section 8), off-wafer links of 100 GB/s and 1 us, joining
+// `linksPerEdge` die pairs of each shared edge (unset: all).
+inline SystemSpec twoByTwoSystem(std::optional<int> linksPerEdge) {
+    SystemSpec system;
+    system.waferRows = 2;
+    system.waferCols = 2;
+    system.linkBandwidth = {100e9, "100 GB/s"};
+    system.linkLatency = {1e-6, "1 us"};
+    system.linksPerEdge = linksPerEdge;
+    return system;
 }
 
 inline bool sameColor(QColor a, QColor b, int tolerance = 0) {
