@@ -32,7 +32,7 @@ void paint(const MeshView& view, QImage& image) {
 // (analyseScenario, as EvaluationRunner does off the GUI thread), then repaint the mesh.
 void BM_DragResimulateRepaint(benchmark::State& state, const std::string& file, DieId a, DieId b) {
     const Scenario original = example(file);
-    const WaferTopology topology(original.wafer.topologySpec());
+    const WaferTopology topology(original.topologySpec());
     const Scenario swapped = swapDieRoles(original, topology, a, b);
     MeshView view;
     view.resize(1000, 700);

@@ -20,7 +20,7 @@ const char* const kGpt3Scenario = WAFERSCOPE_SCENARIO_DIR "/gpt3_175b_6x8_fsdp_t
 // One core: random valid strategies of GPT-3 175B on the 6x8 wafer, evaluated one by one.
 void BM_AnalyticEvaluationsPerCore(benchmark::State& state) {
     const ws::Scenario scenario = ws::loadScenario(kGpt3Scenario);
-    const ws::WaferTopology topology(scenario.wafer.topologySpec());
+    const ws::WaferTopology topology(scenario.topologySpec());
     const ws::Workload workload = *scenario.workload;
     const ws::SearchSpace space(workload, topology);
     const ws::AnalyticEvaluator evaluator(workload, scenario.wafer, topology,
@@ -42,7 +42,7 @@ BENCHMARK(BM_AnalyticEvaluationsPerCore);
 // The whole search (level 1, baselines, GA, top-4 simulations, TCME polish), 2 threads.
 void BM_Gpt3FullSearchTwoThreads(benchmark::State& state) {
     const ws::Scenario scenario = ws::loadScenario(kGpt3Scenario);
-    const ws::WaferTopology topology(scenario.wafer.topologySpec());
+    const ws::WaferTopology topology(scenario.topologySpec());
     ws::SearchOptions options;
     options.threads = 2;
     for (auto _ : state) {
@@ -56,7 +56,7 @@ BENCHMARK(BM_Gpt3FullSearchTwoThreads)->Unit(benchmark::kSecond)->Iterations(1);
 
 void BM_RankAgreement200(benchmark::State& state) {
     const ws::Scenario scenario = ws::loadScenario(kGpt3Scenario);
-    const ws::WaferTopology topology(scenario.wafer.topologySpec());
+    const ws::WaferTopology topology(scenario.topologySpec());
     for (auto _ : state) {
         const ws::RankAgreement agreement =
             ws::measureRankAgreement(scenario, topology, 200, 2026, 2);

@@ -109,7 +109,7 @@ void reportCounters(benchmark::State& state, const TrafficPlan& plan, const SimR
 
 void planOnly(benchmark::State& state, ScenarioMaker make) {
     const Scenario scenario = make();
-    const WaferTopology topology(scenario.wafer.topologySpec());
+    const WaferTopology topology(scenario.topologySpec());
     for (auto _ : state) {
         TrafficPlan plan = planTraffic(scenario, topology);
         benchmark::DoNotOptimize(plan);
@@ -118,7 +118,7 @@ void planOnly(benchmark::State& state, ScenarioMaker make) {
 
 void simulateOnly(benchmark::State& state, ScenarioMaker make) {
     const Scenario scenario = make();
-    const WaferTopology topology(scenario.wafer.topologySpec());
+    const WaferTopology topology(scenario.topologySpec());
     const TrafficPlan plan = planTraffic(scenario, topology);
     SimResult result;
     for (auto _ : state) {
@@ -130,7 +130,7 @@ void simulateOnly(benchmark::State& state, ScenarioMaker make) {
 
 void simulateStoreAndForward(benchmark::State& state, ScenarioMaker make) {
     const Scenario scenario = make();
-    const WaferTopology topology(scenario.wafer.topologySpec());
+    const WaferTopology topology(scenario.topologySpec());
     TrafficPlan plan = planTraffic(scenario, topology);
     plan.problem.network = {NetworkModel::StoreAndForward, 1024.0 * 1024};
     SimResult result;
@@ -144,7 +144,7 @@ void simulateStoreAndForward(benchmark::State& state, ScenarioMaker make) {
 // A ring all-reduce over the first 4,096 dies of a 256x256 wafer, refused by the size guard.
 void refuse4096(benchmark::State& state) {
     const Scenario scenario = ringAllReduce(256, 256, 4096);
-    const WaferTopology topology(scenario.wafer.topologySpec());
+    const WaferTopology topology(scenario.topologySpec());
     for (auto _ : state) {
         try {
             benchmark::DoNotOptimize(planTraffic(scenario, topology));
@@ -185,7 +185,7 @@ void writeReport(benchmark::State& state, ScenarioMaker make, ReportDetail detai
 
 void endToEnd(benchmark::State& state, ScenarioMaker make) {
     const Scenario scenario = make();
-    const WaferTopology topology(scenario.wafer.topologySpec());
+    const WaferTopology topology(scenario.topologySpec());
     for (auto _ : state) {
         TrafficPlan plan = planTraffic(scenario, topology);
         SimResult result = simulate(plan.problem);

@@ -31,7 +31,7 @@ ws::Scenario loadForced(const std::string& name) {
 // an app or CLI session builds it once and steps it many times.
 void iterate(benchmark::State& state, const std::string& name, bool patchRoutes, int threads) {
     const ws::Scenario scenario = loadForced(name);
-    const ws::WaferTopology topology(scenario.wafer.topologySpec());
+    const ws::WaferTopology topology(scenario.topologySpec());
     ws::TcmeOptions options = ws::tcmeOptionsFrom(scenario);
     options.patchRoutes = patchRoutes;
     options.threads = threads;
@@ -55,7 +55,7 @@ void BM_TcmeIterationRebuilt(benchmark::State& state, const std::string& name) {
 
 void BM_TcmeRun(benchmark::State& state, const std::string& name) {
     const ws::Scenario scenario = loadForced(name);
-    const ws::WaferTopology topology(scenario.wafer.topologySpec());
+    const ws::WaferTopology topology(scenario.topologySpec());
     int iterations = 0;
     for (auto _ : state) {
         ws::TcmeEngine engine(scenario, topology, ws::tcmeOptionsFrom(scenario));
@@ -82,7 +82,7 @@ ws::Scenario yardstick(int n, const std::string& file) {
 // A whole TCME run on the n x n yardstick of `file` (n = the benchmark's argument).
 void runYardstick(benchmark::State& state, const std::string& file) {
     const ws::Scenario scenario = yardstick(static_cast<int>(state.range(0)), file);
-    const ws::WaferTopology topology(scenario.wafer.topologySpec());
+    const ws::WaferTopology topology(scenario.topologySpec());
     for (auto _ : state) {
         ws::TcmeEngine engine(scenario, topology, ws::tcmeOptionsFrom(scenario));
         engine.run();
