@@ -80,7 +80,9 @@ QString TcmePanel::keptBecause(const TcmeIteration& iteration) {
     case TcmeGain::HottestLink:
         return tr("kept: same makespan, the hottest link carries less");
     case TcmeGain::Spread: {
-        ScenarioEvaluation before, after; // the objective's own figure (tcme_engine.cpp)
+        // The objective compares squared busy times (tcme_engine.cpp); with one link bandwidth,
+        // as on one wafer, the same share as squared bytes.
+        ScenarioEvaluation before, after;
         before.linkBytes = iteration.linkBytesBefore;
         after.linkBytes = iteration.linkBytesAfter;
         const double was = before.sumSquaredLinkBytes();

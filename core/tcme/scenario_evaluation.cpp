@@ -13,17 +13,33 @@
 
 namespace ws {
 
-double ScenarioEvaluation::maxLinkBytes() const {
-    return linkBytes.empty() ? 0.0 : *std::max_element(linkBytes.begin(), linkBytes.end());
-}
-
 LinkId ScenarioEvaluation::maxLink() const {
     LinkId best = -1;
-    for (std::size_t link = 0; link < linkBytes.size(); ++link)
-        if (linkBytes[link] > 0 &&
-            (best < 0 || linkBytes[link] > linkBytes[static_cast<std::size_t>(best)]))
+    double bestBusyS = 0.0;
+    for (std::size_t link = 0; link < linkBytes.size(); ++link) {
+        const double busyS = linkBytes[link] / linkBandwidth[link];
+        if (linkBytes[link] > 0 && (best < 0 || busyS > bestBusyS)) {
             best = static_cast<LinkId>(link);
+            bestBusyS = busyS;
+        }
+    }
     return best;
+}
+
+double ScenarioEvaluation::maxLinkBusyS() const {
+    const LinkId link = maxLink();
+    return link < 0 ? 0.0
+                    : linkBytes[static_cast<std::size_t>(link)] /
+                          linkBandwidth[static_cast<std::size_t>(link)];
+}
+
+double ScenarioEvaluation::sumSquaredLinkBusyS() const {
+    double sum = 0.0;
+    for (std::size_t link = 0; link < linkBytes.size(); ++link) {
+        const double busyS = linkBytes[link] / linkBandwidth[link];
+        sum += busyS * busyS;
+    }
+    return sum;
 }
 
 double ScenarioEvaluation::sumSquaredLinkBytes() const {

@@ -39,8 +39,8 @@ struct EvaluatedFlow {
 // phase). Link vectors are indexed by LinkId.
 struct ScenarioEvaluation {
     double makespanS = 0.0;
-    std::vector<double> linkBytes;
-    std::vector<double> linkBandwidth;
+    std::vector<double> linkBytes;     // by LinkId
+    std::vector<double> linkBandwidth; // bytes/s by LinkId; as long as linkBytes when it is set
     std::vector<EvaluatedFlow> flows;
     bool trainingStep = false;
     // A training step's TATP rounds: the round of each flow (parallel to flows; -1 for a flow in
@@ -58,8 +58,11 @@ struct ScenarioEvaluation {
     // A training step's time (step/training_step.h, stepTiming); 0 for explicit traffic.
     double stepS = 0.0;
 
-    double maxLinkBytes() const;
-    LinkId maxLink() const; // the most loaded link (lowest id on ties); -1 if none carries bytes
+    // The busiest link: the longest bytes / bandwidth (lowest id on ties); -1 if none carries
+    // bytes. On one wafer, whose links share one bandwidth, the one carrying most bytes; in a
+    // system of wafers a slower off-wafer link can be busier with fewer bytes.
+    LinkId maxLink() const;
+    double maxLinkBusyS() const; // that link's busy time, seconds (0 if none)
     // docs/network-model.md section 7's utilisation, the highest of: any link's bytes over
     // bandwidth times the makespan, any link's bytes of TATP round r over bandwidth times round
     // r's window (the transfers of a round must hide behind its compute), and any link's bytes
@@ -78,6 +81,9 @@ struct ScenarioEvaluation {
     // Sum over links of bytes squared: lower when load is spread more evenly, even when the
     // most loaded link stays as loaded (e.g. its reverse direction carries the same).
     double sumSquaredLinkBytes() const;
+    // The same over busy times (s^2), which TCME's objective compares: links of different
+    // bandwidths weigh by the time they are busy.
+    double sumSquaredLinkBusyS() const;
 };
 
 // Throws ScenarioError like the CLI would (bad routes, infeasible strategies).

@@ -86,18 +86,19 @@ int compareFigures(double a, double b) {
 }
 
 // The objective: a training step's time first (0 = 0 for explicit traffic), then the makespan,
-// then the bytes on the most loaded link, then how evenly the load is spread (sum of squared
-// link bytes). The last lets TCME take one of several equally hot links off the top at a time:
-// with symmetric traffic a reroute of the flows on a->b leaves b->a as hot as before, and only
-// the next iteration, rerouting those, lowers the maximum.
+// then the busy time of the busiest link, then how evenly the load is spread (sum of squared
+// busy times; on one wafer, whose links share one bandwidth, the same order as bytes). The last
+// lets TCME take one of several equally hot links off the top at a time: with symmetric traffic a
+// reroute of the flows on a->b leaves b->a as hot as before, and only the next iteration, rerouting
+// those, lowers the maximum.
 int compareObjective(const ScenarioEvaluation& a, const ScenarioEvaluation& b) {
     if (const int byStep = compareFigures(a.stepS, b.stepS); byStep != 0)
         return byStep;
     if (const int byMakespan = compareFigures(a.makespanS, b.makespanS); byMakespan != 0)
         return byMakespan;
-    if (const int byHottest = compareFigures(a.maxLinkBytes(), b.maxLinkBytes()); byHottest != 0)
+    if (const int byHottest = compareFigures(a.maxLinkBusyS(), b.maxLinkBusyS()); byHottest != 0)
         return byHottest;
-    return compareFigures(a.sumSquaredLinkBytes(), b.sumSquaredLinkBytes());
+    return compareFigures(a.sumSquaredLinkBusyS(), b.sumSquaredLinkBusyS());
 }
 
 // The figure that decides compareObjective(better, worse) < 0.
@@ -106,7 +107,7 @@ TcmeGain gainOf(const ScenarioEvaluation& better, const ScenarioEvaluation& wors
         return TcmeGain::StepTime;
     if (compareFigures(better.makespanS, worse.makespanS) != 0)
         return TcmeGain::Makespan;
-    if (compareFigures(better.maxLinkBytes(), worse.maxLinkBytes()) != 0)
+    if (compareFigures(better.maxLinkBusyS(), worse.maxLinkBusyS()) != 0)
         return TcmeGain::HottestLink;
     return TcmeGain::Spread;
 }
@@ -117,9 +118,12 @@ TcmeSnapshot snapshotOf(const ScenarioEvaluation& evaluation,
     TcmeSnapshot snapshot;
     snapshot.stepS = evaluation.stepS;
     snapshot.makespanS = evaluation.makespanS;
-    snapshot.maxLinkBytes = evaluation.maxLinkBytes();
-    snapshot.maxUtilization = hot.utilization;
     snapshot.maxLink = evaluation.maxLink();
+    // The busiest link's bytes: on one wafer the most bytes any link carries.
+    snapshot.maxLinkBytes = snapshot.maxLink < 0
+                                ? 0.0
+                                : evaluation.linkBytes[static_cast<std::size_t>(snapshot.maxLink)];
+    snapshot.maxUtilization = hot.utilization;
     return snapshot;
 }
 
@@ -802,6 +806,7 @@ TcmeEngine::CandidateRun TcmeEngine::rebuild(const Candidate& candidate) const {
     ScenarioEvaluation& figures = run.figures.emplace();
     figures.makespanS = run.result->makespanS;
     figures.linkBytes = run.result->linkBytes;
+    figures.linkBandwidth = m_state.evaluation.linkBandwidth; // the objective weighs busy times
     if (run.rebuilt->stepClock)
         figures.stepS = stepTiming(*run.rebuilt->stepClock, *run.result).stepS;
     if (compareObjective(figures, m_state.evaluation) >= 0) {
@@ -896,6 +901,7 @@ ScenarioEvaluation TcmeEngine::figuresOf(const SimResult& result) const {
     ScenarioEvaluation figures;
     figures.makespanS = result.makespanS;
     figures.linkBytes = result.linkBytes;
+    figures.linkBandwidth = m_state.evaluation.linkBandwidth; // the objective weighs busy times
     if (m_state.stepClock)
         figures.stepS = stepTiming(*m_state.stepClock, result).stepS;
     return figures;

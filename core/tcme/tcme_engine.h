@@ -31,7 +31,7 @@ struct TcmeAction {
 struct TcmeSnapshot {
     double stepS = 0;          // seconds: a training step's time; 0 for explicit traffic
     double makespanS = 0;      // seconds
-    double maxLinkBytes = 0;   // bytes on the most loaded link
+    double maxLinkBytes = 0;   // bytes on the busiest link (on one wafer: the most loaded)
     double maxUtilization = 0; // ScenarioEvaluation::maxUtilization(): per TATP round for steps
     LinkId maxLink = -1;       // -1 when no link carries bytes
 };

@@ -93,5 +93,36 @@ TEST(ScenarioEvaluation, ExplicitTrafficUtilisationIsOverTheMakespan) {
     EXPECT_DOUBLE_EQ(evaluation.maxUtilization(), expected);
 }
 
+// In a system of wafers the busiest link is the one busy longest, not the one carrying most
+// bytes: 0 -> 1 carries 10 MB at 4 TB/s (2.5 us), the off-wafer 1 -> 2 carries 1 MB at 100 GB/s
+// (10 us). TCME focuses on, and its objective weighs, the latter.
+TEST(ScenarioEvaluation, TheBusiestLinkOfASystemIsTheOneBusyLongest) {
+    Scenario scenario;
+    scenario.wafer.rows = 1;
+    scenario.wafer.cols = 2;
+    scenario.wafer.linkBandwidth = Quantity{4e12, "4 TB/s"};
+    SystemSpec system;
+    system.waferCols = 2;
+    system.linkBandwidth = Quantity{100e9, "100 GB/s"};
+    scenario.system = system;
+    TrafficOp onWafer;
+    onWafer.id = "on";
+    onWafer.src = 0;
+    onWafer.dst = 1;
+    onWafer.bytes = Quantity{10e6, "10 MB"};
+    TrafficOp across = onWafer;
+    across.id = "across";
+    across.src = 1;
+    across.dst = 2;
+    across.bytes = Quantity{1e6, "1 MB"};
+    scenario.traffic = {onWafer, across};
+    const WaferTopology topology(scenario.topologySpec());
+    const ScenarioEvaluation evaluation = evaluateScenario(scenario, topology);
+    EXPECT_EQ(evaluation.maxLink(), *topology.linkBetween(1, 2));
+    EXPECT_DOUBLE_EQ(evaluation.maxLinkBusyS(), 1e6 / 100e9);
+    EXPECT_DOUBLE_EQ(evaluation.sumSquaredLinkBusyS(),
+                     (10e6 / 4e12) * (10e6 / 4e12) + (1e6 / 100e9) * (1e6 / 100e9));
+}
+
 } // namespace
 } // namespace ws
