@@ -1,6 +1,8 @@
 #include "io/scenario_io.h"
 #include "io/strategy_reader.h"
 
+#include "io/error_case.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -390,16 +392,7 @@ TEST(ScenarioIoErrors, DuplicateKeys) {
     EXPECT_EQ(error.keyPath(), "routing.paths.a");
 }
 
-struct ErrorCase {
-    const char* label;
-    std::string text;
-    const char* keyPath;
-    const char* phrase;
-};
-
-void PrintTo(const ErrorCase& c, std::ostream* out) {
-    *out << c.label;
-}
+using test::ErrorCase;
 
 class ScenarioIoErrorCase : public testing::TestWithParam<ErrorCase> {};
 

@@ -5,6 +5,8 @@
 #include "io/scenario_io.h"
 #include "io/scenario_writer.h"
 
+#include "io/error_case.h"
+
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -129,16 +131,7 @@ TEST(SystemReader, AcceptsDieIdsOverTheWholeGrid) {
         R"("wafer": {"rows": 4, "cols": 4, "faults": {"links": ["14-18"], "dies": [31]}})")));
 }
 
-struct ErrorCase {
-    const char* label;
-    std::string text;
-    const char* keyPath;
-    const char* phrase;
-};
-
-void PrintTo(const ErrorCase& c, std::ostream* out) {
-    *out << c.label;
-}
+using test::ErrorCase;
 
 class SystemReaderError : public testing::TestWithParam<ErrorCase> {};
 
