@@ -26,6 +26,8 @@ std::vector<ReportFigure> headlineFigures(const SimulationReport& report) {
     figures.push_back({"bytes over links", Unit::Bytes, true, report.totalLinkBytes()});
     figures.push_back({"hottest link's bytes", Unit::Bytes, true, hottest});
     figures.push_back({"D2D energy", Unit::Joules, true, report.energyD2dJ});
+    if (report.hardware.wafers) // a system of wafers: its links between wafers apart
+        figures.push_back({"off-wafer link energy", Unit::Joules, true, report.energyOffWaferJ});
     figures.push_back({"energy", Unit::Joules, true, report.energyJ()});
     return figures;
 }

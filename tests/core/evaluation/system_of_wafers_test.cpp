@@ -4,10 +4,12 @@
 // off-wafer links match the wafer's simulating exactly as one big wafer.
 #include "evaluation/scenario_run.h"
 
+#include "report/report_comparison.h"
 #include "report/simulation_report.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -145,6 +147,11 @@ TEST(SystemOfWafers, OffWaferBytesAreChargedAtTheSystemsEnergyPerBit) {
     EXPECT_DOUBLE_EQ(fluid.energyD2dJ, kS * 8 * 5.0 * kPicojoule);
     EXPECT_DOUBLE_EQ(fluid.energyOffWaferJ, kS * 8 * 20.0 * kPicojoule);
     EXPECT_DOUBLE_EQ(fluid.energyJ(), fluid.energyD2dJ + fluid.energyOffWaferJ);
+    // The compare view lists it beside the D2D energy.
+    const std::vector<ReportFigure> figures = headlineFigures(fluid);
+    EXPECT_TRUE(std::any_of(figures.begin(), figures.end(), [&](const ReportFigure& figure) {
+        return figure.name == "off-wafer link energy" && figure.value == fluid.energyOffWaferJ;
+    }));
 }
 
 // A system whose off-wafer links are every pair and as fast as the wafer's is one big wafer:
