@@ -68,6 +68,7 @@ StoreAndForwardSimulation::StoreAndForwardSimulation(const SimProblem& problem,
     m_pendingDeps.resize(taskCount);
     m_chunkCount.assign(taskCount, 0);
     m_deliveriesLeft.assign(taskCount, 0);
+    m_latestArrivalS.assign(taskCount, 0.0);
     m_sourceHopsSending.assign(taskCount, 0);
     m_linkQueues.resize(problem.linkBandwidth.size());
     m_linkBusy.assign(problem.linkBandwidth.size(), 0);
@@ -350,8 +351,11 @@ void StoreAndForwardSimulation::chunkSent(int hopIndex, long long chunk, double 
     } else if (hop.joinHop >= 0) {
         push(arrivesS, Event::Kind::ChunkJoins, hopIndex, chunk);
     }
-    if (delivers(hop) && --m_deliveriesLeft[flow] == 0)
-        push(arrivesS, Event::Kind::Complete, hop.flow);
+    if (delivers(hop)) {
+        m_latestArrivalS[flow] = std::max(m_latestArrivalS[flow], arrivesS);
+        if (--m_deliveriesLeft[flow] == 0)
+            push(m_latestArrivalS[flow], Event::Kind::Complete, hop.flow);
+    }
 }
 
 // A reduction chunk has crossed `hopIndex` and reached the die where it is combined: the next

@@ -92,6 +92,9 @@ private:
     std::vector<char> m_inward;               // by task: a reduction tree
     std::vector<long long> m_chunkCount;      // by task
     std::vector<long long> m_deliveriesLeft;  // by flow: chunks x leaves not yet delivered
+    // By flow: when the chunks delivered so far arrive, at the latest. With links of different
+    // latencies the last chunk sent is not always the last to arrive.
+    std::vector<double> m_latestArrivalS;
     std::vector<int> m_sourceHopsSending;     // by flow: source hops still to send their last chunk
     std::vector<int> m_pendingDeps;           // by task
     std::vector<long long> m_chunksDelivered; // by hop, reduction trees: chunks it has brought

@@ -191,6 +191,49 @@ TEST(StoreAndForward, ReductionChunksAreCombinedWhereTheTreeJoins) {
     EXPECT_THROW(simulate(problem), std::invalid_argument);
 }
 
+// Links of different latencies (a system's off-wafer links, docs/network-model.md section 11):
+// a tree pays its deepest path in latency, not in hops. Multicast 1 -> 2 -> 3 and 1 -> 0 on a
+// line, 1 -> 0 with a latency L of 5 ms: in the fluid model the flow ends at S/B + L (the
+// two-hop branch pays only 2a); store-and-forward sends 1 -> 0's m chunks back to back, each
+// ready at 0 L after it left: m C/B + L, later than the long branch's (m + 1) C/B + 2a. The
+// mirror image, a reduction into die 4 of a 2x3 mesh whose leaf link 3 -> 4 has latency L:
+// fluid m C/B + L, store-and-forward the same (that one-hop branch is the last to arrive).
+TEST(StoreAndForward, TreesPayTheirDeepestLatencyNotTheirDeepestHops) {
+    constexpr double kL = 5e-3;
+    constexpr int kM = 3;
+    const WaferTopology& topology = line(4);
+    SimProblem problem = problemOn(topology);
+    std::vector<LinkId> tree = pathLinks(topology, {1, 2, 3});
+    const LinkId slow = *topology.linkBetween(1, 0);
+    tree.push_back(slow);
+    addFlow(problem, kM * kC, tree, 2);
+    problem.linkLatencyS.assign(problem.linkBandwidth.size(), kA);
+    problem.linkLatencyS[static_cast<std::size_t>(slow)] = kL;
+    EXPECT_TIME(simulate(problem).makespanS, kM * kChunkS + kL);
+    SimProblem fluid = problem;
+    fluid.network.model = NetworkModel::Fluid;
+    EXPECT_TIME(simulate(fluid).makespanS, kM * kChunkS + kL);
+
+    TopologySpec spec;
+    spec.rows = 2;
+    spec.cols = 3;
+    const WaferTopology mesh(spec);
+    SimProblem reduction = problemOn(mesh);
+    std::vector<LinkId> into4 = pathLinks(mesh, {5, 2, 1, 4});
+    into4.push_back(*mesh.linkBetween(0, 1));
+    const LinkId slowLeaf = *mesh.linkBetween(3, 4);
+    into4.push_back(slowLeaf);
+    addFlow(reduction, kC, into4, 3);
+    reduction.linkLatencyS.assign(reduction.linkBandwidth.size(), kA);
+    reduction.linkLatencyS[static_cast<std::size_t>(slowLeaf)] = kL;
+    EXPECT_TIME(simulate(reduction).makespanS, kChunkS + kL);
+    reduction.network.model = NetworkModel::Fluid;
+    EXPECT_TIME(simulate(reduction).makespanS, kChunkS + kL);
+    // A latency for some links only is refused.
+    reduction.linkLatencyS.pop_back();
+    EXPECT_THROW(simulate(reduction), std::invalid_argument);
+}
+
 // A dependent flow starts when the last chunk of the one it waits for has arrived.
 TEST(StoreAndForward, DependenciesWaitForTheLastChunk) {
     const WaferTopology& topology = line(3);
