@@ -87,11 +87,11 @@ private:
     DieQueues m_dies;
 
     std::vector<Hop> m_hops;
-    std::vector<int> m_firstHop;              // by task, size tasks + 1: a flow's hops
-    std::vector<int> m_sourceHopEnd;          // by task: hops [first, end) leave the root
-    std::vector<char> m_inward;               // by task: a reduction tree
-    std::vector<long long> m_chunkCount;      // by task
-    std::vector<long long> m_deliveriesLeft;  // by flow: chunks x leaves not yet delivered
+    std::vector<int> m_firstHop;             // by task, size tasks + 1: a flow's hops
+    std::vector<int> m_sourceHopEnd;         // by task: hops [first, end) leave the root
+    std::vector<char> m_inward;              // by task: a reduction tree
+    std::vector<long long> m_chunkCount;     // by task
+    std::vector<long long> m_deliveriesLeft; // by flow: chunks x leaves not yet delivered
     // By flow: when the chunks delivered so far arrive, at the latest. With links of different
     // latencies the last chunk sent is not always the last to arrive.
     std::vector<double> m_latestArrivalS;
