@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cctype>
 #include <ostream>
 #include <string>
 
@@ -16,6 +17,15 @@ struct ErrorCase {
 
 inline void PrintTo(const ErrorCase& c, std::ostream* out) {
     *out << c.label;
+}
+
+// The case's gtest name: its label with every character but letters and digits made '_'.
+template <typename ParamInfo> std::string errorCaseName(const ParamInfo& param) {
+    std::string name = param.param.label;
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+            c = '_';
+    return name;
 }
 
 } // namespace ws::test

@@ -707,13 +707,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "tcme.target_utilization", "greater than 0 and at most 10"},
         ErrorCase{"tcme key", withWafer(R"("tcme": {"patient": 3})"), "tcme.patient",
                   "did you mean 'patience'?"}),
-    [](const testing::TestParamInfo<ErrorCase>& param) {
-        std::string name = param.param.label;
-        for (char& c : name)
-            if (!std::isalnum(static_cast<unsigned char>(c)))
-                c = '_';
-        return name;
-    });
+    [](const testing::TestParamInfo<ErrorCase>& param) { return test::errorCaseName(param); });
 
 TEST(ScenarioIoErrors, AcceptsValidEdgeCases) {
     // Torus wrap-around links and hierarchical on a full rectangle in any order.

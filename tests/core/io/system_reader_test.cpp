@@ -243,13 +243,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "dies 3 and 4 face each other across the edge of two wafers"},
         ErrorCase{"not neighbours on the grid", withFaults(R"({"links": ["7-8"]})"),
                   "wafer.faults.links[0]", "dies 7 and 8 are not neighbours on this 4x8 mesh"}),
-    [](const testing::TestParamInfo<ErrorCase>& param) {
-        std::string name = param.param.label;
-        for (char& c : name)
-            if (!std::isalnum(static_cast<unsigned char>(c)))
-                c = '_';
-        return name;
-    });
+    [](const testing::TestParamInfo<ErrorCase>& param) { return test::errorCaseName(param); });
 
 // Without a system the messages still speak of the wafer.
 TEST(SystemReader, AWaferAloneKeepsItsMessages) {
