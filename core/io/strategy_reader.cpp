@@ -20,6 +20,7 @@ using nlohmann::ordered_json;
 using limits::kMaxDies;
 
 const std::vector<std::string> kKnownKeys = {"dp",
+                                             "pp",
                                              "sp",
                                              "tp",
                                              "tatp",
@@ -105,9 +106,12 @@ StrategySpec parseStrategy(const json& strategy) {
         spec.tp = readPositive(*v, path("tp"));
     if (const json* v = at("tatp"))
         spec.tatp = readPositive(*v, path("tatp"));
-    const std::int64_t product = std::int64_t{spec.dp} * spec.sp * spec.tp * spec.tatp;
+    if (const json* v = at("pp"))
+        spec.pp = readPositive(*v, path("pp"));
+    const std::int64_t product = std::int64_t{spec.pp} * spec.dp * spec.sp * spec.tp * spec.tatp;
     if (product > kMaxDies)
-        failAt(root, "dp*sp*tp*tatp = " + std::to_string(product) +
+        failAt(root, std::string(spec.pp > 1 ? "pp*" : "") +
+                         "dp*sp*tp*tatp = " + std::to_string(product) +
                          " dies, more than the largest wafer (256 x 256 = 65536 dies)");
     if (const json* v = at("fsdp"))
         spec.fsdp = readBoolean(*v, path("fsdp"));
@@ -195,6 +199,9 @@ StrategySpec parseStrategy(const json& strategy) {
         if (spec.dpGroups.empty() && spec.tatpGroups.empty())
             failAt(groupsPath, "needs \"dp\" or \"tatp\" groups");
         spec.mapping = StrategySpec::Explicit;
+        if (spec.pp > 1)
+            failAt(path("pp"), "pipeline stages are placed by the \"sequential\" or \"snake\" "
+                               "mapping; explicit `groups` place one stage only");
     }
     return spec;
 }
@@ -205,6 +212,8 @@ ordered_json toOrderedJson(const StrategySpec& spec) {
     out["sp"] = spec.sp;
     out["tp"] = spec.tp;
     out["tatp"] = spec.tatp;
+    if (spec.pp > 1) // files without it keep their text
+        out["pp"] = spec.pp;
     out["fsdp"] = spec.fsdp;
     out["fsdp_allgather"] = spec.fsdpAllGatherMulticast ? "multicast" : "ring";
     if (spec.fsdpReduceScatterTree) // files without it keep their text

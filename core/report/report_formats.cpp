@@ -135,6 +135,18 @@ private:
     std::vector<bool> m_first; // per open bracket: nothing written inside it yet
 };
 
+// The 1F1B schedule's passes (docs/cli.md): empty with one stage.
+nlohmann::json pipelineToJson(const std::vector<PipelinePass>& passes) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const PipelinePass& pass : passes)
+        out.push_back({{"stage", pass.stage},
+                       {"micro_batch", pass.microBatch},
+                       {"pass", pass.forward ? "forward" : "backward"},
+                       {"start_s", pass.startS},
+                       {"end_s", pass.endS}});
+    return out;
+}
+
 nlohmann::json stepToJson(const StepMetrics& step) {
     return {{"step_s", step.stepS},
             {"window_s", step.windowS},
@@ -159,6 +171,9 @@ nlohmann::json stepToJson(const StepMetrics& step) {
             {"mfu", step.mfu},
             {"dies_used", step.diesUsed},
             {"strategy", step.strategy},
+            {"pp", step.pp},
+            {"pp_bubble_fraction", step.ppBubbleFraction},
+            {"pipeline", pipelineToJson(step.pipeline)},
             {"notes", step.notes}};
 }
 
@@ -473,6 +488,14 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
         out << "head " << formatSeconds(step.headS) << ", exposed gradient sync "
             << formatSeconds(step.syncS) << ", optimizer " << formatSeconds(step.optimizerS)
             << ")\n";
+        if (step.pp > 1) {
+            int microBatches = 0;
+            for (const PipelinePass& pass : step.pipeline)
+                microBatches = std::max(microBatches, pass.microBatch + 1);
+            out << "pipeline:  " << step.pp << " stages, 1F1B over " << microBatches
+                << " micro-batches; bubble " << percent(step.ppBubbleFraction)
+                << " of the schedule\n";
+        }
         out << "breakdown: compute " << formatSeconds(step.computeS) << ", HBM stalls "
             << formatSeconds(step.hbmStallS) << ", task overhead " << formatSeconds(step.overheadS)
             << ", optimizer " << formatSeconds(step.optimizerS) << ", exposed communication "

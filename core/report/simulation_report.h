@@ -5,6 +5,7 @@
 #include "sim/sim_problem.h"
 #include "step/compute_model.h"
 #include "step/memory_model.h"
+#include "step/pipeline_schedule.h"
 #include "topology/wafer_topology.h"
 
 #include <optional>
@@ -119,6 +120,12 @@ struct StepMetrics {
     int diesUsed = 0;
     std::string strategy; // "dp 2 x tatp 8, fsdp, snake"
     std::vector<std::string> notes;
+    // Pipeline stages (SPEC section 8): their count, the mean share of the 1F1B schedule a
+    // stage's dies spend idle (step/pipeline_schedule.h; 0 with one stage), and the schedule's
+    // passes (empty with one stage).
+    int pp = 1;
+    double ppBubbleFraction = 0.0;
+    std::vector<PipelinePass> pipeline;
 };
 
 // Link load of TATP round r over the simulated window: the bytes sent for round r (every

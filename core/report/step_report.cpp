@@ -24,6 +24,7 @@ std::string strategyText(const StrategySpec& strategy) {
         if (value > 1)
             text += (text.empty() ? "" : " x ") + std::string(name) + " " + std::to_string(value);
     };
+    degree("pp", strategy.pp);
     degree("dp", strategy.dp);
     degree("sp", strategy.sp);
     degree("tp", strategy.tp);
@@ -253,6 +254,9 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     const double peak = scenario.wafer.die.peakFlops.value * metrics.diesUsed;
     metrics.mfu = peak > 0 ? metrics.achievedFlopsPerSecond / peak : 0.0;
     metrics.strategy = strategyText(step.strategy);
+    metrics.pp = step.plan.stages;
+    metrics.ppBubbleFraction = timing.pipeline.bubbleFraction;
+    metrics.pipeline = timing.pipeline.passes;
     metrics.notes = step.notes;
     for (const std::string& note : step.placement.notes())
         metrics.notes.push_back(note);

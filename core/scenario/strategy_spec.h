@@ -32,6 +32,10 @@ struct StrategySpec {
     int sp = 1;   // sequence-parallel degree: splits the tokens M
     int tp = 1;   // tensor-parallel degree (Megatron): splits N (column) or K (row)
     int tatp = 1; // TATP degree: dies on one stream path; splits I's M and W's N
+    // Pipeline stages (SPEC section 8): each holds layers / pp consecutive layers on its own
+    // dp * sp * tp * tatp dies, placed on wafers (or bands of one wafer:
+    // strategy/pipeline_stages.h) and run under a 1F1B schedule (step/pipeline_schedule.h).
+    int pp = 1;
     bool fsdp = false;
     TatpSchedule tatpSchedule = TatpSchedule::Bidirectional;
     // How FSDP all-gathers weights: ring (default) or one multicast tree per sender (TCME's
@@ -61,9 +65,11 @@ struct StrategySpec {
     std::vector<std::vector<DieId>> tatpGroups;
     nlohmann::json extensions = nlohmann::json::object(); // "x-..." keys, kept for round trips
 
-    // dp * sp * tp * tatp. parseStrategy() (io/strategy_reader.h) guarantees it fits in an int (at
-    // most 65536).
-    int dieCount() const { return dp * sp * tp * tatp; }
+    // pp * dp * sp * tp * tatp. parseStrategy() (io/strategy_reader.h) guarantees it fits in an
+    // int (at most 65536).
+    int dieCount() const { return pp * stageDieCount(); }
+    // The dies of one pipeline stage: dp * sp * tp * tatp.
+    int stageDieCount() const { return dp * sp * tp * tatp; }
 
     friend bool operator==(const StrategySpec&, const StrategySpec&) = default;
 };

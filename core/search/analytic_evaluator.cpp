@@ -69,6 +69,8 @@ public:
 
     // A collective over every group of its kind at once.
     double collective(const PlannedCollective& c) {
+        if (c.op == OpKind::P2P)
+            return stageSends(c.bytes, c.role == CollectiveRole::PipelineActivations);
         switch (c.algorithm) {
         case Algorithm::Ring:
             return ring(c.group, c.bytes, c.op == OpKind::AllReduce ? 2 : 1);
@@ -163,6 +165,19 @@ public:
         return m_counter.max() * bytes / p / m_e.linkBandwidth() + hops * m_e.linkLatencyS();
     }
 
+    // Pipeline sends (StepPlan::pipeline): along every Stage group each die sends `bytes` to
+    // the next stage's (`forward`) or the previous one's, all at once.
+    double stageSends(double bytes, bool forward) {
+        m_counter.reset();
+        int hops = 0;
+        for (const auto& stages : groupsOf(GroupKind::Stage))
+            for (std::size_t k = 0; k + 1 < stages.size(); ++k)
+                hops = std::max(hops,
+                                forward ? m_counter.add(routeFn(), stages[k], stages[k + 1], 1.0)
+                                        : m_counter.add(routeFn(), stages[k + 1], stages[k], 1.0));
+        return m_counter.max() * bytes / m_e.linkBandwidth() + hops * m_e.linkLatencyS();
+    }
+
 private:
     const std::vector<std::vector<DieId>>& groupsOf(GroupKind kind) {
         auto& cached = m_groups[static_cast<int>(kind)];
@@ -210,7 +225,7 @@ private:
     const Placement& m_p;
     const ComputeModel& m_compute;
     LinkCounter m_counter;
-    std::vector<std::vector<DieId>> m_groups[5]; // by GroupKind
+    std::vector<std::vector<DieId>> m_groups[6]; // by GroupKind
     std::vector<std::pair<PlannedCollective, double>> m_collectiveSeconds;
     double m_roundLoad = -1.0;
     int m_roundHops = 0;
@@ -317,7 +332,14 @@ AnalyticEstimate AnalyticEvaluator::evaluate(const StrategySpec& strategy) const
     estimate.optimizerS = sectionSeconds(plan.optimizer, m_compute);
     estimate.memory = plan.memory;
     // A gemm workload's plan has one layer, one micro-batch and no head: step = window.
-    estimate.stepS = stepSeconds(plan, window, finalWindow, estimate.headS, estimate.optimizerS);
+    if (plan.stages > 1)
+        estimate.stepS = schedule1F1B(pipelineTimes(plan, window, finalWindow, estimate.headS,
+                                                    walkSection(plan.pipeline, plan, e, nullptr)))
+                             .makespanS +
+                         estimate.optimizerS;
+    else
+        estimate.stepS =
+            stepSeconds(plan, window, finalWindow, estimate.headS, estimate.optimizerS);
     estimate.tokensPerSecond = m_workload.tokensPerStep() / estimate.stepS;
     return estimate;
 }

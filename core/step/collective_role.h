@@ -14,7 +14,9 @@ enum class CollectiveRole {
     MoeDispatch,         // MoE: tokens to their experts, all-to-all over DP
     MoeCombine,          // MoE: and back
     FsdpGradientScatter, // FSDP: the layer's gradients, reduce-scattered over DP
-    GradientSync         // DP: the layer's gradients, all-reduced (SP under FSDP, or replicas)
+    GradientSync,        // DP: the layer's gradients, all-reduced (SP under FSDP, or replicas)
+    PipelineActivations, // pipeline stages: a micro-batch's activations, to the next stage
+    PipelineGradients    // ... and their gradients, back to the stage before
 };
 
 } // namespace ws

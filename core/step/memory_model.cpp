@@ -1,5 +1,6 @@
 #include "step/memory_model.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -44,8 +45,11 @@ MemoryBreakdown estimateMemory(const Workload& workload, const StrategySpec& str
     }
 
     const TransformerConfig& model = workload.model;
+    // Pipeline stages: a die holds its stage's layers; the first stage (the one reported: it
+    // holds the most activations) also holds the embedding, as the last does (tied weights).
+    const double stageLayers = static_cast<double>(model.layers) / strategy.pp;
     const double parameters =
-        (model.layers * model.parametersPerLayer() + model.embeddingParameters()) / modelParallel;
+        (stageLayers * model.parametersPerLayer() + model.embeddingParameters()) / modelParallel;
     const double shards = strategy.fsdp ? strategy.dp : 1.0;
     memory.weights = parameters * dtype / shards;
     memory.gradients = parameters * dtype / shards;
@@ -78,19 +82,24 @@ MemoryBreakdown estimateMemory(const Workload& workload, const StrategySpec& str
         return s * sequences * h * coefficient * precision / tokenSplit;
     };
     const double whole = replicated + 24.0 / tp + scores;
+    // 1F1B (step/pipeline_schedule.h): stage s holds the activations of min(pp - s, m)
+    // micro-batches whose backward has not run yet, the first stage min(pp, m); without
+    // stages, one micro-batch's.
+    const double inFlight = std::min(strategy.pp, strategy.microBatches);
+    const double layersHeld = stageLayers * inFlight;
     switch (strategy.activationCheckpointing) {
     case Checkpointing::None:
-        memory.activations = model.layers * perLayer(whole);
+        memory.activations = layersHeld * perLayer(whole);
         break;
     case Checkpointing::Selective:
-        memory.activations = model.layers * perLayer(replicated + 24.0 / tp);
+        memory.activations = layersHeld * perLayer(replicated + 24.0 / tp);
         break;
     case Checkpointing::Full: {
         // Each layer's input (2 s b h, split by t with sequence parallelism), plus one layer's
         // whole activations while it is recomputed.
         const double layerInput =
             2.0 * s * sequences * h * precision / tokenSplit / (sequenceParallel ? tp : 1.0);
-        memory.activations = model.layers * layerInput + perLayer(whole);
+        memory.activations = layersHeld * layerInput + perLayer(whole);
         break;
     }
     }

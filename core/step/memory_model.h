@@ -30,6 +30,10 @@ namespace ws {
 // 5*96*2048/(12288*8) = 10, so a layer keeps s*b*h*(10 + 3 + 10) = 23 s*b*h without
 // checkpointing, 34/8 + 10 = 14.25 s*b*h with sequence_parallel, 4.25 s*b*h with both and
 // selective recomputation.
+// Pipeline stages (strategy.pp = p): a die holds its stage's layers / p layers (and the
+// embedding, as the first and last stages do), and under 1F1B the first stage, the one
+// reported, keeps the activations of min(p, micro_batches) micro-batches: with enough
+// micro-batches as many layers' worth as the whole model's on one micro-batch.
 // Stream buffers: TATP keeps the streamed block arriving from each neighbour, twice with double
 // buffering: 2 * block * (double_buffering ? 2 : 1).
 // The communication reserve is die.sram_reserve of SRAM (10% by default, the design note's

@@ -93,9 +93,12 @@ public:
         m_tokensPerDie = m_replicaTokens / (m_strategy.sp * m_strategy.tatp);
         m_plan.replicaGemms = layerGemms(model, sequences, seqLen);
         m_plan.replicaSequences = sequences;
-        m_plan.layers = model.layers;
+        // Each pipeline stage runs its own layers (checkStrategyAgainstWorkload: pp | layers).
+        const int stageLayers = model.layers / m_strategy.pp;
+        m_plan.stages = m_strategy.pp;
+        m_plan.layers = stageLayers;
         m_plan.microBatches = m_strategy.microBatches;
-        m_plan.windowLayers = std::min(model.layers, kMaxWindowLayers);
+        m_plan.windowLayers = std::min(stageLayers, kMaxWindowLayers);
         m_layerWeightBytes = model.parametersPerLayer() / tpTatp() * m_dtype;
 
         // Without FSDP only the last micro-batch reduces the gradients it accumulated.
@@ -114,6 +117,7 @@ public:
             false,
             GemmRole::LmHead};
         m_plan.head.barrierLabel = "head done";
+        m_plan.head.lastStageOnly = true;
         m_layer = -1;
         addGemm(m_plan.head, StepPhase::Head, head, GemmPass::Forward, "head fwd",
                 m_replicaTokens / m_strategy.sp);
@@ -123,6 +127,8 @@ public:
                 m_replicaTokens / m_strategy.sp);
 
         planOptimizer();
+        if (m_strategy.pp > 1)
+            planPipelineSends();
 
         const double forwardFlops =
             model.layers *
@@ -225,13 +231,33 @@ private:
                           -1);
     }
 
+    // One micro-batch crossing every stage boundary at once (StepPlan::pipeline): each die
+    // sends its tokens' hidden states split over its TP group, tokenBytes() / tp (Megatron's
+    // scatter-gather; with sequence parallelism the split they already have), to the die of
+    // its rank in the next stage; the gradients come back the same size.
+    void planPipelineSends() {
+        StepSection& sends = m_plan.pipeline;
+        sends.barrierLabel = "pipeline sends done";
+        const double bytes = tokenBytes() / m_strategy.tp;
+        addCollective(sends, StepPhase::Forward, LayerSegment::None,
+                      {CollectiveRole::PipelineActivations, "pp fwd activations", GroupKind::Stage,
+                       OpKind::P2P, Algorithm::Direct, bytes, false});
+        addBarrier(sends, StepPhase::Forward, "pp fwd activations sent");
+        addCollective(sends, StepPhase::Backward, LayerSegment::None,
+                      {CollectiveRole::PipelineGradients, "pp bwd gradients", GroupKind::Stage,
+                       OpKind::P2P, Algorithm::Direct, bytes, false});
+        addBarrier(sends, StepPhase::Backward, "pp bwd gradients sent");
+    }
+
     // The optimizer update of every parameter shard a die holds: it reads the weights,
     // gradients and optimizer state and writes the weights and the state back (SPEC section 4).
+    // With pipeline stages, a stage's layers and the (tied) embedding, which the first and the
+    // last stage both hold.
     void planOptimizer() {
         const TransformerConfig& model = m_workload.model;
         const double shards = fsdpActive() ? m_strategy.dp : 1.0;
         const double parameters =
-            (model.layers * model.parametersPerLayer() + model.embeddingParameters()) / tpTatp() /
+            (m_plan.layers * model.parametersPerLayer() + model.embeddingParameters()) / tpTatp() /
             shards;
         const double weights = parameters * m_dtype;
         const double gradients = parameters * m_dtype;
@@ -637,6 +663,52 @@ double WindowTiming::steadyLayerS(const StepPlan& plan) const {
     const std::size_t backwardEnd = 2 * layers - 1 - layer;
     const double backwardS = barrierEndS[backwardEnd] - barrierEndS[backwardEnd - 1];
     return forwardS + backwardS;
+}
+
+namespace {
+
+// A window's forward (up to its last forward barrier) and backward (the rest), scaled to the
+// stage's layers by its steady layer's.
+std::pair<double, double> passesOf(const StepPlan& plan, const WindowTiming& window) {
+    const auto layers = static_cast<std::size_t>(plan.windowLayers);
+    if (window.barrierEndS.size() != 2 * layers)
+        return {0.0, window.allLayersS(plan)};
+    const auto steady = static_cast<std::size_t>(plan.steadyLayer());
+    const double steadyForwardS =
+        window.barrierEndS[steady] - (steady > 0 ? window.barrierEndS[steady - 1] : 0.0);
+    const double forwardS =
+        window.barrierEndS[layers - 1] + (plan.layers - plan.windowLayers) * steadyForwardS;
+    return {forwardS, window.allLayersS(plan) - forwardS};
+}
+
+} // namespace
+
+PipelineTimes pipelineTimes(const StepPlan& plan, const WindowTiming& window,
+                            const WindowTiming& finalWindow, double headS,
+                            const WindowTiming& sends) {
+    PipelineTimes times;
+    times.stages = plan.stages;
+    times.microBatches = static_cast<int>(plan.microBatches);
+    const auto [forwardS, backwardS] = passesOf(plan, window);
+    const auto [lastForwardS, lastBackwardS] = plan.finalWindow.tasks.empty()
+                                                   ? std::pair{forwardS, backwardS}
+                                                   : passesOf(plan, finalWindow);
+    for (int stage = 0; stage < times.stages; ++stage) {
+        std::vector<double> forward(static_cast<std::size_t>(times.microBatches), forwardS);
+        std::vector<double> backward(static_cast<std::size_t>(times.microBatches), backwardS);
+        forward.back() = lastForwardS;
+        backward.back() = lastBackwardS;
+        if (stage + 1 == times.stages)
+            for (double& seconds : backward)
+                seconds += headS;
+        times.forwardS.push_back(std::move(forward));
+        times.backwardS.push_back(std::move(backward));
+    }
+    if (sends.barrierEndS.size() == 2) {
+        times.forwardSendS = sends.barrierEndS[0];
+        times.backwardSendS = sends.barrierEndS[1] - sends.barrierEndS[0];
+    }
+    return times;
 }
 
 double stepSeconds(const StepPlan& plan, const WindowTiming& window,

@@ -6,6 +6,7 @@
 #include "step/collective_role.h"
 #include "step/compute_model.h"
 #include "step/memory_model.h"
+#include "step/pipeline_schedule.h"
 #include "strategy/placement.h"
 #include "strategy/workload_divisibility.h"
 #include "workload/layer_gemm.h"
@@ -121,6 +122,8 @@ struct PlannedTask {
 struct StepSection {
     std::string barrierLabel; // "window done", "head done", "forward done"
     std::vector<PlannedTask> tasks;
+    // Whether only the last pipeline stage's dies run it (the LM head), not every stage's.
+    bool lastStageOnly = false;
 };
 
 // The pure description of one training step (docs/concepts.md sections 2 and 5): what each die
@@ -174,6 +177,15 @@ struct StepSection {
 // FSDP a reduce-scatter over DP per micro-batch (then an all-reduce of the shard over SP), without
 // FSDP an all-reduce after the last micro-batch's backward of the layer, which is why that
 // micro-batch has a window of its own (`finalWindow`).
+//
+// Pipeline stages (strategy.pp = p > 1, SPEC section 8, docs/training-model.md "Pipeline
+// stages"): each stage holds layers / p layers and runs the plan above for them, every stage at
+// once on its own dies (`layers` is a stage's); the LM head runs on the last stage only. The
+// `pipeline` section sends one micro-batch's activations from every stage to the next at once,
+// then their gradients back: each die sends its tokens' hidden states, split over its TP group
+// (Megatron's scatter-gather; with sequence parallelism they are split already), to the die of
+// the same rank in the neighbouring stage. stepSeconds composes the stages' simulated times and
+// those sends into a 1F1B schedule (step/pipeline_schedule.h).
 struct StepPlan {
     WorkloadKind kind = WorkloadKind::Transformer;
     StepSection window;      // one micro-batch's window (every micro-batch's under FSDP)
@@ -183,13 +195,17 @@ struct StepPlan {
     // costs the same on every die, so both interpreters cost it in closed form
     // (sectionSeconds).
     StepSection optimizer;
+    // pp > 1 only: a micro-batch's activations sent to the next stage, then their gradients
+    // back, each followed by a barrier.
+    StepSection pipeline;
+    int stages = 1; // strategy.pp
 
     // The forward GEMMs of one layer on one DP replica for one micro-batch, undivided
     // (layerGemms), over `replicaSequences` sequences: the unified representation's input.
     std::vector<LayerGemm> replicaGemms;
     double replicaSequences = 1.0;
 
-    double layers = 1.0; // the step formula's multiplicities (1 for a gemm workload)
+    double layers = 1.0; // a stage's layers: the step formula's multiplicities (1 for a gemm)
     double microBatches = 1.0;
     int windowLayers = 1;                   // layers simulated in a window: min(layers, 3)
     double largestStreamedBlockBytes = 0.0; // the largest block a die receives (0 without TATP)
@@ -230,6 +246,15 @@ struct WindowTiming {
 // runs = StepPlan::windowRuns() and a window's layers are WindowTiming::allLayersS.
 double stepSeconds(const StepPlan& plan, const WindowTiming& window,
                    const WindowTiming& finalWindow, double headS, double optimizerS);
+
+// With pipeline stages (plan.stages > 1): the stages' passes per micro-batch, from the windows
+// (a window's forward up to its last forward barrier, scaled to the stage's layers, and its
+// backward the rest; the last micro-batch's from finalWindow when the plan has one; the last
+// stage's backward adds the head) and the sends from `sends` (its two barriers), scheduled 1F1B.
+// step = the schedule's makespan + optimizer.
+PipelineTimes pipelineTimes(const StepPlan& plan, const WindowTiming& window,
+                            const WindowTiming& finalWindow, double headS,
+                            const WindowTiming& sends);
 
 // The time of a section of memory-bound tasks only (the optimizer update) on one die: the sum of
 // their costs. Throws std::logic_error if the section holds a GEMM or a collective.

@@ -28,9 +28,17 @@ public:
           m_plan(plan), m_cancel(cancel) {
         const int dies = m_graph.topology().dieCount();
         m_lastOnDie.assign(static_cast<std::size_t>(dies), {});
-        for (GroupKind kind :
-             {GroupKind::DP, GroupKind::SP, GroupKind::TP, GroupKind::TATP, GroupKind::Replica})
+        for (GroupKind kind : {GroupKind::DP, GroupKind::SP, GroupKind::TP, GroupKind::TATP,
+                               GroupKind::Replica, GroupKind::Stage}) {
             groupsRef(kind) = m_placement.groups(kind);
+            // Every kind but Stage lies inside a stage, its groups stage by stage: the last
+            // stage's are the last 1/pp of them.
+            const auto& all = m_groups[static_cast<std::size_t>(kind)];
+            const std::size_t perStage = all.size() / static_cast<std::size_t>(m_placement.pp());
+            m_lastStageGroups[static_cast<std::size_t>(kind)].assign(
+                all.end() - static_cast<std::ptrdiff_t>(perStage), all.end());
+        }
+        m_lastStageDies = m_placement.stageDies(m_placement.pp() - 1);
     }
 
     void build() {
@@ -41,6 +49,9 @@ public:
             if (!m_plan.finalWindow.tasks.empty())
                 m_step.finalWindow = buildWindow(m_plan.finalWindow, 1.0, m_step.window.done);
             m_step.headDone = buildSection(m_plan.head, m_plan.microBatches, nullptr);
+            if (m_plan.stages > 1)
+                m_step.pipelineSends =
+                    buildWindow(m_plan.pipeline, m_plan.microBatches, m_step.headDone);
         }
         // Whatever follows (a scenario's explicit traffic) runs once.
         m_step.repetitions.push_back({static_cast<TaskId>(m_graph.problem().tasks.size()), 1.0});
@@ -61,6 +72,7 @@ private:
         // The asynchronous collectives of the section: per plan task index, each die's done
         // task (its group's collective).
         std::map<int, std::vector<TaskId>> asyncDone;
+        m_lastStageOnly = section.lastStageOnly;
         for (std::size_t i = 0; i < section.tasks.size(); ++i) {
             const PlannedTask& task = section.tasks[i];
             m_step.repetitions.push_back({static_cast<TaskId>(m_graph.problem().tasks.size()),
@@ -81,7 +93,9 @@ private:
                     barriers->push_back(id);
             } else {
                 const auto& collective = std::get<PlannedCollective>(task.work);
-                if (collective.async)
+                if (collective.op == OpKind::P2P)
+                    runStageSends(collective, phase);
+                else if (collective.async)
                     asyncDone[static_cast<int>(i)] = runAsyncCollective(collective, phase, waits);
                 else {
                     addWaits(waits);
@@ -93,7 +107,36 @@ private:
             for (DieId die : usedDies())
                 if (done[static_cast<std::size_t>(die)] >= 0)
                     addDep(die, done[static_cast<std::size_t>(die)]);
+        // Every die meets at the end, those of a section the last stage ran alone included.
+        m_lastStageOnly = false;
         return allDiesBarrier(section.barrierLabel);
+    }
+
+    // A pipeline send (PlannedCollective over Stage groups): along every Stage group, each
+    // stage's die sends `bytes` to the next stage's (forward: activations) or to the one before
+    // (backward: their gradients), all at once; the dies at both ends of each transfer wait for it.
+    void runStageSends(const PlannedCollective& collective, const std::string& phase) {
+        const bool forward = collective.role == CollectiveRole::PipelineActivations;
+        const auto& groups = groupsOf(GroupKind::Stage);
+        std::vector<std::pair<DieId, TaskId>> sent; // (die, transfer) to wait for
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            throwIfCancelled(m_cancel);
+            const std::string id = collectiveId(collective, g, m_collectiveCount++);
+            const std::vector<DieId>& stages = groups[g];
+            for (std::size_t k = 0; k + 1 < stages.size(); ++k) {
+                const DieId src = forward ? stages[k] : stages[k + 1];
+                const DieId dst = forward ? stages[k + 1] : stages[k];
+                StepTaskInfo info{StepTaskInfo::Kind::Transfer, id + "/s" + std::to_string(k),
+                                  phase, -1, 0.0};
+                info.role = collective.role;
+                const TaskId transfer =
+                    m_graph.addTransfer(src, dst, collective.bytes, depsOf(src), std::move(info));
+                sent.emplace_back(src, transfer);
+                sent.emplace_back(dst, transfer);
+            }
+        }
+        for (const auto& [die, transfer] : sent)
+            addDep(die, transfer);
     }
 
     // The die's next task also waits for an asynchronous collective (indexed by die).
@@ -116,7 +159,8 @@ private:
         std::size_t tasks = 8;
         std::size_t flows = 0;
         int counted = 0; // collectives, numbered as addGroupCollective numbers them
-        for (const StepSection* section : {&m_plan.window, &m_plan.finalWindow, &m_plan.head})
+        for (const StepSection* section :
+             {&m_plan.window, &m_plan.finalWindow, &m_plan.head, &m_plan.pipeline})
             for (const PlannedTask& task : section->tasks) {
                 if (std::holds_alternative<PlannedBarrier>(task.work)) {
                     ++tasks;
@@ -133,6 +177,12 @@ private:
                 }
                 const auto& collective = std::get<PlannedCollective>(task.work);
                 const auto& groups = groupsOf(collective.group);
+                if (collective.op == OpKind::P2P) { // runStageSends: one flow per boundary
+                    const std::size_t sends = groups.size() * (groups.front().size() - 1);
+                    tasks += sends;
+                    flows += sends;
+                    continue;
+                }
                 for (std::size_t g = 0; g < groups.size(); ++g)
                     m_graph.countCollectiveAhead(collectiveId(collective, g, counted++),
                                                  collective.op, collective.algorithm, groups[g],
@@ -145,12 +195,15 @@ private:
         m_graph.reserve(tasks, flows);
     }
 
-    const std::vector<DieId>& usedDies() const { return m_placement.usedDies(); }
+    // The dies the section being built runs on: every stage's, or the last stage's alone.
+    const std::vector<DieId>& usedDies() const {
+        return m_lastStageOnly ? m_lastStageDies : m_placement.usedDies();
+    }
 
-    // The placement's groups of each kind, computed once per step (Placement::groups builds
-    // them on every call).
+    // The placement's groups of each kind (of the last stage alone in a section only it runs),
+    // computed once per step (Placement::groups builds them on every call).
     const std::vector<std::vector<DieId>>& groupsOf(GroupKind kind) const {
-        return m_groups[static_cast<std::size_t>(kind)];
+        return (m_lastStageOnly ? m_lastStageGroups : m_groups)[static_cast<std::size_t>(kind)];
     }
     std::vector<std::vector<DieId>>& groupsRef(GroupKind kind) {
         return m_groups[static_cast<std::size_t>(kind)];
@@ -280,7 +333,10 @@ private:
     const StepPlan& m_plan;
     const std::function<bool()>& m_cancel;
     std::vector<std::vector<TaskId>> m_lastOnDie;
-    std::array<std::vector<std::vector<DieId>>, 5> m_groups; // by GroupKind
+    std::array<std::vector<std::vector<DieId>>, 6> m_groups; // by GroupKind
+    std::array<std::vector<std::vector<DieId>>, 6> m_lastStageGroups;
+    std::vector<DieId> m_lastStageDies;
+    bool m_lastStageOnly = false; // while building a section only the last stage runs
     int m_collectiveCount = 0;
 };
 
@@ -339,6 +395,7 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
                       std::move(plan),
                       {},
                       {},
+                      {},
                       {}};
     step.graph.setTaskLabels(labels == TaskLabels::Kept);
     step.graph.setFlowRecords(records);
@@ -363,6 +420,16 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
                 std::to_string(step.plan.windowLayers) + ") x layer " +
                 std::to_string(step.plan.steadyLayer()) +
                 "'s forward and backward + head) + optimizer";
+        if (step.plan.stages > 1)
+            note = "each of " + std::to_string(step.plan.stages) + " pipeline stages holds " +
+                   std::to_string(static_cast<int>(step.plan.layers)) +
+                   " layers; all stages simulated at once: a window of " +
+                   std::to_string(step.plan.windowLayers) + " layers for one of " +
+                   std::to_string(step.strategy.microBatches) +
+                   " micro-batches, the head on the last stage, one send of activations and "
+                   "one of gradients between neighbouring stages; step time = the 1F1B "
+                   "schedule of every stage's passes (window scaled to its layers) and sends, "
+                   "+ optimizer";
         step.notes.push_back(std::move(note));
     }
     if (!scenario.wafer.slowDies.empty()) {
@@ -433,7 +500,7 @@ namespace {
 // stepTiming's rule, on the parts of a step it reads.
 StepTiming timeStep(WorkloadKind kind, const StepPlan& plan, const WindowTasks& window,
                     const WindowTasks& finalWindow, TaskId headDone, double optimizerS,
-                    const SimResult& result) {
+                    const WindowTasks& pipelineSends, const SimResult& result) {
     StepTiming timing;
     timing.window = windowTiming(window, result);
     timing.optimizerS = optimizerS;
@@ -451,6 +518,13 @@ StepTiming timeStep(WorkloadKind kind, const StepPlan& plan, const WindowTasks& 
     }
     timing.headS = result.tasks[static_cast<std::size_t>(headDone)].endS -
                    result.tasks[static_cast<std::size_t>(lastWindow)].endS;
+    if (plan.stages > 1) {
+        timing.pipelineTimes = pipelineTimes(plan, timing.window, timing.finalWindow, timing.headS,
+                                             windowTiming(pipelineSends, result));
+        timing.pipeline = schedule1F1B(timing.pipelineTimes);
+        timing.stepS = timing.pipeline.makespanS + timing.optimizerS;
+        return timing;
+    }
     timing.stepS =
         stepSeconds(plan, timing.window, timing.finalWindow, timing.headS, timing.optimizerS);
     return timing;
@@ -460,17 +534,17 @@ StepTiming timeStep(WorkloadKind kind, const StepPlan& plan, const WindowTasks& 
 
 StepTiming stepTiming(const TrainingStep& step, const SimResult& result) {
     return timeStep(step.workload.kind, step.plan, step.window, step.finalWindow, step.headDone,
-                    optimizerSeconds(step), result);
+                    optimizerSeconds(step), step.pipelineSends, result);
 }
 
 StepClock stepClock(const TrainingStep& step) {
-    return {step.workload.kind, step.plan,     step.window,
-            step.finalWindow,   step.headDone, optimizerSeconds(step)};
+    return {step.workload.kind,     step.plan,         step.window, step.finalWindow, step.headDone,
+            optimizerSeconds(step), step.pipelineSends};
 }
 
 StepTiming stepTiming(const StepClock& clock, const SimResult& result) {
     return timeStep(clock.kind, clock.plan, clock.window, clock.finalWindow, clock.headDone,
-                    clock.optimizerS, result);
+                    clock.optimizerS, clock.pipelineSends, result);
 }
 
 } // namespace ws

@@ -47,6 +47,9 @@ struct TrainingStep {
         double times = 1.0;
     };
     std::vector<Repetitions> repetitions;
+    // Pipeline stages (StepPlan::pipeline): a micro-batch's sends between stages, after the
+    // head; empty without stages.
+    WindowTasks pipelineSends;
 
     double repetitionsOf(TaskId task) const;
 };
@@ -60,6 +63,10 @@ struct StepTiming {
     double syncS = 0.0; // gradient synchronisation exposed after a window's last backward
     double optimizerS = 0.0;
     double stepS = 0.0;
+    // Pipeline stages only (StepPlan::stages > 1): the stages' passes and sends, and their 1F1B
+    // schedule, whose makespan plus the optimizer is stepS.
+    PipelineTimes pipelineTimes;
+    PipelineSchedule pipeline;
 };
 
 // Whether the step's task infos carry labels (StepGraph::setTaskLabels). Timelines and reports
@@ -93,6 +100,7 @@ struct StepClock {
     WindowTasks finalWindow;
     TaskId headDone = -1;
     double optimizerS = 0.0; // optimizerSeconds(step)
+    WindowTasks pipelineSends;
 };
 StepClock stepClock(const TrainingStep& step);
 StepTiming stepTiming(const StepClock& clock, const SimResult& result);

@@ -2,6 +2,7 @@
 
 #include "scenario/scenario_error.h"
 #include "strategy/mapping_policy.h"
+#include "strategy/pipeline_stages.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -13,10 +14,15 @@ Placement::Placement(int dp, int sp, int tp, int tatp, std::vector<DieId> dies,
                      std::vector<std::string> notes)
     : m_dp(dp), m_sp(sp), m_tp(tp), m_tatp(tatp), m_dies(std::move(dies)),
       m_notes(std::move(notes)) {
-    if (dp < 1 || sp < 1 || tp < 1 || tatp < 1)
+    checkDies();
+}
+
+void Placement::checkDies() const {
+    if (m_pp < 1 || m_dp < 1 || m_sp < 1 || m_tp < 1 || m_tatp < 1)
         throw std::invalid_argument("Placement: degrees must be positive");
-    if (std::int64_t{dp} * sp * tp * tatp != static_cast<std::int64_t>(m_dies.size()))
-        throw std::invalid_argument("Placement: expected dp*sp*tp*tatp dies");
+    if (std::int64_t{m_pp} * m_dp * m_sp * m_tp * m_tatp !=
+        static_cast<std::int64_t>(m_dies.size()))
+        throw std::invalid_argument("Placement: expected pp*dp*sp*tp*tatp dies");
     std::unordered_set<DieId> seen;
     for (const DieId die : m_dies)
         if (die < 0 || !seen.insert(die).second)
@@ -24,12 +30,34 @@ Placement::Placement(int dp, int sp, int tp, int tatp, std::vector<DieId> dies,
                                         " is negative or used twice");
 }
 
-int Placement::rankIndex(int d, int s, int t, int a) const {
-    if (d < 0 || d >= m_dp || s < 0 || s >= m_sp || t < 0 || t >= m_tp || a < 0 || a >= m_tatp)
+Placement Placement::ofStages(const std::vector<Placement>& stages) {
+    if (stages.empty())
+        throw std::invalid_argument("Placement::ofStages: no stage");
+    const Placement& first = stages.front();
+    std::vector<DieId> dies;
+    std::vector<std::string> notes;
+    for (const Placement& stage : stages) {
+        if (stage.m_pp != 1 || stage.m_dp != first.m_dp || stage.m_sp != first.m_sp ||
+            stage.m_tp != first.m_tp || stage.m_tatp != first.m_tatp)
+            throw std::invalid_argument("Placement::ofStages: stages of different degrees");
+        dies.insert(dies.end(), stage.m_dies.begin(), stage.m_dies.end());
+        notes.insert(notes.end(), stage.m_notes.begin(), stage.m_notes.end());
+    }
+    Placement placement = first;
+    placement.m_pp = static_cast<int>(stages.size());
+    placement.m_dies = std::move(dies);
+    placement.m_notes = std::move(notes);
+    placement.checkDies();
+    return placement;
+}
+
+int Placement::rankIndex(int d, int s, int t, int a, int p) const {
+    if (d < 0 || d >= m_dp || s < 0 || s >= m_sp || t < 0 || t >= m_tp || a < 0 || a >= m_tatp ||
+        p < 0 || p >= m_pp)
         throw std::out_of_range("Placement: rank (" + std::to_string(d) + ", " + std::to_string(s) +
-                                ", " + std::to_string(t) + ", " + std::to_string(a) +
-                                ") out of range");
-    return ((d * m_sp + s) * m_tp + t) * m_tatp + a;
+                                ", " + std::to_string(t) + ", " + std::to_string(a) + ", stage " +
+                                std::to_string(p) + ") out of range");
+    return (((p * m_dp + d) * m_sp + s) * m_tp + t) * m_tatp + a;
 }
 
 Rank Placement::rank(int index) const {
@@ -41,12 +69,14 @@ Rank Placement::rank(int index) const {
     r.t = index % m_tp;
     index /= m_tp;
     r.s = index % m_sp;
-    r.d = index / m_sp;
+    index /= m_sp;
+    r.d = index % m_dp;
+    r.p = index / m_dp;
     return r;
 }
 
-DieId Placement::die(int d, int s, int t, int a) const {
-    return m_dies[static_cast<std::size_t>(rankIndex(d, s, t, a))];
+DieId Placement::die(int d, int s, int t, int a, int p) const {
+    return m_dies[static_cast<std::size_t>(rankIndex(d, s, t, a, p))];
 }
 
 std::optional<Rank> Placement::rankOf(DieId die) const {
@@ -56,71 +86,90 @@ std::optional<Rank> Placement::rankOf(DieId die) const {
     return std::nullopt;
 }
 
-std::vector<DieId> Placement::tatpGroup(int d, int s, int t) const {
+std::vector<DieId> Placement::tatpGroup(int d, int s, int t, int p) const {
     std::vector<DieId> group;
     for (int a = 0; a < m_tatp; ++a)
-        group.push_back(die(d, s, t, a));
+        group.push_back(die(d, s, t, a, p));
     return group;
 }
 
-std::vector<DieId> Placement::dpGroup(int s, int t, int a) const {
+std::vector<DieId> Placement::dpGroup(int s, int t, int a, int p) const {
     std::vector<DieId> group;
     for (int d = 0; d < m_dp; ++d)
-        group.push_back(die(d, s, t, a));
+        group.push_back(die(d, s, t, a, p));
     return group;
 }
 
-std::vector<DieId> Placement::tpGroup(int d, int s, int a) const {
+std::vector<DieId> Placement::tpGroup(int d, int s, int a, int p) const {
     std::vector<DieId> group;
     for (int t = 0; t < m_tp; ++t)
-        group.push_back(die(d, s, t, a));
+        group.push_back(die(d, s, t, a, p));
     return group;
 }
 
-std::vector<DieId> Placement::spGroup(int d, int t, int a) const {
+std::vector<DieId> Placement::spGroup(int d, int t, int a, int p) const {
     std::vector<DieId> group;
     for (int s = 0; s < m_sp; ++s)
-        group.push_back(die(d, s, t, a));
+        group.push_back(die(d, s, t, a, p));
     return group;
+}
+
+std::vector<DieId> Placement::stageDies(int p) const {
+    const auto perStage = static_cast<std::ptrdiff_t>(stageRankCount());
+    const auto first = m_dies.begin() + p * perStage;
+    return {first, first + perStage};
 }
 
 std::vector<std::vector<DieId>> Placement::groups(GroupKind kind) const {
     std::vector<std::vector<DieId>> out;
-    switch (kind) {
-    case GroupKind::TATP:
-        for (int d = 0; d < m_dp; ++d)
+    if (kind == GroupKind::Stage) {
+        for (int index = 0; index < stageRankCount(); ++index) {
+            std::vector<DieId> group;
+            for (int p = 0; p < m_pp; ++p)
+                group.push_back(m_dies[static_cast<std::size_t>(p * stageRankCount() + index)]);
+            out.push_back(std::move(group));
+        }
+        return out;
+    }
+    for (int p = 0; p < m_pp; ++p) {
+        switch (kind) {
+        case GroupKind::TATP:
+            for (int d = 0; d < m_dp; ++d)
+                for (int s = 0; s < m_sp; ++s)
+                    for (int t = 0; t < m_tp; ++t)
+                        out.push_back(tatpGroup(d, s, t, p));
+            break;
+        case GroupKind::DP:
             for (int s = 0; s < m_sp; ++s)
                 for (int t = 0; t < m_tp; ++t)
-                    out.push_back(tatpGroup(d, s, t));
-        break;
-    case GroupKind::DP:
-        for (int s = 0; s < m_sp; ++s)
+                    for (int a = 0; a < m_tatp; ++a)
+                        out.push_back(dpGroup(s, t, a, p));
+            break;
+        case GroupKind::TP:
+            for (int d = 0; d < m_dp; ++d)
+                for (int s = 0; s < m_sp; ++s)
+                    for (int a = 0; a < m_tatp; ++a)
+                        out.push_back(tpGroup(d, s, a, p));
+            break;
+        case GroupKind::SP:
+            for (int d = 0; d < m_dp; ++d)
+                for (int t = 0; t < m_tp; ++t)
+                    for (int a = 0; a < m_tatp; ++a)
+                        out.push_back(spGroup(d, t, a, p));
+            break;
+        case GroupKind::Replica:
             for (int t = 0; t < m_tp; ++t)
-                for (int a = 0; a < m_tatp; ++a)
-                    out.push_back(dpGroup(s, t, a));
-        break;
-    case GroupKind::TP:
-        for (int d = 0; d < m_dp; ++d)
-            for (int s = 0; s < m_sp; ++s)
-                for (int a = 0; a < m_tatp; ++a)
-                    out.push_back(tpGroup(d, s, a));
-        break;
-    case GroupKind::SP:
-        for (int d = 0; d < m_dp; ++d)
-            for (int t = 0; t < m_tp; ++t)
-                for (int a = 0; a < m_tatp; ++a)
-                    out.push_back(spGroup(d, t, a));
-        break;
-    case GroupKind::Replica:
-        for (int t = 0; t < m_tp; ++t)
-            for (int a = 0; a < m_tatp; ++a) {
-                std::vector<DieId> group;
-                for (int d = 0; d < m_dp; ++d)
-                    for (int s = 0; s < m_sp; ++s)
-                        group.push_back(die(d, s, t, a));
-                out.push_back(std::move(group));
-            }
-        break;
+                for (int a = 0; a < m_tatp; ++a) {
+                    std::vector<DieId> group;
+                    for (int d = 0; d < m_dp; ++d)
+                        for (int s = 0; s < m_sp; ++s)
+                            group.push_back(die(d, s, t, a, p));
+                    out.push_back(std::move(group));
+                }
+            break;
+        case GroupKind::Stage:
+            break; // above
+        }
     }
     return out;
 }
@@ -137,13 +186,56 @@ const char* toString(GroupKind kind) {
         return "tatp";
     case GroupKind::Replica:
         return "replica";
+    case GroupKind::Stage:
+        return "stage";
     }
     return "dp";
 }
 
+namespace {
+
+// Each stage placed by the strategy's policy in its own region (strategy/pipeline_stages.h).
+Placement placeStages(const StrategySpec& strategy, const WaferTopology& topology) {
+    if (strategy.mapping == StrategySpec::Explicit)
+        throw ScenarioError("strategy.pp", "pipeline stages are placed by the \"sequential\" or "
+                                           "\"snake\" mapping; explicit `groups` place one stage");
+    StrategySpec stage = strategy;
+    stage.pp = 1;
+    const std::vector<StageRegion> regions = pipelineStageRegions(topology, strategy.pp);
+    std::vector<Placement> stages;
+    for (std::size_t k = 0; k < regions.size(); ++k) {
+        const StageRegion& region = regions[k];
+        const WaferTopology local = regionTopology(topology, region);
+        Placement placed;
+        try {
+            placed = placeStrategy(stage, local);
+        } catch (const ScenarioError& error) {
+            throw ScenarioError(
+                error.keyPath(),
+                "pipeline stage " + std::to_string(k) + " (dies " + std::to_string(region.rows) +
+                    "x" + std::to_string(region.cols) + " from row " + std::to_string(region.row) +
+                    ", column " + std::to_string(region.col) + "): " + error.problem());
+        }
+        std::vector<DieId> dies;
+        for (DieId die : placed.usedDies())
+            dies.push_back(gridDieOf(topology, region, die));
+        std::vector<std::string> notes;
+        for (const std::string& note : placed.notes())
+            notes.push_back("stage " + std::to_string(k) + ": " + note);
+        stages.emplace_back(stage.dp, stage.sp, stage.tp, stage.tatp, std::move(dies),
+                            std::move(notes));
+    }
+    return Placement::ofStages(stages);
+}
+
+} // namespace
+
 Placement placeStrategy(const StrategySpec& strategy, const WaferTopology& topology) {
-    const std::pair<const char*, int> degrees[] = {
-        {"dp", strategy.dp}, {"sp", strategy.sp}, {"tp", strategy.tp}, {"tatp", strategy.tatp}};
+    const std::pair<const char*, int> degrees[] = {{"pp", strategy.pp},
+                                                   {"dp", strategy.dp},
+                                                   {"sp", strategy.sp},
+                                                   {"tp", strategy.tp},
+                                                   {"tatp", strategy.tatp}};
     for (const auto& [key, degree] : degrees)
         if (degree < 1)
             throw ScenarioError(std::string("strategy.") + key,
@@ -151,6 +243,8 @@ Placement placeStrategy(const StrategySpec& strategy, const WaferTopology& topol
     if (strategy.microBatches < 1)
         throw ScenarioError("strategy.micro_batches", "must be a positive integer, got " +
                                                           std::to_string(strategy.microBatches));
+    if (strategy.pp > 1)
+        return placeStages(strategy, topology);
     // In 64 bits: a hand-built spec may hold degrees whose product overflows an int.
     const std::int64_t wanted =
         std::int64_t{strategy.dp} * strategy.sp * strategy.tp * strategy.tatp;

@@ -32,6 +32,9 @@ void require(bool ok, const char* key, const std::string& problem) {
 
 void checkTransformer(const StrategySpec& s, const Workload& w) {
     const TransformerConfig& model = w.model;
+    require(model.layers % s.pp == 0, "pp",
+            std::to_string(s.pp) + " stages do not split the model's " +
+                std::to_string(model.layers) + " layers evenly");
     const std::int64_t batch = w.globalBatch;
     require(batch % s.microBatches == 0, "micro_batches",
             std::to_string(s.microBatches) + " does not divide the global batch of " +
@@ -63,6 +66,8 @@ void checkTransformer(const StrategySpec& s, const Workload& w) {
 
 void checkGemm(const StrategySpec& s, const Workload& w) {
     const GemmShape& g = w.gemm;
+    require(s.pp == 1, "pp",
+            "pipeline stages split a transformer's layers; a gemm workload is one layer");
     require(!s.sequenceParallel, "sequence_parallel",
             "applies to a transformer's norms, dropouts and residual adds; a gemm workload "
             "has none");
