@@ -164,6 +164,8 @@ QString degreeName(StrategyDegree degree) {
         return ScenarioDocument::tr("TP");
     case StrategyDegree::Tatp:
         return ScenarioDocument::tr("TATP");
+    case StrategyDegree::Pp:
+        return ScenarioDocument::tr("pipeline stages");
     case StrategyDegree::MicroBatches:
         return ScenarioDocument::tr("micro-batches");
     }

@@ -80,6 +80,8 @@ int StrategySpec::*degreeField(StrategyDegree degree) {
         return &StrategySpec::tp;
     case StrategyDegree::Tatp:
         return &StrategySpec::tatp;
+    case StrategyDegree::Pp:
+        return &StrategySpec::pp;
     case StrategyDegree::MicroBatches:
         break;
     }

@@ -22,11 +22,11 @@ namespace ws {
 // "Would it simulate?" is the core's own check, without simulating: the strategy parses, cuts
 // the workload into whole blocks and can be placed on the wafer's live dies.
 
-enum class StrategyDegree { Dp, Sp, Tp, Tatp, MicroBatches };
+enum class StrategyDegree { Dp, Sp, Tp, Tatp, Pp, MicroBatches };
 enum class StrategyFlag { Fsdp, DoubleBuffering, SequenceParallel };
 
-// Sets one degree. Changing dp, sp, tp or tatp drops dragged (explicit) groups, which no
-// longer fit, and falls back to the sequential mapping; micro-batches keep them. Setting tp to
+// Sets one degree. Changing dp, sp, tp, tatp or pp (pipeline stages) drops dragged (explicit)
+// groups, which no longer fit, and falls back to the sequential mapping; micro-batches keep them. Setting tp to
 // 1 turns sequence_parallel off, which needs tp > 1.
 Scenario setStrategyDegree(const Scenario& scenario, StrategyDegree degree, int value);
 // Turning sequence_parallel on with tp = 1 is refused (Infeasible) with the file's own message.
