@@ -22,7 +22,8 @@ std::vector<std::string> megatronArguments(const LaunchSettings& settings,
                                            const StrategySpec& strategy, const Workload* workload) {
     std::vector<std::string> args;
     args.push_back(flag("--tensor-model-parallel-size", settings.tensorParallel));
-    args.push_back(flag("--pipeline-model-parallel-size", 1));
+    // Megatron's default schedule with pipeline stages is 1F1B, as simulated.
+    args.push_back(flag("--pipeline-model-parallel-size", settings.pipelineParallel));
     if (settings.contextParallel > 1)
         args.push_back(flag("--context-parallel-size", settings.contextParallel));
     // Megatron's sequence parallelism splits the layer-norm and dropout activations along the
@@ -116,7 +117,11 @@ std::string fsdpSketch(const LaunchSettings& settings, const StrategySpec& strat
     else if (strategy.activationCheckpointing == Checkpointing::Selective)
         out << "# apply_activation_checkpointing(model, check_fn=lambda m: isinstance(m, "
                "CoreAttention))  # selective: the attention core only\n";
-    if (strategy.microBatches > 1)
+    if (strategy.pp > 1)
+        out << "# pipeline stages: torch.distributed.pipelining, pipeline_stage over "
+            << strategy.pp << " stages with Schedule1F1B(n_microbatches=" << strategy.microBatches
+            << "); shard each stage with FSDP over its own dp mesh\n";
+    else if (strategy.microBatches > 1)
         out << "# accumulate gradients over " << strategy.microBatches
             << " micro-batches (model.no_sync() on all but the last)\n";
     return out.str();
@@ -138,6 +143,15 @@ std::vector<std::string> notes(const Scenario& scenario, const StrategySpec& str
         result.push_back("tensor size " + std::to_string(settings.tensorParallel) +
                          " exceeds the 8 GPUs of an NVLink node: tensor parallelism across "
                          "nodes is slow; consider pipeline parallelism instead.");
+    if (strategy.pp > 1)
+        result.push_back(
+            "pp " + std::to_string(strategy.pp) +
+            " pipeline stages run 1F1B, Megatron's default schedule "
+            "(--pipeline-model-parallel-size). DeepSpeed sets stages in code "
+            "(PipelineModule(layers, num_stages=" +
+            std::to_string(strategy.pp) +
+            ")) and its pipeline engine supports ZeRO stage 0 or 1 only, so its config's ZeRO "
+            "stage 3 does not combine with it.");
     if (strategy.sp > 1)
         result.push_back("sp " + std::to_string(strategy.sp) +
                          " is mapped to Megatron context parallelism (ring attention); "
@@ -186,6 +200,7 @@ LaunchSettings launchSettings(const Scenario& scenario, const StrategySpec& stra
     settings.gpus = strategy.dieCount();
     settings.dataParallel = strategy.dp;
     settings.tensorParallel = strategy.tp * strategy.tatp;
+    settings.pipelineParallel = strategy.pp;
     settings.contextParallel = strategy.sp;
     settings.megatronArguments = megatronArguments(settings, strategy, workload);
     settings.deepspeedConfig = deepspeedConfig(strategy, workload);
@@ -201,6 +216,8 @@ std::string launchSettingsText(const LaunchSettings& settings, LaunchFramework f
         << " x tensor parallel " << settings.tensorParallel;
     if (settings.contextParallel > 1)
         out << " x context parallel " << settings.contextParallel;
+    if (settings.pipelineParallel > 1)
+        out << " x pipeline parallel " << settings.pipelineParallel;
     out << " (one GPU per die)\n";
     if (all || framework == LaunchFramework::Megatron) {
         out << "\n# Megatron-LM (pretrain_gpt.py); data parallel size " << settings.dataParallel

@@ -16,7 +16,7 @@ namespace ws {
 // Megatron-LM command-line arguments, a DeepSpeed config and a PyTorch FSDP sketch, with notes
 // on what maps only approximately or has no GPU equivalent.
 //
-// Mapping (one GPU per die, world size dp * sp * tp * tatp):
+// Mapping (one GPU per die, world size pp * dp * sp * tp * tatp):
 //   dp    -> data parallelism: implied by Megatron (world / (tensor * context)), DeepSpeed's
 //            data-parallel world; it is the dp of the strategy.
 //   tp    -> --tensor-model-parallel-size.
@@ -24,6 +24,9 @@ namespace ws {
 //            parallelism of the same degree, the nearest analogue: tensor size = tp * tatp, with
 //            --sequence-parallel because a TATP die keeps only its own token rows.
 //   sp    -> --context-parallel-size (the strategy's sp splits the tokens of every layer).
+//   pp    -> --pipeline-model-parallel-size (1F1B, Megatron's default schedule, as simulated);
+//            DeepSpeed's PipelineModule(num_stages) and torch.distributed.pipelining's
+//            Schedule1F1B, both in code: a note and the sketch say so.
 //   sequence_parallel -> --sequence-parallel (also written for tatp > 1, above).
 //   fsdp  -> DeepSpeed ZeRO stage 3 / PyTorch FULL_SHARD; Megatron --use-distributed-optimizer
 //            (which shards only the optimizer state: noted).
@@ -44,6 +47,7 @@ struct LaunchSettings {
     int dataParallel = 1;                       // dp
     int tensorParallel = 1;                     // tp * tatp
     int contextParallel = 1;                    // sp
+    int pipelineParallel = 1;                   // pp
     std::vector<std::string> megatronArguments; // "--tensor-model-parallel-size 8", in order
     nlohmann::json deepspeedConfig;             // a ds_config.json
     std::string fsdpSketch;                     // PyTorch code, commented

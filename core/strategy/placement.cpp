@@ -4,6 +4,7 @@
 #include "strategy/mapping_policy.h"
 #include "strategy/pipeline_stages.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <unordered_set>
@@ -30,18 +31,17 @@ void Placement::checkDies() const {
                                         " is negative or used twice");
 }
 
-Placement Placement::ofStages(const std::vector<Placement>& stages) {
+Placement Placement::ofStages(const std::vector<Placement>& stages,
+                              std::vector<std::string> notes) {
     if (stages.empty())
         throw std::invalid_argument("Placement::ofStages: no stage");
     const Placement& first = stages.front();
     std::vector<DieId> dies;
-    std::vector<std::string> notes;
     for (const Placement& stage : stages) {
         if (stage.m_pp != 1 || stage.m_dp != first.m_dp || stage.m_sp != first.m_sp ||
             stage.m_tp != first.m_tp || stage.m_tatp != first.m_tatp)
             throw std::invalid_argument("Placement::ofStages: stages of different degrees");
         dies.insert(dies.end(), stage.m_dies.begin(), stage.m_dies.end());
-        notes.insert(notes.end(), stage.m_notes.begin(), stage.m_notes.end());
     }
     Placement placement = first;
     placement.m_pp = static_cast<int>(stages.size());
@@ -203,6 +203,7 @@ Placement placeStages(const StrategySpec& strategy, const WaferTopology& topolog
     stage.pp = 1;
     const std::vector<StageRegion> regions = pipelineStageRegions(topology, strategy.pp);
     std::vector<Placement> stages;
+    std::vector<std::vector<std::string>> stageNotes;
     for (std::size_t k = 0; k < regions.size(); ++k) {
         const StageRegion& region = regions[k];
         const WaferTopology local = regionTopology(topology, region);
@@ -219,13 +220,18 @@ Placement placeStages(const StrategySpec& strategy, const WaferTopology& topolog
         std::vector<DieId> dies;
         for (DieId die : placed.usedDies())
             dies.push_back(gridDieOf(topology, region, die));
-        std::vector<std::string> notes;
-        for (const std::string& note : placed.notes())
-            notes.push_back("stage " + std::to_string(k) + ": " + note);
-        stages.emplace_back(stage.dp, stage.sp, stage.tp, stage.tatp, std::move(dies),
-                            std::move(notes));
+        stageNotes.push_back(placed.notes());
+        stages.emplace_back(stage.dp, stage.sp, stage.tp, stage.tatp, std::move(dies));
     }
-    return Placement::ofStages(stages);
+    // One note for what every stage says alike, else each stage's own.
+    const bool alike = std::all_of(stageNotes.begin(), stageNotes.end(),
+                                   [&](const auto& notes) { return notes == stageNotes.front(); });
+    std::vector<std::string> notes;
+    for (std::size_t k = 0; k < stageNotes.size() && !(alike && k > 0); ++k)
+        for (const std::string& note : stageNotes[k])
+            notes.push_back((alike ? std::string("every stage") : "stage " + std::to_string(k)) +
+                            ": " + note);
+    return Placement::ofStages(stages, std::move(notes));
 }
 
 } // namespace

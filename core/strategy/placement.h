@@ -43,8 +43,10 @@ public:
     Placement(int dp, int sp, int tp, int tatp, std::vector<DieId> dies,
               std::vector<std::string> notes = {});
     // Pipeline stages, each a placement of one stage (pp = 1) with the same degrees, in stage
-    // order; their notes are kept. std::invalid_argument if the degrees differ or a die repeats.
-    static Placement ofStages(const std::vector<Placement>& stages);
+    // order, with `notes` for the whole. std::invalid_argument if the degrees differ or a die
+    // repeats.
+    static Placement ofStages(const std::vector<Placement>& stages,
+                              std::vector<std::string> notes = {});
 
     int pp() const { return m_pp; }
     int dp() const { return m_dp; }

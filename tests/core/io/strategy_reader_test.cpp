@@ -178,6 +178,23 @@ TEST(StrategySpec, RejectsBadInputAtItsKey) {
                         "die -1 is not a die id");
     expectScenarioError(parse(R"({"groups": {"dp": [[]]}})"), "strategy.groups.dp[0]",
                         "at least one die");
+    expectScenarioError(parse(R"({"pp": 0})"), "strategy.pp", "must be a positive integer, got 0");
+    expectScenarioError(parse(R"({"pp": 4, "dp": 256, "tatp": 128})"), "strategy",
+                        "pp*dp*sp*tp*tatp = 131072 dies");
+    expectScenarioError(parse(R"({"pp": 2, "groups": {"tatp": [[0, 1]]}})"), "strategy.pp",
+                        "placed by the \"sequential\" or \"snake\" mapping");
+}
+
+// Pipeline stages: written only above 1, so files without them keep their text.
+TEST(StrategySpec, PipelineStagesRoundTripAndAreWrittenOnlyAboveOne) {
+    StrategySpec spec;
+    EXPECT_FALSE(toJson(spec).contains("pp"));
+    spec.pp = 4;
+    spec.dp = 6;
+    EXPECT_EQ(toJson(spec)["pp"], 4);
+    EXPECT_EQ(parseStrategy(toJson(spec)), spec);
+    EXPECT_EQ(spec.dieCount(), 24);
+    EXPECT_EQ(spec.stageDieCount(), 6);
 }
 
 } // namespace

@@ -28,6 +28,26 @@ Loaded load(const std::string& name) {
 // dp 6 x tatp 8, fsdp, 4 micro-batches of the global batch 96, checkpointing: TATP becomes
 // tensor parallelism of degree 8 with sequence parallelism, 96 / (6 * 4) = 4 sequences per
 // micro-batch.
+// The four-wafer pipeline (pp 4 x dp 6 x tatp 8, 16 micro-batches of the global batch 384):
+// 192 GPUs, Megatron's pipeline size 4, 384 / (6 * 16) = 4 sequences per micro-batch; the note
+// says DeepSpeed's pipeline engine cannot take ZeRO stage 3.
+TEST(LaunchSettings, PipelineStagesBecomeMegatronsPipelineSize) {
+    const Loaded pipeline = load("gpt3_175b_four_6x8_wafers_pp4.json");
+    const LaunchSettings settings =
+        launchSettings(pipeline.scenario, pipeline.strategy, &pipeline.workload);
+    EXPECT_EQ(settings.gpus, 192);
+    EXPECT_EQ(settings.pipelineParallel, 4);
+    const auto& args = settings.megatronArguments;
+    EXPECT_NE(std::find(args.begin(), args.end(), "--pipeline-model-parallel-size 4"), args.end());
+    EXPECT_NE(std::find(args.begin(), args.end(), "--micro-batch-size 4"), args.end());
+    const std::string text = launchSettingsText(settings, LaunchFramework::All);
+    EXPECT_NE(text.find("# 192 GPUs: data parallel 6 x tensor parallel 8 x pipeline parallel 4"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("Schedule1F1B(n_microbatches=16)"), std::string::npos) << text;
+    EXPECT_NE(text.find("ZeRO stage 0 or 1 only"), std::string::npos) << text;
+}
+
 TEST(LaunchSettings, Gpt3FsdpTatpMegatronArguments) {
     const Loaded gpt3 = load("gpt3_175b_6x8_fsdp_tatp.json");
     const LaunchSettings settings = launchSettings(gpt3.scenario, gpt3.strategy, &gpt3.workload);

@@ -93,6 +93,22 @@ TEST(WorkloadDivisibility, GemmErrorsNameTheDegree) {
                         "8 does not divide the 20 columns of a TP slice (n = 80 / tp = 4)");
 }
 
+// Pipeline stages split a transformer's layers evenly; a gemm workload is one layer.
+TEST(WorkloadDivisibility, PipelineStagesSplitTheLayers) {
+    const auto check = [](StrategySpec s, Workload w) {
+        return [=] { checkStrategyAgainstWorkload(s, w); };
+    };
+    StrategySpec stages = degrees(2, 1, 1, 8);
+    stages.pp = 4;
+    EXPECT_NO_THROW(checkStrategyAgainstWorkload(stages, gpt3(2048, 128)));
+    stages.pp = 5;
+    expectScenarioError(check(stages, gpt3(2048, 128)), "strategy.pp",
+                        "5 stages do not split the model's 96 layers evenly");
+    stages.pp = 2;
+    expectScenarioError(check(stages, gemm(8192, 4096, 4096)), "strategy.pp",
+                        "a gemm workload is one layer");
+}
+
 // Megatron's sequence parallelism splits what a TP group replicates: it needs tp > 1, the
 // file's own rule (the reader refuses it too), and a transformer, which has norms to split.
 TEST(WorkloadDivisibility, SequenceParallelismNeedsTensorParallelismAndATransformer) {
