@@ -12,6 +12,8 @@ namespace {
 
 const char* const kGpt3Scenario = WAFERSCOPE_SCENARIO_DIR "/gpt3_175b_6x8_fsdp_tatp.json";
 const char* const kFourWaferScenario = WAFERSCOPE_SCENARIO_DIR "/gpt3_175b_four_6x8_wafers.json";
+const char* const kFourWaferPipeline =
+    WAFERSCOPE_SCENARIO_DIR "/gpt3_175b_four_6x8_wafers_pp4.json";
 
 void BM_Gpt3StepBuild(benchmark::State& state) {
     const ws::Scenario scenario = ws::loadScenario(kGpt3Scenario);
@@ -74,5 +76,18 @@ void BM_FourWaferStepEndToEnd(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_FourWaferStepEndToEnd)->Unit(benchmark::kMillisecond);
+
+// The same system as four pipeline stages (pp 4 x dp 6 x TATP 8, 16 micro-batches): the step
+// is built, simulated and scheduled 1F1B (stepTiming). Target: under 2 s.
+void BM_FourWaferPipelineStepEndToEnd(benchmark::State& state) {
+    const ws::Scenario scenario = ws::loadScenario(kFourWaferPipeline);
+    const ws::WaferTopology topology(scenario.topologySpec());
+    for (auto _ : state) {
+        const ws::TrainingStep step = ws::buildTrainingStep(scenario, topology);
+        const ws::SimResult result = ws::simulate(step.graph.problem());
+        benchmark::DoNotOptimize(ws::stepTiming(step, result).stepS);
+    }
+}
+BENCHMARK(BM_FourWaferPipelineStepEndToEnd)->Unit(benchmark::kMillisecond);
 
 } // namespace
