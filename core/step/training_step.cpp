@@ -410,17 +410,8 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
         step.notes.push_back("gemm workload: the forward pass of one linear layer, simulated "
                              "whole");
     } else {
-        std::string note = "simulated a window of " + std::to_string(step.plan.windowLayers) +
-                           " of " + std::to_string(step.workload.model.layers) +
-                           " identical layers (forward, then backward) for one of " +
-                           std::to_string(step.strategy.microBatches) + " micro-batches";
-        if (!step.plan.finalWindow.tasks.empty())
-            note += ", and the last micro-batch's window, which reduces the gradients";
-        note += "; step time = per micro-batch (window + (layers - " +
-                std::to_string(step.plan.windowLayers) + ") x layer " +
-                std::to_string(step.plan.steadyLayer()) +
-                "'s forward and backward + head) + optimizer";
-        if (step.plan.stages > 1)
+        std::string note;
+        if (step.plan.stages > 1) {
             note = "each of " + std::to_string(step.plan.stages) + " pipeline stages holds " +
                    std::to_string(static_cast<int>(step.plan.layers)) +
                    " layers; all stages simulated at once: a window of " +
@@ -430,6 +421,18 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
                    "one of gradients between neighbouring stages; step time = the 1F1B "
                    "schedule of every stage's passes (window scaled to its layers) and sends, "
                    "+ optimizer";
+        } else {
+            note = "simulated a window of " + std::to_string(step.plan.windowLayers) + " of " +
+                   std::to_string(step.workload.model.layers) +
+                   " identical layers (forward, then backward) for one of " +
+                   std::to_string(step.strategy.microBatches) + " micro-batches";
+            if (!step.plan.finalWindow.tasks.empty())
+                note += ", and the last micro-batch's window, which reduces the gradients";
+            note += "; step time = per micro-batch (window + (layers - " +
+                    std::to_string(step.plan.windowLayers) + ") x layer " +
+                    std::to_string(step.plan.steadyLayer()) +
+                    "'s forward and backward + head) + optimizer";
+        }
         step.notes.push_back(std::move(note));
     }
     if (!scenario.wafer.slowDies.empty()) {
