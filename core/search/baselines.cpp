@@ -3,8 +3,9 @@
 namespace ws {
 
 std::vector<BaselineFamily> baselineFamilies() {
+    // None of the three published systems, as the paper compares them, pipelines its layers.
     auto sequentialNoTatp = [](const Genome& g) {
-        return g.placement == PlacementGene::Sequential && g.tatp == 1;
+        return g.placement == PlacementGene::Sequential && g.tatp == 1 && g.pp == 1;
     };
     // Megatron-1 and PyTorch FSDP recompute whole layers or nothing; selective recomputation
     // and sequence parallelism came with Megatron-3.

@@ -9,7 +9,8 @@
 namespace ws {
 
 // A baseline system of the paper's comparison, as the part of the search space it can reach.
-// Each uses the sequential mapping (the paper's SMap) and no TATP, and follows its published
+// Each uses the sequential mapping (the paper's SMap), no TATP and no pipeline stages (pp = 1,
+// as the paper compares them), and follows its published
 // design; its best member under the analytical model (tuned over its degrees, micro-batches
 // and, where the design leaves a choice, checkpointing) is simulated in full.
 struct BaselineFamily {

@@ -90,8 +90,13 @@ SearchSpace::SearchSpace(const Workload& workload, const WaferTopology& topology
         if (topology.isAlive(die))
             ++m_liveDies;
     const int limit = std::max(1, m_liveDies);
+    m_pp = {1};
     if (m_transformer) {
         const TransformerConfig& model = workload.model;
+        // Stages on whole wafers (strategy/pipeline_stages.h); the bands of one wafer, which
+        // the placement also offers for comparison, are not searched.
+        m_pp = intersect(divisorsUpTo(topology.waferCount(), limit),
+                         divisorsUpTo(model.layers, limit));
         m_dp = divisorsUpTo(static_cast<double>(workload.globalBatch), limit);
         m_sp = divisorsUpTo(static_cast<double>(workload.seqLen), limit);
         m_tp = intersect(divisorsUpTo(model.heads, limit), divisorsUpTo(model.ffnHidden, limit));
@@ -124,10 +129,18 @@ std::vector<int> SearchSpace::microBatchValues(int dp) const {
 
 Genome SearchSpace::random(std::mt19937_64& rng) const {
     Genome g;
+    long long remaining = m_liveDies;
+    if (m_pp.size() > 1) { // stages first: the other degrees split one stage's dies
+        std::vector<int> fitting;
+        for (int v : m_pp)
+            if (v <= remaining)
+                fitting.push_back(v);
+        g.pp = pick(fitting, rng);
+        remaining /= g.pp;
+    }
     // Degrees in a random order so that none is systematically left with the fewest dies.
     int order[4] = {0, 1, 2, 3};
     std::shuffle(order, order + 4, rng);
-    long long remaining = m_liveDies;
     for (int which : order) {
         const std::vector<int>& values = which == 0   ? m_dp
                                          : which == 1 ? m_sp
@@ -154,20 +167,22 @@ Genome SearchSpace::random(std::mt19937_64& rng) const {
 Genome SearchSpace::mutate(const Genome& parent, std::mt19937_64& rng) const {
     Genome g = parent;
     const int changes = 1 + static_cast<int>(rng() % 2);
+    // pp's own case (10) only when it has a choice: on one wafer the draws are unchanged.
+    const std::uint64_t cases = m_pp.size() > 1 ? 11 : 10;
+    const auto genes = static_cast<std::uint64_t>(degreeGenes());
     for (int c = 0; c < changes; ++c) {
-        switch (rng() % 10) {
+        switch (rng() % cases) {
         case 0:
         case 1: {
             // Move a factor between two degrees: keeps the die count roughly constant, the move
             // that matters most once the wafer is full.
-            int* degrees[4] = {&g.dp, &g.sp, &g.tp, &g.tatp};
-            const std::vector<int>* values[4] = {&m_dp, &m_sp, &m_tp, &m_tatp};
-            const int from = static_cast<int>(rng() % 4);
-            const int to = static_cast<int>(rng() % 4);
+            int* degrees[5] = {&g.dp, &g.sp, &g.tp, &g.tatp, &g.pp};
+            const std::vector<int>* values[5] = {&m_dp, &m_sp, &m_tp, &m_tatp, &m_pp};
+            const int from = static_cast<int>(rng() % genes);
+            const int to = static_cast<int>(rng() % genes);
             *degrees[to] = pick(*values[to], rng);
             if (from != to) {
-                const long long others =
-                    static_cast<long long>(g.dp) * g.sp * g.tp * g.tatp / *degrees[from];
+                const long long others = static_cast<long long>(g.dieCount()) / *degrees[from];
                 *degrees[from] = largestAtMost(*values[from], m_liveDies / others);
             }
             break;
@@ -193,6 +208,9 @@ Genome SearchSpace::mutate(const Genome& parent, std::mt19937_64& rng) const {
         case 8:
             g.fsdp = !g.fsdp;
             break;
+        case 10:
+            g.pp = pick(m_pp, rng);
+            break;
         default:
             switch (rng() % 4) {
             case 0:
@@ -216,6 +234,7 @@ Genome SearchSpace::mutate(const Genome& parent, std::mt19937_64& rng) const {
 
 Genome SearchSpace::crossover(const Genome& a, const Genome& b, std::mt19937_64& rng) const {
     Genome g;
+    g.pp = m_pp.size() > 1 && coin(rng) ? a.pp : b.pp; // no draw when pp has one value
     g.dp = coin(rng) ? a.dp : b.dp;
     g.sp = coin(rng) ? a.sp : b.sp;
     g.tp = coin(rng) ? a.tp : b.tp;
@@ -231,12 +250,13 @@ Genome SearchSpace::crossover(const Genome& a, const Genome& b, std::mt19937_64&
 }
 
 Genome SearchSpace::repair(Genome g) const {
-    // Shrink the largest degree until the product fits: keeps the others as inherited.
-    while (static_cast<long long>(g.dp) * g.sp * g.tp * g.tatp > m_liveDies) {
-        int* degrees[4] = {&g.dp, &g.sp, &g.tp, &g.tatp};
-        const std::vector<int>* values[4] = {&m_dp, &m_sp, &m_tp, &m_tatp};
+    // Shrink the largest degree until the product fits: keeps the others as inherited. pp
+    // comes last, so a stage degree as large as it shrinks first.
+    while (static_cast<long long>(g.pp) * g.dp * g.sp * g.tp * g.tatp > m_liveDies) {
+        int* degrees[5] = {&g.dp, &g.sp, &g.tp, &g.tatp, &g.pp};
+        const std::vector<int>* values[5] = {&m_dp, &m_sp, &m_tp, &m_tatp, &m_pp};
         int largest = 0;
-        for (int i = 1; i < 4; ++i)
+        for (int i = 1; i < 5; ++i)
             if (*degrees[i] > *degrees[largest])
                 largest = i;
         *degrees[largest] = largestAtMost(*values[largest], *degrees[largest] - 1);
@@ -248,7 +268,7 @@ Genome SearchSpace::repair(Genome g) const {
         g.checkpointing = Checkpointing::None;
         g.sequenceParallel = false;
     }
-    if (g.placement == PlacementGene::WaferSnake && (g.sp != 1 || g.tp != 1))
+    if (g.placement == PlacementGene::WaferSnake && (g.sp != 1 || g.tp != 1 || g.pp != 1))
         g.placement = PlacementGene::Snake;
     g.normalize();
     return g;
@@ -261,14 +281,15 @@ std::vector<Genome> SearchSpace::neighbours(const Genome& g) const {
         if (!(candidate == g) && std::find(out.begin(), out.end(), candidate) == out.end())
             out.push_back(candidate);
     };
-    const std::vector<int>* values[4] = {&m_dp, &m_sp, &m_tp, &m_tatp};
-    for (int which = 0; which < 4; ++which)
+    const std::vector<int>* values[5] = {&m_dp, &m_sp, &m_tp, &m_tatp, &m_pp};
+    const int genes = degreeGenes();
+    for (int which = 0; which < genes; ++which)
         for (int v : *values[which])
-            for (int other = -1; other < 4; ++other) {
+            for (int other = -1; other < genes; ++other) {
                 if (other == which)
                     continue;
                 Genome n = g;
-                int* degrees[4] = {&n.dp, &n.sp, &n.tp, &n.tatp};
+                int* degrees[5] = {&n.dp, &n.sp, &n.tp, &n.tatp, &n.pp};
                 *degrees[which] = v;
                 if (other >= 0) {
                     *degrees[other] = 1;
@@ -317,6 +338,7 @@ std::vector<Genome> SearchSpace::neighbours(const Genome& g) const {
 
 StrategySpec SearchSpace::toStrategy(const Genome& g) const {
     StrategySpec s;
+    s.pp = g.pp;
     s.dp = g.dp;
     s.sp = g.sp;
     s.tp = g.tp;
@@ -356,6 +378,7 @@ std::string strategyLabel(const StrategySpec& s) {
         if (value > 1)
             label += (label.empty() ? "" : " x ") + std::string(name) + " " + std::to_string(value);
     };
+    degree("pp", s.pp);
     degree("dp", s.dp);
     degree("sp", s.sp);
     degree("tp", s.tp);

@@ -186,7 +186,8 @@ public:
             if (starts.size() >= 3)
                 break;
             if (std::none_of(starts.begin(), starts.end(), [&](const Genome& s) {
-                    return s.dp == g.dp && s.sp == g.sp && s.tp == g.tp && s.tatp == g.tatp;
+                    return s.pp == g.pp && s.dp == g.dp && s.sp == g.sp && s.tp == g.tp &&
+                           s.tatp == g.tatp;
                 }))
                 starts.push_back(g);
         }

@@ -78,10 +78,12 @@ struct SearchResult {
 // (sp, tp, tatp) by dynamic programming over the chain of 2 x layers segments, counting the
 // re-sharding of the residual stream between segments whose splits differ. The step model
 // runs one strategy for the whole layer, so the uniform strategies used by the best plans seed
-// level 2. Level 2 is a genetic algorithm over (dp, sp, tp, tatp), FSDP, the FSDP all-gather,
-// double buffering, micro-batches, checkpointing and the placement (sequential, snake or
-// explicit groups), with the AnalyticEvaluator as fitness (out-of-memory strategies are
-// infeasible). The top K are simulated in full; the best is polished by TCME.
+// level 2. Level 2 is a genetic algorithm over (pp, dp, sp, tp, tatp), FSDP, the FSDP
+// all-gather, double buffering, micro-batches, checkpointing and the placement (sequential, snake
+// or explicit groups), with the AnalyticEvaluator as fitness (out-of-memory strategies are
+// infeasible). pp, the pipeline stages, takes the divisors of both the layers and the system's
+// wafer count (stages on whole wafers; 1 on one wafer); level 1 plans one stage (pp = 1). The top K
+// are simulated in full; the best is polished by TCME.
 //
 // Deterministic for a seed whatever `threads` is: every generation's genomes are drawn in
 // sequence from one seeded std::mt19937_64, evaluated in parallel into a pre-sized vector, and
