@@ -26,8 +26,8 @@ enum class StrategyDegree { Dp, Sp, Tp, Tatp, Pp, MicroBatches };
 enum class StrategyFlag { Fsdp, DoubleBuffering, SequenceParallel };
 
 // Sets one degree. Changing dp, sp, tp, tatp or pp (pipeline stages) drops dragged (explicit)
-// groups, which no longer fit, and falls back to the sequential mapping; micro-batches keep them. Setting tp to
-// 1 turns sequence_parallel off, which needs tp > 1.
+// groups, which no longer fit, and falls back to the sequential mapping; micro-batches keep them.
+// Setting tp to 1 turns sequence_parallel off, which needs tp > 1.
 Scenario setStrategyDegree(const Scenario& scenario, StrategyDegree degree, int value);
 // Turning sequence_parallel on with tp = 1 is refused (Infeasible) with the file's own message.
 Scenario setStrategyFlag(const Scenario& scenario, StrategyFlag flag, bool on);
