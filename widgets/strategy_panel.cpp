@@ -53,10 +53,17 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     m_sp = positiveBox(4096);
     m_tp = positiveBox(4096);
     m_tatp = positiveBox(4096);
+    m_pp = positiveBox(4096);
     m_microBatches = positiveBox(4096);
     for (auto [box, name] : {std::pair{m_dp, "dp"}, std::pair{m_sp, "sp"}, std::pair{m_tp, "tp"},
-                             std::pair{m_tatp, "tatp"}, std::pair{m_microBatches, "microBatches"}})
+                             std::pair{m_tatp, "tatp"}, std::pair{m_pp, "pp"},
+                             std::pair{m_microBatches, "microBatches"}})
         box->setObjectName(QLatin1String(name));
+    m_pp->setToolTip(
+        tr("Pipeline stages (strategy.pp): each holds an equal run of consecutive layers on "
+           "whole wafers of a system, or on a band of one wafer, and the stages run a 1F1B "
+           "schedule of the micro-batches, activations passed forward and their gradients back "
+           "(the timeline's Pipeline tab shows it)"));
     m_fsdp = new QCheckBox(tr("FSDP (shard weights, gradients, optimizer)"));
     m_doubleBuffering = new QCheckBox(tr("Double buffering"));
     m_checkpointing = new QComboBox;
@@ -87,6 +94,7 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     form->addRow(tr("SP"), m_sp);
     form->addRow(tr("TP"), m_tp);
     form->addRow(tr("TATP"), m_tatp);
+    form->addRow(tr("Pipeline stages"), m_pp);
     form->addRow(m_fsdp);
     form->addRow(tr("Mapping"), m_mapping);
     form->addRow(tr("Micro-batches"), m_microBatches);
@@ -109,6 +117,7 @@ StrategyPanel::StrategyPanel(ScenarioDocument* document, QWidget* parent)
     degree(m_sp, StrategyDegree::Sp);
     degree(m_tp, StrategyDegree::Tp);
     degree(m_tatp, StrategyDegree::Tatp);
+    degree(m_pp, StrategyDegree::Pp);
     degree(m_microBatches, StrategyDegree::MicroBatches);
     auto size = [this](QSpinBox* box, WorkloadSize kind) {
         connect(box, &QSpinBox::valueChanged, this, [=, this](int value) {
@@ -191,6 +200,7 @@ void StrategyPanel::refreshFields() {
     m_sp->setValue(spec.sp);
     m_tp->setValue(spec.tp);
     m_tatp->setValue(spec.tatp);
+    m_pp->setValue(spec.pp);
     m_microBatches->setValue(spec.microBatches);
     m_fsdp->setChecked(spec.fsdp);
     m_doubleBuffering->setChecked(spec.doubleBuffering);

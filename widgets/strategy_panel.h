@@ -13,9 +13,9 @@ namespace ws {
 // The model and the parallel strategy as a form (docs/gui.md, Strategy): a transformer preset,
 // its sequence length and global batch, the degrees, FSDP, the mapping, micro-batches,
 // sequence parallelism, double buffering, checkpointing and how a TATP group balances its
-// shares over slow dies. The hardware has its own form
-// (hardware_panel.h). A change the core refuses (tp not dividing the heads, more dies than the
-// wafer has) is not applied and statusMessage says why (document_form.h).
+// shares over slow dies. The degrees include pipeline stages (strategy.pp). The hardware has its
+// own form (hardware_panel.h). A change the core refuses (tp not dividing the heads, more dies than
+// the wafer has) is not applied and statusMessage says why (document_form.h).
 class StrategyPanel : public DocumentForm {
     Q_OBJECT
 public:
@@ -33,6 +33,7 @@ private:
     QSpinBox* m_sp;
     QSpinBox* m_tp;
     QSpinBox* m_tatp;
+    QSpinBox* m_pp; // strategy.pp, pipeline stages
     QSpinBox* m_microBatches;
     QCheckBox* m_fsdp;
     QCheckBox* m_doubleBuffering;

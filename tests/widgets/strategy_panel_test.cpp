@@ -56,6 +56,41 @@ TEST(StrategyPanel, ABatchTheStrategyCannotSplitIsRefusedAndTheFormSnapsBack) {
               "sequences");
 }
 
+// strategy.pp (objectName "pp") is a degree like the others: the box shows the file's stages,
+// a change is one undoable edit, and a count the layers cannot be split into is refused.
+TEST(StrategyPanel, PipelineStagesAreAnUndoableDegree) {
+    ScenarioDocument document;
+    const Scenario original = test::exampleScenario("gpt3_175b_four_6x8_wafers_pp4.json");
+    ASSERT_TRUE(original.strategy);
+    ASSERT_EQ(original.strategy->pp, 4);
+    document.load(original, {});
+    StrategyPanel panel(&document);
+    QSignalSpy messages(&panel, &StrategyPanel::statusMessage);
+    auto* pp = panel.findChild<QSpinBox*>("pp");
+    ASSERT_TRUE(pp);
+    EXPECT_EQ(pp->value(), 4);
+    EXPECT_TRUE(pp->toolTip().contains(QStringLiteral("wafers")));
+    EXPECT_TRUE(pp->toolTip().contains(QStringLiteral("1F1B")));
+
+    pp->setValue(2);
+    ASSERT_TRUE(document.scenario().strategy);
+    EXPECT_EQ(document.scenario().strategy->pp, 2);
+    EXPECT_EQ(document.undoStack()->count(), 1);
+    document.undoStack()->undo();
+    EXPECT_EQ(document.scenario(), original);
+    EXPECT_EQ(pp->value(), 4); // the form follows the document
+
+    pp->setValue(5); // 96 layers do not split into 5 stages
+    EXPECT_EQ(document.scenario(), original);
+    EXPECT_EQ(pp->value(), 4);
+    ASSERT_FALSE(messages.isEmpty());
+    EXPECT_TRUE(messages.back().front().toString().startsWith(QStringLiteral("Not applied")))
+        << messages.back().front().toString().toStdString();
+
+    document.load(transformerStep(), {}); // no strategy.pp: one stage
+    EXPECT_EQ(pp->value(), 1);
+}
+
 // strategy.activation_checkpointing is a combo of none, selective and full (objectName
 // "activationCheckpointing"), one undoable edit per choice.
 TEST(StrategyPanel, CheckpointingIsChosenAmongNoneSelectiveAndFull) {
