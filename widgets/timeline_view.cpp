@@ -1,6 +1,7 @@
 #include "timeline_view.h"
 
 #include "gantt_plottable.h"
+#include "pipeline_schedule_view.h"
 #include "time_axis_ticker.h"
 #include "units/quantity.h"
 
@@ -10,7 +11,9 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPixmap>
+#include <QStackedWidget>
 #include <QStringList>
+#include <QTabBar>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -33,6 +36,11 @@ constexpr std::size_t kMaxTooltipLinks = 16;
 // its dies and links are on the mesh (mesh_view.cpp: kFinding).
 const QColor kSpanEdge(128, 0, 170);
 const QColor kSpanFill(128, 0, 170, 40);
+// The tabs offered with pipeline stages, overview first, and the stacked pages they show.
+constexpr int kPipelineTab = 0;
+constexpr int kDieEventsTab = 1;
+constexpr int kDieEventsPage = 0;
+constexpr int kPipelinePage = 1;
 
 bool isTransfer(DieEvent::Kind kind) {
     return kind == DieEvent::Kind::Send || kind == DieEvent::Kind::Recv;
@@ -56,12 +64,36 @@ QPixmap swatch(GanttColor role) {
 } // namespace
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QVBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(2);
+    m_pages = new QTabBar(this);
+    m_pages->setObjectName(QStringLiteral("timelinePages"));
+    m_pages->setDocumentMode(true);
+    m_pages->setExpanding(false);
+    m_pages->insertTab(kPipelineTab, tr("Pipeline (whole step)"));
+    m_pages->insertTab(kDieEventsTab, tr("Die events (one micro-batch's window)"));
+    m_pages->setTabToolTip(kPipelineTab, tr("The 1F1B schedule of every stage over the step"));
+    m_pages->setTabToolTip(kDieEventsTab,
+                           tr("Every die's compute, sends and receives in the simulated window"));
+    m_pages->hide();
+    outer->addWidget(m_pages);
+    m_stack = new QStackedWidget(this);
+    outer->addWidget(m_stack, 1);
+    auto* diePage = new QWidget(m_stack);
+    m_pipeline = new PipelineScheduleView(m_stack);
+    m_stack->insertWidget(kDieEventsPage, diePage);
+    m_stack->insertWidget(kPipelinePage, m_pipeline);
+    connect(m_pages, &QTabBar::currentChanged, this, [this](int tab) {
+        m_stack->setCurrentIndex(tab == kPipelineTab ? kPipelinePage : kDieEventsPage);
+    });
+
+    auto* layout = new QVBoxLayout(diePage);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(makeLegend());
 
-    m_plot = new QCustomPlot(this);
+    m_plot = new QCustomPlot(diePage);
     m_plot->setMouseTracking(true); // hover tooltips without a button held
     layout->addWidget(m_plot, 1);
 
@@ -162,8 +194,33 @@ QWidget* TimelineView::makeLegend() {
     return legend;
 }
 
+bool TimelineView::offersPipeline() const {
+    return !m_pages->isHidden();
+}
+
+bool TimelineView::showsPipeline() const {
+    return m_stack->currentIndex() == kPipelinePage;
+}
+
+void TimelineView::showPipeline(bool pipeline) {
+    if (pipeline && !offersPipeline())
+        return;
+    m_pages->setCurrentIndex(pipeline ? kPipelineTab : kDieEventsTab);
+    m_stack->setCurrentIndex(pipeline ? kPipelinePage : kDieEventsPage);
+}
+
 void TimelineView::setReport(std::shared_ptr<const SimulationReport> report) {
     m_report = std::move(report);
+    // The schedule is what a pipelined step adds: shown first when the tabs appear, and the
+    // user's tab kept from one pipelined report to the next.
+    const bool offered = PipelineScheduleView::hasSchedule(m_report.get());
+    const bool appearing = offered && !offersPipeline();
+    m_pages->setVisible(offered);
+    m_pipeline->setReport(m_report);
+    if (appearing)
+        showPipeline(true);
+    else if (!offered)
+        showPipeline(false);
     m_flowIndex.clear();
     if (m_report)
         for (std::size_t i = 0; i < m_report->flows.size(); ++i)
@@ -176,17 +233,23 @@ void TimelineView::setReport(std::shared_ptr<const SimulationReport> report) {
 
 void TimelineView::setLinkFilter(std::optional<LinkId> link) {
     m_linkFilter = link;
+    if (link)
+        showPipeline(false);
     rebuild();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimelineView::highlightFlow(const QString& flowId) {
+    if (!flowId.isEmpty())
+        showPipeline(false);
     m_gantt->setHighlightedFlow(flowId.toStdString());
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimelineView::setShadedSpan(std::optional<ShadedSpan> span) {
     m_span = std::move(span);
+    if (m_span)
+        showPipeline(false);
     m_spanRect->setVisible(m_span.has_value());
     m_spanLegend->setVisible(m_span.has_value());
     if (m_span) {

@@ -18,10 +18,13 @@ class QCPItemText;
 class QCPRange;
 class QLabel;
 class QMouseEvent;
+class QStackedWidget;
+class QTabBar;
 
 namespace ws {
 
 class GanttPlottable;
+class PipelineScheduleView;
 
 // The timeline dock's widget: a Gantt chart of a SimulationReport with a row per die that has
 // events ("die N"), compute, send, receive and idle in the legend's colours, bars narrower than
@@ -30,6 +33,10 @@ class GanttPlottable;
 // event (GEMM and sub-tensors, or flow, bytes and links crossed). Linked to the mesh: a click on a
 // transfer emits flowActivated (the mesh highlights its path), and setLinkFilter keeps only the
 // transfers of the flows that cross a link. Zoom and pan are navigation: nothing is undoable.
+//
+// A step with pipeline stages (StepMetrics::pp > 1) adds a tab bar over the chart: Pipeline,
+// the whole step's 1F1B schedule by stage (pipeline_schedule_view.h), and Die events, the chart
+// above. With one stage there is no tab bar and the view is the die chart alone.
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
@@ -62,6 +69,13 @@ public:
 
     QCustomPlot* plot() const { return m_plot; }
     GanttPlottable* gantt() const { return m_gantt; }
+    PipelineScheduleView* pipeline() const { return m_pipeline; }
+    // The Pipeline tab is offered (the report's step has pp > 1), and is the one shown.
+    bool offersPipeline() const;
+    bool showsPipeline() const;
+    // Shows the Pipeline tab (when offered) or the die events. Selecting a flow, a link filter
+    // or a shaded span shows the die events, where they are drawn.
+    void showPipeline(bool pipeline);
     // Events drawn after the link filter (folded or not).
     int shownEventCount() const;
     // Where die `die`'s event `eventIndex` (in DieReport::events) is drawn, in plot pixels;
@@ -85,6 +99,9 @@ private:
     QString eventText(int die, int eventIndex) const;
     QWidget* makeLegend();
 
+    QTabBar* m_pages = nullptr; // Pipeline, Die events; hidden without pipeline stages
+    QStackedWidget* m_stack = nullptr;
+    PipelineScheduleView* m_pipeline = nullptr;
     QCustomPlot* m_plot = nullptr;
     GanttPlottable* m_gantt = nullptr;  // owned by m_plot
     QCPItemText* m_emptyText = nullptr; // "no events", owned by m_plot

@@ -59,6 +59,29 @@ inline Scenario slowDieLine() {
     return scenario;
 }
 
+// A small transformer (8 layers, hidden 1024) in 2 pipeline stages of dp 2 x tatp 2 on a 4x4
+// wafer, 4 micro-batches: stage 0 on rows 0-1, stage 1 on rows 2-3. Simulates in well under a
+// second.
+inline Scenario smallPipelineScenario() {
+    Scenario scenario;
+    scenario.name = "small pipeline";
+    scenario.wafer.rows = 4;
+    scenario.wafer.cols = 4;
+    scenario.workload = parseWorkload(nlohmann::json{{"kind", "transformer"},
+                                                     {"model",
+                                                      {{"layers", 8},
+                                                       {"hidden", 1024},
+                                                       {"heads", 16},
+                                                       {"ffn_hidden", 4096},
+                                                       {"vocab", 32000}}},
+                                                     {"seq_len", 1024},
+                                                     {"global_batch", 16}},
+                                      {});
+    scenario.strategy =
+        parseStrategy(nlohmann::json{{"pp", 2}, {"dp", 2}, {"tatp", 2}, {"micro_batches", 4}});
+    return scenario;
+}
+
 // A [2, 2] system of wafers (SPEC section 8), off-wafer links of 100 GB/s and 1 us, joining
 // `linksPerEdge` die pairs of each shared edge (unset: all).
 inline SystemSpec twoByTwoSystem(std::optional<int> linksPerEdge) {
