@@ -77,6 +77,13 @@ QString speedText(double speed) {
     return QString::number(speed * 100, 'g', 3) + QLatin1Char('%');
 }
 
+// The pipeline stage of the rank on `die`, -1 for none (one stage, or an unused die).
+int stageOf(const ScenarioAnalysis& analysis, DieId die) {
+    return die >= 0 && die < static_cast<DieId>(analysis.stageOfDie.size())
+               ? analysis.stageOfDie[static_cast<std::size_t>(die)]
+               : -1;
+}
+
 QColor dpFill(int group) {
     return group < 0 ? kUnusedFill
                      : QColor(kDpFills[static_cast<std::size_t>(group) % kDpFills.size()]);
@@ -530,6 +537,8 @@ void MeshView::paintLabels(QPainter& painter, const QRectF& visible) const {
         if (!badges || !topology.isAlive(die))
             continue;
         QStringList badge;
+        if (const int stage = stageOf(*m_analysis, die); stage >= 0)
+            badge << QStringLiteral("S%1").arg(stage);
         const int dp = groups.dpOfDie[static_cast<std::size_t>(die)];
         const int tatp = groups.tatpOfDie[static_cast<std::size_t>(die)];
         if (dp >= 0)
@@ -708,6 +717,23 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
                tr("wafer boundary"));
         m_legendRows.push_back({QRect(area.left(), y, area.width(), line), link});
         swatch(bucketColor(kLoadBuckets / 2), offWaferLinkPen(30), tr("off-wafer link"));
+    }
+    if (!m_analysis->stageOfDie.empty()) {
+        // Text, not a colour: the fills and borders already say DP and TATP group.
+        const int pp = m_analysis->scenario.strategy->pp;
+        const int wafers = m_analysis->topology->waferCount();
+        m_legendRows.push_back(
+            {QRect(area.left(), y, area.width(), line),
+             tr("Pipeline: %1 stages (strategy.pp), each on %2; a die's tooltip, and its badge "
+                "Sn when zoomed in, names its stage")
+                 .arg(pp)
+                 .arg(wafers > 1 && wafers % pp == 0 ? tr("whole wafers of the system")
+                                                     : tr("a band of the grid"))});
+        painter.setPen(QColor(40, 40, 40));
+        painter.drawText(QRect(left, y, area.width() - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(tr("pipeline: %1 stages, badge Sn").arg(pp),
+                                            Qt::ElideRight, area.width() - 20));
+        y += line;
     }
     y += 6;
 
@@ -1131,6 +1157,10 @@ QString MeshView::dieToolTip(DieId die) const {
         text += tr("<br>DP group D%1").arg(dp);
     if (tatp >= 0)
         text += tr("<br>TATP group T%1").arg(tatp);
+    if (const int stage = stageOf(*m_analysis, die); stage >= 0)
+        text += tr("<br>pipeline stage S%1 of %2 (strategy.pp)")
+                    .arg(stage)
+                    .arg(m_analysis->scenario.strategy->pp);
     if (const double speed = m_analysis->scenario.wafer.dieSpeed(die); speed < 1.0)
         text +=
             tr("<br>slow: %1 of its peak FLOP/s (wafer.faults.slow_dies)").arg(speedText(speed));

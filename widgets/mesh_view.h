@@ -37,8 +37,9 @@ namespace ws {
 // selection). Dragging selected dies onto another die asks for a swap (dieSwapRequested):
 // the dies trade places with those at the same offset from the drop target; a right click on a
 // die opens its menu (Die speed…: dieSpeedRequested). The view itself never edits the scenario.
-// Slow dies (wafer.faults.slow_dies) are hatched in amber with their speed as a badge. Zoom and
-// pan are navigation, not document edits.
+// Slow dies (wafer.faults.slow_dies) are hatched in amber with their speed as a badge. With
+// pipeline stages (strategy.pp) a die's tooltip and badge ("S1") name its stage and the legend
+// counts them. Zoom and pan are navigation, not document edits.
 class MeshView : public QWidget {
     Q_OBJECT
 public:

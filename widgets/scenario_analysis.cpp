@@ -2,6 +2,7 @@
 
 #include "evaluation/scenario_run.h"
 #include "scenario/scenario_error.h"
+#include "strategy/placement.h"
 
 namespace ws {
 
@@ -32,6 +33,14 @@ std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario
         analysis->groups.dpOfDie.assign(static_cast<std::size_t>(analysis->topology->dieCount()),
                                         -1);
         analysis->groups.tatpOfDie = analysis->groups.dpOfDie;
+    }
+    if (scenario.strategy && scenario.strategy->pp > 1 && analysis->groupsError.empty()) {
+        // The simulation placed it already, so it places: the mesh names each die's stage.
+        const Placement placement = placeStrategy(*scenario.strategy, *analysis->topology);
+        analysis->stageOfDie.assign(static_cast<std::size_t>(analysis->topology->dieCount()), -1);
+        for (DieId die = 0; die < analysis->topology->dieCount(); ++die)
+            if (const std::optional<Rank> rank = placement.rankOf(die))
+                analysis->stageOfDie[static_cast<std::size_t>(die)] = rank->p;
     }
     analysis->flowsOnLink.resize(static_cast<std::size_t>(analysis->topology->linkCount()));
     for (std::size_t flow = 0; flow < analysis->report.flows.size(); ++flow)

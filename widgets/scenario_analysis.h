@@ -22,7 +22,10 @@ struct ScenarioAnalysis {
     std::shared_ptr<const WaferTopology> topology;
     SimulationReport report;
     DieGroups groups;
-    std::string groupsError;                   // why the groups could not be read, if so
+    std::string groupsError; // why the groups could not be read, if so
+    // By DieId: the pipeline stage of the rank on the die (strategy.pp > 1), -1 for an unused
+    // die; empty with one stage or no strategy.
+    std::vector<int> stageOfDie;
     std::vector<std::vector<int>> flowsOnLink; // by LinkId: indices into report.flows
     // When asked for: the report's model beside the other one (docs/network-model.md).
     std::optional<NetworkModelComparison> networkComparison;

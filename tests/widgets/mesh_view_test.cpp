@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
+#include <QToolTip>
 
 #include <gtest/gtest.h>
 
@@ -429,6 +430,44 @@ TEST(MeshView, ASystemOfWafersShowsItsBoundariesAndOffWaferLinks) {
     EXPECT_EQ(pixelsOf(single, QRect(0, 0, view.width() - MeshView::kLegendWidth, view.height()),
                        kWaferEdge),
               0);
+}
+
+// With pipeline stages each used die knows its stage: stage 0 in the band of rows 0-1 of the
+// 4x4 wafer, stage 1 in rows 2-3, each using the first row of its band (dp 2 x tatp 2 placed
+// sequentially). Its tooltip names it and the legend counts the stages.
+TEST(MeshView, ADiesTooltipNamesItsPipelineStage) {
+    const auto analysis = analyseScenario(test::smallPipelineScenario());
+    ASSERT_EQ(analysis->stageOfDie.size(), 16u);
+    for (DieId die = 0; die < 16; ++die)
+        EXPECT_EQ(analysis->stageOfDie[static_cast<std::size_t>(die)], die % 8 < 4 ? die / 8 : -1)
+            << die;
+    MeshView view;
+    view.resize(900, 600);
+    view.setAnalysis(analysis);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    view.grab(); // paints the legend
+    const auto toolTipAt = [&](QPoint pos) {
+        QHelpEvent help(QEvent::ToolTip, pos, view.mapToGlobal(pos));
+        QApplication::sendEvent(&view, &help);
+        return QToolTip::text();
+    };
+    EXPECT_TRUE(toolTipAt(centreOf(view, 9)).contains("pipeline stage S1 of 2"))
+        << toolTipAt(centreOf(view, 9)).toStdString();
+    EXPECT_TRUE(toolTipAt(centreOf(view, 2)).contains("pipeline stage S0 of 2"));
+    EXPECT_FALSE(toolTipAt(centreOf(view, 13)).contains("stage")); // unused
+    const auto row = std::find_if(view.legendRows().begin(), view.legendRows().end(),
+                                  [](const auto& r) { return r.second.startsWith("Pipeline: "); });
+    ASSERT_NE(row, view.legendRows().end());
+    EXPECT_TRUE(row->second.startsWith("Pipeline: 2 stages (strategy.pp), each on a band"))
+        << row->second.toStdString();
+
+    // One stage: no stage anywhere.
+    view.setAnalysis(test::teachingAnalysis());
+    view.grab();
+    EXPECT_FALSE(toolTipAt(centreOf(view, 0)).contains("stage"));
+    for (const auto& legendRow : view.legendRows())
+        EXPECT_FALSE(legendRow.second.startsWith("Pipeline"));
 }
 
 // Utilisation divides by each link's own bandwidth: an off-wafer link's is the system's, also
