@@ -16,12 +16,16 @@ namespace {
 // Per-link counts of one traffic pattern, reset between patterns.
 class LinkCounter {
 public:
-    explicit LinkCounter(int links) : m_count(static_cast<std::size_t>(links), 0.0) {}
+    // `slowdown`: AnalyticEvaluator::linkSlowdown (empty: every link a wafer link).
+    LinkCounter(int links, const std::vector<double>& slowdown)
+        : m_count(static_cast<std::size_t>(links), 0.0), m_slowdown(slowdown) {}
 
     template <class Route> int add(const Route& visitRoute, DieId src, DieId dst, double weight) {
         return visitRoute(src, dst, [&](LinkId link) { addLink(link, weight); });
     }
     void addLink(LinkId link, double weight) {
+        if (!m_slowdown.empty())
+            weight *= m_slowdown[static_cast<std::size_t>(link)];
         double& c = m_count[static_cast<std::size_t>(link)];
         if (c == 0.0)
             m_touched.push_back(link);
@@ -38,6 +42,7 @@ public:
 
 private:
     std::vector<double> m_count;
+    const std::vector<double>& m_slowdown;
     std::vector<LinkId> m_touched;
     double m_max = 0.0;
 };
@@ -48,7 +53,7 @@ public:
     Estimator(const AnalyticEvaluator& evaluator, const StrategySpec& strategy,
               const Placement& placement, const ComputeModel& compute)
         : m_e(evaluator), m_s(strategy), m_p(placement), m_compute(compute),
-          m_counter(evaluator.topology().linkCount()) {}
+          m_counter(evaluator.topology().linkCount(), evaluator.linkSlowdown()) {}
 
     auto routeFn() const {
         return [this](DieId a, DieId b, auto fn) { return m_e.visitRoute(a, b, fn); };
@@ -234,10 +239,18 @@ private:
 } // namespace
 
 AnalyticEvaluator::AnalyticEvaluator(const Workload& workload, const WaferSpec& wafer,
-                                     const WaferTopology& topology, RoutingMode routingMode)
+                                     const WaferTopology& topology, RoutingMode routingMode,
+                                     std::optional<OffWaferLinks> offWafer)
     : m_workload(workload), m_topology(topology), m_die(wafer.die), m_mode(routingMode),
       m_bandwidth(wafer.linkBandwidth.value), m_latencyS(wafer.linkLatency.value),
       m_compute(wafer.die) {
+    if (offWafer && offWafer->bandwidth > 0.0) {
+        m_linkSlowdown.assign(static_cast<std::size_t>(topology.linkCount()), 1.0);
+        for (const LinkProperties& link : topology.links())
+            if (link.offWafer)
+                m_linkSlowdown[static_cast<std::size_t>(link.id)] =
+                    m_bandwidth / offWafer->bandwidth;
+    }
     const int dies = topology.dieCount();
     if (dies > kRouteTableDies)
         return;

@@ -5,8 +5,10 @@
 #include "scenario/workload.h"
 #include "step/compute_model.h"
 #include "step/memory_model.h"
+#include "topology/network_model.h"
 #include "topology/wafer_topology.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,8 +62,11 @@ struct AnalyticEstimate {
 // Thread-safe: evaluate() is const and keeps no state between calls.
 class AnalyticEvaluator {
 public:
+    // `offWafer`: the speeds of a system's off-wafer links (Scenario::offWaferLinks); each
+    // crossing of one counts as wafer bandwidth / off-wafer bandwidth crossings of a wafer link.
     AnalyticEvaluator(const Workload& workload, const WaferSpec& wafer,
-                      const WaferTopology& topology, RoutingMode routingMode);
+                      const WaferTopology& topology, RoutingMode routingMode,
+                      std::optional<OffWaferLinks> offWafer = std::nullopt);
 
     AnalyticEstimate evaluate(const StrategySpec& strategy) const;
 
@@ -69,6 +74,9 @@ public:
     const WaferTopology& topology() const { return m_topology; }
     double linkBandwidth() const { return m_bandwidth; }
     double linkLatencyS() const { return m_latencyS; }
+    // By link: how many wafer links' worth of time a byte takes on it (1 on a wafer, the
+    // bandwidth ratio on an off-wafer link); empty when every link is a wafer link.
+    const std::vector<double>& linkSlowdown() const { return m_linkSlowdown; }
 
     // Calls visit(LinkId) for every link of the route src -> dst and returns its hops (0 when
     // src == dst, -1 when dst cannot be reached).
@@ -81,6 +89,7 @@ private:
     RoutingMode m_mode;
     double m_bandwidth = 0.0;
     double m_latencyS = 0.0;
+    std::vector<double> m_linkSlowdown;
     ComputeModel m_compute;
     int routeOnTheFly(DieId src, DieId dst, std::vector<LinkId>& links) const;
 

@@ -61,7 +61,8 @@ RankAgreement measureRankAgreement(const Scenario& scenario, const WaferTopology
         throw ScenarioError("workload", "the rank agreement needs a workload");
     const Workload& workload = *scenario.workload;
     const SearchSpace space(workload, topology);
-    const AnalyticEvaluator evaluator(workload, scenario.wafer, topology, scenario.routingMode());
+    const AnalyticEvaluator evaluator(workload, scenario.wafer, topology, scenario.routingMode(),
+                                      scenario.offWaferLinks());
     std::mt19937_64 rng(seed);
     std::vector<Genome> genomes;
     std::vector<AnalyticEstimate> estimates;

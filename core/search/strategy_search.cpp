@@ -303,7 +303,8 @@ SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& top
     const Workload& workload = *scenario.workload;
     const double tokensPerStep = workload.tokensPerStep();
     const SearchSpace space(workload, topology);
-    const AnalyticEvaluator evaluator(workload, scenario.wafer, topology, scenario.routingMode());
+    const AnalyticEvaluator evaluator(workload, scenario.wafer, topology, scenario.routingMode(),
+                                      scenario.offWaferLinks());
     ThreadPool pool(options.threads);
     EvaluationMemo memo(evaluator, space, pool);
     SearchResult result;

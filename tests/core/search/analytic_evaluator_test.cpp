@@ -96,6 +96,44 @@ TEST(AnalyticEvaluator, StreamsAndCollectivesAgreeWithTheSimulator) {
     }
 }
 
+// On a system (SPEC section 8) a collective crossing the off-wafer links is costed at their
+// bandwidth: the gemm's 4x4 wafer cut into two 4x2 wafers joined by links 10 times slower. A
+// 16-die FSDP ring crosses them; so does a dp 4 FSDP ring of snake-placed TATP groups.
+TEST(AnalyticEvaluator, CostsOffWaferLinksAtTheirBandwidthLikeTheSimulator) {
+    Scenario scenario = loadScenario(kData / "gemm_4x4.json");
+    scenario.wafer.cols = 2;
+    SystemSpec system;
+    system.waferRows = 1;
+    system.waferCols = 2;
+    system.linkBandwidth = Quantity{scenario.wafer.linkBandwidth.value / 10, "slow"};
+    system.linkLatency = scenario.wafer.linkLatency;
+    scenario.system = system;
+    const WaferTopology topology(scenario.topologySpec());
+    const Workload workload = *scenario.workload;
+    const AnalyticEvaluator onSystem(workload, scenario.wafer, topology, scenario.routingMode(),
+                                     scenario.offWaferLinks());
+    const AnalyticEvaluator asOneWafer(workload, scenario.wafer, topology, scenario.routingMode());
+    for (auto [dp, tp, tatp, fsdp, mapping] :
+         {std::tuple{1, 16, 1, false, StrategySpec::Sequential},
+          std::tuple{4, 1, 4, true, StrategySpec::Snake}}) {
+        StrategySpec s;
+        s.dp = dp;
+        s.tp = tp;
+        s.tatp = tatp;
+        s.fsdp = fsdp;
+        s.mapping = mapping;
+        const AnalyticEstimate e = onSystem.evaluate(s);
+        ASSERT_TRUE(e.feasible) << e.whyNot;
+        const double simulated = simulateStep(withStrategy(scenario, s), topology).stepS;
+        EXPECT_NEAR(e.stepS / simulated, 1.0, 0.1) << dp << " " << tp << " " << tatp;
+        // The 16-die FSDP ring's weight gather is on the critical path: costed at the
+        // off-wafer links' bandwidth it takes longer than on one wafer.
+        if (dp == 16) {
+            EXPECT_GT(e.stepS, asOneWafer.evaluate(s).stepS);
+        }
+    }
+}
+
 TEST(AnalyticEvaluator, MemoryIsTheTrainingStepsMemory) {
     const Fixture f("small_transformer_4x4.json");
     StrategySpec s;
