@@ -53,6 +53,8 @@ const QColor kFinding(128, 0, 170); // the advisor's finding: its dies and links
 // and the off-wafer links edged in the same slate, so that a link that leaves a wafer reads as
 // part of the boundary it crosses while its fill keeps the heatmap colour of its load.
 const QColor kWaferEdge(38, 50, 72);
+// The background of a pipeline stage's "stage k" label (tests/widgets/mesh_view_test.cpp).
+const QColor kStageLabelFill(255, 246, 214);
 
 // Pixels: at least 2, so that the boundary shows at every zoom; at most 4, so that it never
 // hides a die.
@@ -305,6 +307,7 @@ void MeshView::render(QPainter& painter, const QRect& area) const {
     paintLinks(painter, mesh);
     paintOverlays(painter);
     paintLabels(painter, mesh); // over the paths, so that no overlay hides a badge (item 6)
+    paintStageLabels(painter, mesh);
     painter.restore();
 
     paintLegend(painter,
@@ -410,6 +413,42 @@ void MeshView::paintWafers(QPainter& painter, const QRectF& visible) const {
     for (int wafer = 0; wafer < topology.waferCount(); ++wafer)
         if (const QRectF box = m_geometry.waferRect(topology, wafer); box.intersects(visible))
             painter.drawRect(box);
+}
+
+void MeshView::paintStageLabels(QPainter& painter, const QRectF& visible) const {
+    const std::vector<int>& stageOfDie = m_analysis->stageOfDie;
+    if (stageOfDie.empty())
+        return;
+    const WaferTopology& topology = *m_analysis->topology;
+    // Each stage's dies span a rectangle (its wafers or its band: core/strategy/pipeline_stages.h).
+    std::vector<QRectF> boxes;
+    for (DieId die = 0; die < static_cast<DieId>(stageOfDie.size()); ++die) {
+        const int stage = stageOfDie[static_cast<std::size_t>(die)];
+        if (stage < 0)
+            continue;
+        if (static_cast<std::size_t>(stage) >= boxes.size())
+            boxes.resize(static_cast<std::size_t>(stage) + 1);
+        QRectF& box = boxes[static_cast<std::size_t>(stage)];
+        const QRectF tile = m_geometry.dieRect(topology.coord(die));
+        box = box.isNull() ? tile : box.united(tile);
+    }
+    QFont font = painter.font();
+    font.setBold(true);
+    painter.setFont(font);
+    const QFontMetrics metrics(font);
+    for (std::size_t stage = 0; stage < boxes.size(); ++stage) {
+        if (boxes[stage].isNull() || !boxes[stage].intersects(visible))
+            continue;
+        const QString text = tr("stage %1").arg(stage);
+        const QRectF label(boxes[stage].topLeft() + QPointF(4, 4),
+                           QSizeF(metrics.horizontalAdvance(text) + 10, metrics.height() + 4));
+        painter.fillRect(label, kStageLabelFill);
+        painter.setPen(QColor(30, 30, 30));
+        painter.drawRect(label);
+        painter.drawText(label, Qt::AlignCenter, text);
+    }
+    font.setBold(false);
+    painter.setFont(font);
 }
 
 void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
@@ -724,8 +763,9 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
         const int wafers = m_analysis->topology->waferCount();
         m_legendRows.push_back(
             {QRect(area.left(), y, area.width(), line),
-             tr("Pipeline: %1 stages (strategy.pp), each on %2; a die's tooltip, and its badge "
-                "Sn when zoomed in, names its stage")
+             tr("Pipeline: %1 stages (strategy.pp), each on %2, labelled \"stage k\" at its "
+                "top-left corner; a die's tooltip, and its badge Sn when zoomed in, names its "
+                "stage")
                  .arg(pp)
                  .arg(wafers > 1 && wafers % pp == 0 ? tr("whole wafers of the system")
                                                      : tr("a band of the grid"))});

@@ -170,6 +170,8 @@ private:
     void paintWafers(QPainter& painter, const QRectF& visible) const; // a system's outlines
     void paintLinks(QPainter& painter, const QRectF& visible) const;
     void paintLabels(QPainter& painter, const QRectF& visible) const;
+    // With pipeline stages: "stage k" at the top-left corner of the dies each stage uses.
+    void paintStageLabels(QPainter& painter, const QRectF& visible) const;
     void paintOverlays(QPainter& painter) const;
     void paintPath(QPainter& painter, const std::vector<DieId>& path) const;
     void paintLegend(QPainter& painter, const QRect& area) const;

@@ -462,8 +462,15 @@ TEST(MeshView, ADiesTooltipNamesItsPipelineStage) {
     EXPECT_TRUE(row->second.startsWith("Pipeline: 2 stages (strategy.pp), each on a band"))
         << row->second.toStdString();
 
+    // Each stage is labelled at the top-left corner of its dies: stage 1's label sits on die 8,
+    // the first die of its band; nothing of its colour is drawn without stages.
+    const QColor labelFill(255, 246, 214); // mesh_view.cpp: kStageLabelFill
+    const QRect stageOneCorner(centreOf(view, 8) - QPoint(60, 60), QSize(120, 120));
+    EXPECT_GT(pixelsOf(view.grab().toImage(), stageOneCorner, labelFill), 50);
+
     // One stage: no stage anywhere.
     view.setAnalysis(test::teachingAnalysis());
+    EXPECT_EQ(pixelsOf(view.grab().toImage(), view.rect(), labelFill), 0);
     view.grab();
     EXPECT_FALSE(toolTipAt(centreOf(view, 0)).contains("stage"));
     for (const auto& legendRow : view.legendRows())
