@@ -29,6 +29,16 @@ struct Fixture {
     }
 };
 
+StrategySpec strategyOf(int dp, int tp, int tatp, bool fsdp, StrategySpec::MappingKind mapping) {
+    StrategySpec s;
+    s.dp = dp;
+    s.tp = tp;
+    s.tatp = tatp;
+    s.fsdp = fsdp;
+    s.mapping = mapping;
+    return s;
+}
+
 TEST(AnalyticEvaluator, OneDieGemmIsItsFlopsOverPeak) {
     const Fixture f("gemm_4x4.json");
     const AnalyticEstimate e = f.evaluator.evaluate(StrategySpec{});
@@ -83,12 +93,7 @@ TEST(AnalyticEvaluator, StreamsAndCollectivesAgreeWithTheSimulator) {
           std::tuple{4, 1, 4, true, StrategySpec::Sequential},
           std::tuple{2, 2, 4, true, StrategySpec::Snake},
           std::tuple{1, 16, 1, false, StrategySpec::Sequential}}) {
-        StrategySpec s;
-        s.dp = dp;
-        s.tp = tp;
-        s.tatp = tatp;
-        s.fsdp = fsdp;
-        s.mapping = mapping;
+        const StrategySpec s = strategyOf(dp, tp, tatp, fsdp, mapping);
         const AnalyticEstimate e = f.evaluator.evaluate(s);
         ASSERT_TRUE(e.feasible) << e.whyNot;
         const double simulated = f.simulated(s);
@@ -113,15 +118,9 @@ TEST(AnalyticEvaluator, CostsOffWaferLinksAtTheirBandwidthLikeTheSimulator) {
     const AnalyticEvaluator onSystem(workload, scenario.wafer, topology, scenario.routingMode(),
                                      scenario.offWaferLinks());
     const AnalyticEvaluator asOneWafer(workload, scenario.wafer, topology, scenario.routingMode());
-    for (auto [dp, tp, tatp, fsdp, mapping] :
-         {std::tuple{1, 16, 1, false, StrategySpec::Sequential},
-          std::tuple{4, 1, 4, true, StrategySpec::Snake}}) {
-        StrategySpec s;
-        s.dp = dp;
-        s.tp = tp;
-        s.tatp = tatp;
-        s.fsdp = fsdp;
-        s.mapping = mapping;
+    for (auto [dp, tp, tatp, fsdp, mapping] : {std::tuple{16, 1, 1, true, StrategySpec::Sequential},
+                                               std::tuple{4, 1, 4, true, StrategySpec::Snake}}) {
+        const StrategySpec s = strategyOf(dp, tp, tatp, fsdp, mapping);
         const AnalyticEstimate e = onSystem.evaluate(s);
         ASSERT_TRUE(e.feasible) << e.whyNot;
         const double simulated = simulateStep(withStrategy(scenario, s), topology).stepS;
