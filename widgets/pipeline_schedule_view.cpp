@@ -80,18 +80,7 @@ PipelineScheduleView::PipelineScheduleView(QWidget* parent) : QWidget(parent) {
     m_plot = new QCustomPlot(this);
     m_plot->setMouseTracking(true); // hover tooltips without a button held
     layout->addWidget(m_plot, 1);
-    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
-    m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
-
-    m_plot->xAxis->setTicker(QSharedPointer<TimeAxisTicker>::create());
-    m_plot->xAxis->setLabel(tr("time in the step"));
-    m_plot->xAxis->grid()->setPen(QPen(QColor(0xdd, 0xdd, 0xdd), 1, Qt::DotLine));
-    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-    m_plot->yAxis->setRangeReversed(true); // stage 0 on top, as the die timeline's die 0
-    m_plot->yAxis->grid()->setVisible(false);
-    m_plot->yAxis->setSubTicks(false);
-    m_plot->yAxis->setTickLength(0, 2);
+    setUpTimeRowsAxes(*m_plot, tr("time in the step")); // stage 0 on top, as die 0 is
 
     // Created first, so drawn under the passes: what shows of it is where a stage is idle.
     m_idle = new QCPBars(m_plot->yAxis, m_plot->xAxis);

@@ -26,4 +26,9 @@ private:
     double m_spanS = 1.0; // the range being labelled, set by generate() before the labels
 };
 
+// Sets up a chart of rows (dies, pipeline stages) along time, as the timeline's charts share
+// it: horizontal drag and wheel zoom only (every row stays in view), a TimeAxisTicker with
+// `timeLabel` and a dotted grid on x; text ticks on y, row 0 on top, no y grid or sub-ticks.
+void setUpTimeRowsAxes(QCustomPlot& plot, const QString& timeLabel);
+
 } // namespace ws

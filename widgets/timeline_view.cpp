@@ -97,20 +97,10 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     m_plot->setMouseTracking(true); // hover tooltips without a button held
     layout->addWidget(m_plot, 1);
 
-    // Horizontal navigation only: every die stays in view, time is what one explores.
-    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
-    m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
-
-    m_plot->xAxis->setTicker(QSharedPointer<TimeAxisTicker>::create());
-    m_plot->xAxis->setLabel(QStringLiteral("time"));
-    m_plot->xAxis->grid()->setPen(QPen(QColor(0xdd, 0xdd, 0xdd), 1, Qt::DotLine));
+    // Horizontal navigation only: every die stays in view, time is what one explores; die 0 on
+    // top, as on the mesh.
+    setUpTimeRowsAxes(*m_plot, QStringLiteral("time"));
     m_plot->xAxis->grid()->setSubGridVisible(false);
-    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-    m_plot->yAxis->setRangeReversed(true); // die 0 on top, as on the mesh
-    m_plot->yAxis->grid()->setVisible(false);
-    m_plot->yAxis->setSubTicks(false);
-    m_plot->yAxis->setTickLength(0, 2);
 
     m_gantt = new GanttPlottable(m_plot->xAxis, m_plot->yAxis);
     // The top margin is the band where the plottable labels round boundaries.
