@@ -6,6 +6,8 @@
 namespace ws {
 
 QRectF MeshGeometry::contentUnits() const {
+    if (cluster)
+        return cluster->contentRect();
     return QRectF(-kGap / 2, -kGap / 2, cols * kPitch, rows * kPitch);
 }
 
@@ -21,7 +23,28 @@ MeshGeometry MeshGeometry::fitted(int rows, int cols, const QRectF& viewport) {
     return geometry;
 }
 
+MeshGeometry MeshGeometry::fitted(const WaferTopology& topology, const QRectF& viewport) {
+    if (!topology.isCluster())
+        return fitted(topology.rows(), topology.cols(), viewport);
+    MeshGeometry geometry;
+    geometry.rows = topology.rows();
+    geometry.cols = topology.cols();
+    geometry.cluster = ClusterLayout(topology);
+    const QRectF content = geometry.contentUnits();
+    const double fit =
+        std::min(viewport.width() / content.width(), viewport.height() / content.height());
+    geometry.scale = std::max(kMinClusterScale, fit);
+    geometry.offset = viewport.center() - content.center() * geometry.scale;
+    if (content.height() * geometry.scale > viewport.height()) // too tall: the first node on top
+        geometry.offset.setY(viewport.top() - content.top() * geometry.scale);
+    if (content.width() * geometry.scale > viewport.width())
+        geometry.offset.setX(viewport.left() - content.left() * geometry.scale);
+    return geometry;
+}
+
 QRectF MeshGeometry::dieRect(DieCoord coord) const {
+    if (cluster)
+        return toPixels(cluster->gpuRect(coord));
     return QRectF(toPixels(QPointF(coord.col * kPitch, coord.row * kPitch)), QSizeF(scale, scale));
 }
 
@@ -73,6 +96,8 @@ LinkDirection linkDirection(const WaferTopology& topology, const LinkProperties&
 }
 
 QRectF MeshGeometry::linkRect(const WaferTopology& topology, const LinkProperties& link) const {
+    if (cluster)
+        return toPixels(cluster->linkRect(topology, link));
     const LinkDirection direction = linkDirection(topology, link);
     return linkRect(topology.coord(link.from), direction.direction, direction.wraps);
 }
@@ -88,6 +113,8 @@ QRectF MeshGeometry::waferRect(const WaferTopology& topology, int wafer) const {
 }
 
 std::optional<DieId> MeshGeometry::dieAt(const WaferTopology& topology, QPointF point) const {
+    if (cluster)
+        return cluster->gpuAt(toUnits(point));
     const QPointF units = toUnits(point);
     const int col = static_cast<int>(std::floor(units.x() / kPitch));
     const int row = static_cast<int>(std::floor(units.y() / kPitch));
@@ -99,6 +126,13 @@ std::optional<DieId> MeshGeometry::dieAt(const WaferTopology& topology, QPointF 
 }
 
 std::optional<LinkId> MeshGeometry::linkAt(const WaferTopology& topology, QPointF point) const {
+    if (cluster) {
+        // A few thousand bars at most (64 nodes x 8 GPUs x 4): asked per click and tooltip.
+        for (const LinkProperties& link : topology.links())
+            if (linkRect(topology, link).adjusted(-1, -1, 1, 1).contains(point))
+                return link.id;
+        return std::nullopt;
+    }
     // Only the up to 4 links of the two nearest tiles can be hit: check the dies around.
     const QPointF units = toUnits(point);
     const int col = static_cast<int>(std::floor(units.x() / kPitch));
@@ -112,6 +146,50 @@ std::optional<LinkId> MeshGeometry::linkAt(const WaferTopology& topology, QPoint
                     return link;
         }
     return std::nullopt;
+}
+
+Direction MeshGeometry::arrowDirection(const WaferTopology& topology,
+                                       const LinkProperties& link) const {
+    return cluster ? cluster->linkDirection(topology, link)
+                   : linkDirection(topology, link).direction;
+}
+
+std::vector<QRectF> MeshGeometry::switchRects(const WaferTopology& topology, int vertex) const {
+    std::vector<QRectF> rects;
+    if (cluster)
+        for (const QRectF& units : cluster->switchRects(topology, vertex))
+            rects.push_back(toPixels(units));
+    return rects;
+}
+
+QRectF MeshGeometry::switchLabelRect(const WaferTopology& topology, int vertex) const {
+    return cluster ? toPixels(cluster->switchLabelRect(topology, vertex)) : QRectF();
+}
+
+std::optional<int> MeshGeometry::switchAt(const WaferTopology& topology, QPointF point) const {
+    if (!cluster)
+        return std::nullopt;
+    // Switch vertices start with the node switches, which are drawn on top.
+    for (int vertex = topology.dieCount(); vertex < topology.vertexCount(); ++vertex)
+        for (const QRectF& box : switchRects(topology, vertex))
+            if (box.contains(point))
+                return vertex;
+    return std::nullopt;
+}
+
+QPolygonF MeshGeometry::pathPoints(const WaferTopology& topology,
+                                   const std::vector<DieId>& path) const {
+    QPolygonF line;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        const DieId vertex = path[i];
+        if (!topology.isSwitch(vertex))
+            line << dieRect(topology.coord(vertex)).center();
+        if (!cluster || i + 1 == path.size())
+            continue;
+        if (const auto link = topology.linkBetween(vertex, path[i + 1]))
+            line << linkRect(topology, topology.link(*link)).center();
+    }
+    return line;
 }
 
 } // namespace ws

@@ -55,6 +55,27 @@ const QColor kFinding(128, 0, 170); // the advisor's finding: its dies and links
 const QColor kWaferEdge(38, 50, 72);
 // The background of a pipeline stage's "stage k" label (tests/widgets/mesh_view_test.cpp).
 const QColor kStageLabelFill(255, 246, 214);
+// A cluster's switches (SPEC section 9), dark so that their white names read, in hues apart
+// from the heatmap's viridis (whose low end is a slate blue) and from the overlays: grey node
+// switches (NVSwitch), umber rail or leaf switches, a charcoal spine. Each link is edged in
+// the colour of the switch it joins, which is how the legend tells the three link tiers apart
+// while their fill is their load.
+const QColor kNodeSwitch(104, 104, 112);
+const QColor kNetworkSwitch(130, 88, 56);
+const QColor kSpineSwitch(40, 40, 40);
+
+QColor switchColor(SwitchKind kind) {
+    switch (kind) {
+    case SwitchKind::Node:
+        return kNodeSwitch;
+    case SwitchKind::Rail:
+    case SwitchKind::Leaf:
+        return kNetworkSwitch;
+    case SwitchKind::Spine:
+        return kSpineSwitch;
+    }
+    return kNodeSwitch;
+}
 
 // Pixels: at least 2, so that the boundary shows at every zoom; at most 4, so that it never
 // hides a die.
@@ -67,11 +88,20 @@ QPen offWaferLinkPen(double tilePixels) {
                 Qt::MiterJoin);
 }
 
-// Bytes per second of each direction of `link`: the system's for an off-wafer link, else the
-// wafer's.
+// The edge of a cluster link's bar: the colour of the switch at its upper end, as wide as an
+// off-wafer link's edge.
+QPen tierEdgePen(LinkTier tier, double tilePixels) {
+    QPen pen = offWaferLinkPen(tilePixels);
+    pen.setColor(tier == LinkTier::NodeSwitch ? kNodeSwitch
+                 : tier == LinkTier::Nic      ? kNetworkSwitch
+                                              : kSpineSwitch);
+    return pen;
+}
+
+// Bytes per second of each direction of `link`: its tier's (a system's off-wafer link, a
+// cluster's NIC or uplink), else the wafer's (a die-to-die link, a cluster's node-switch link).
 double bandwidthOf(const Scenario& scenario, const LinkProperties& link) {
-    return link.offWafer && scenario.system ? scenario.system->linkBandwidth.value
-                                            : scenario.wafer.linkBandwidth.value;
+    return scenario.linkSpeed(link.tier).bandwidth;
 }
 
 // "40%", "33.3%": a die's speed as its badge and menu show it.
@@ -109,9 +139,14 @@ MeshView::MeshView(QWidget* parent) : QWidget(parent) {
 }
 
 void MeshView::setAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis) {
+    // A cluster is the same picture only with the same switches too (its layout).
+    const auto layoutOf = [](const WaferTopology& topology) {
+        return topology.isCluster() ? std::optional<ClusterLayout>(topology) : std::nullopt;
+    };
     const bool sameWafer = m_analysis && analysis &&
                            m_analysis->topology->rows() == analysis->topology->rows() &&
-                           m_analysis->topology->cols() == analysis->topology->cols();
+                           m_analysis->topology->cols() == analysis->topology->cols() &&
+                           layoutOf(*m_analysis->topology) == layoutOf(*analysis->topology);
     m_analysis = std::move(analysis);
     m_highlightedFlow = -1;
     recomputeScale();
@@ -184,8 +219,7 @@ QRectF MeshView::meshArea() const {
 void MeshView::zoomToFit() {
     if (!m_analysis)
         return;
-    m_geometry = MeshGeometry::fitted(m_analysis->topology->rows(), m_analysis->topology->cols(),
-                                      meshArea().adjusted(8, 8, -8, -8));
+    m_geometry = MeshGeometry::fitted(*m_analysis->topology, meshArea().adjusted(8, 8, -8, -8));
     m_userNavigated = false;
     update();
 }
@@ -304,6 +338,7 @@ void MeshView::render(QPainter& painter, const QRect& area) const {
     painter.setRenderHint(QPainter::Antialiasing, false); // boxes: crisp and fast
     paintTiles(painter, mesh);
     paintWafers(painter, mesh); // over the tiles' edges when tiny, under the links crossing it
+    paintSwitches(painter, mesh);
     paintLinks(painter, mesh);
     paintOverlays(painter);
     paintLabels(painter, mesh); // over the paths, so that no overlay hides a badge (item 6)
@@ -415,6 +450,49 @@ void MeshView::paintWafers(QPainter& painter, const QRectF& visible) const {
             painter.drawRect(box);
 }
 
+void MeshView::paintSwitches(QPainter& painter, const QRectF& visible) const {
+    const WaferTopology& topology = *m_analysis->topology;
+    if (!topology.isCluster())
+        return;
+    const double tile = m_geometry.tilePixels();
+    // The network's switches first, then the node switches over the rails and tines that cross
+    // them, outlined in white so that the crossing reads as one passing under the other.
+    std::vector<int> order;
+    for (int vertex = topology.nodeSwitch(topology.rows() - 1) + 1; vertex < topology.vertexCount();
+         ++vertex)
+        order.push_back(vertex);
+    for (int node = 0; node < topology.rows(); ++node)
+        order.push_back(topology.nodeSwitch(node));
+    for (int vertex : order) {
+        const SwitchKind kind = topology.switchKind(vertex);
+        painter.setPen(kind == SwitchKind::Node && tile >= 14 ? QPen(Qt::white, 2)
+                                                              : QPen(Qt::NoPen));
+        painter.setBrush(switchColor(kind));
+        for (const QRectF& box : m_geometry.switchRects(topology, vertex))
+            if (box.intersects(visible))
+                painter.drawRect(box);
+    }
+    if (tile < 26)
+        return; // names only once the GPUs' ids show too
+    QFont font = painter.font();
+    font.setPixelSize(static_cast<int>(std::clamp(tile * 0.22, 9.0, 13.0)));
+    painter.setFont(font);
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    const QFontMetrics metrics(font);
+    for (int vertex = topology.dieCount(); vertex < topology.vertexCount(); ++vertex) {
+        const QRectF box = m_geometry.switchLabelRect(topology, vertex);
+        const QString name = qs(topology.vertexName(vertex));
+        if (!box.intersects(visible) || box.height() < metrics.height() - 2 ||
+            box.width() < metrics.horizontalAdvance(name) + 8)
+            continue;
+        const SwitchKind kind = topology.switchKind(vertex);
+        const bool inside = kind == SwitchKind::Node || kind == SwitchKind::Leaf;
+        painter.setPen(inside ? QColor(Qt::white) : switchColor(kind));
+        painter.drawText(box.adjusted(inside ? 6 : 0, 0, 0, 0),
+                         (inside ? Qt::AlignLeft : Qt::AlignHCenter) | Qt::AlignVCenter, name);
+    }
+}
+
 void MeshView::paintStageLabels(QPainter& painter, const QRectF& visible) const {
     const std::vector<int>& stageOfDie = m_analysis->stageOfDie;
     if (stageOfDie.empty())
@@ -458,6 +536,9 @@ void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
     std::vector<QRectF> idle;
     std::vector<QRectF> dead;
     std::vector<QRectF> offWafer; // alive ones, edged after the fills: a few per wafer edge
+    // A cluster's bars edged in their switch's colour, by LinkTier, once the edge leaves room.
+    std::array<std::vector<QRectF>, 5> tierEdges;
+    const bool edgeTiers = topology.isCluster() && tile >= 14;
     const bool arrows = tile >= 44;
     const bool difference = showsDifference();
     std::array<QPainterPath, kLoadBuckets> arrowHeads;
@@ -474,6 +555,11 @@ void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
             const double edge = offWaferLinkPen(tile).widthF() / 2;
             offWafer.push_back(bar.adjusted(-edge, -edge, edge, edge));
         }
+        if (edgeTiers) { // outside the bar, as an off-wafer link's edge
+            const double edge = tierEdgePen(link.tier, tile).widthF() / 2;
+            tierEdges[static_cast<std::size_t>(link.tier)].push_back(
+                bar.adjusted(-edge, -edge, edge, edge));
+        }
         const double value = linkValue(link.id);
         const double fraction = m_maxValue > 0 ? value / m_maxValue : 0.0;
         const int bucket = difference ? differenceBucket(fraction) : loadBucket(fraction);
@@ -483,7 +569,7 @@ void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
             buckets[static_cast<std::size_t>(bucket)].push_back(bar);
         if (arrows) {
             // A small arrowhead past the bar's end shows the direction.
-            const Direction direction = linkDirection(topology, link).direction;
+            const Direction direction = m_geometry.arrowDirection(topology, link);
             const double head = bar.width() < bar.height() ? bar.width() : bar.height();
             QPolygonF triangle;
             switch (direction) {
@@ -525,6 +611,13 @@ void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
         painter.setBrush(Qt::NoBrush);
         painter.setPen(offWaferLinkPen(tile));
         painter.drawRects(offWafer.data(), static_cast<int>(offWafer.size()));
+    }
+    for (std::size_t tier = 0; tier < tierEdges.size(); ++tier) {
+        if (tierEdges[tier].empty())
+            continue;
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(tierEdgePen(static_cast<LinkTier>(tier), tile));
+        painter.drawRects(tierEdges[tier].data(), static_cast<int>(tierEdges[tier].size()));
     }
     if (!dead.empty()) {
         painter.setBrush(QBrush(QColor(60, 60, 60), Qt::DiagCrossPattern));
@@ -595,11 +688,7 @@ void MeshView::paintLabels(QPainter& painter, const QRectF& visible) const {
 }
 
 void MeshView::paintPath(QPainter& painter, const std::vector<DieId>& path) const {
-    const WaferTopology& topology = *m_analysis->topology;
-    QPolygonF line;
-    for (DieId die : path)
-        line << m_geometry.dieRect(topology.coord(die)).center();
-    painter.drawPolyline(line);
+    painter.drawPolyline(m_geometry.pathPoints(*m_analysis->topology, path));
 }
 
 void MeshView::paintOverlays(QPainter& painter) const {
@@ -757,6 +846,14 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
         m_legendRows.push_back({QRect(area.left(), y, area.width(), line), link});
         swatch(bucketColor(kLoadBuckets / 2), offWaferLinkPen(30), tr("off-wafer link"));
     }
+    if (m_analysis->topology->isCluster()) {
+        y += 6;
+        heading(tr("Cluster"));
+        for (const LegendEntry& entry : clusterLegend()) {
+            m_legendRows.push_back({QRect(area.left(), y, area.width(), line), entry.toolTip});
+            swatch(entry.brush, entry.pen, entry.text);
+        }
+    }
     if (!m_analysis->stageOfDie.empty()) {
         // Text, not a colour: the fills and borders already say DP and TATP group.
         const int pp = m_analysis->scenario.strategy->pp;
@@ -837,6 +934,56 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
         }
     }
     painter.restore();
+}
+
+std::vector<MeshView::LegendEntry> MeshView::clusterLegend() const {
+    const WaferTopology& topology = *m_analysis->topology;
+    const Scenario& scenario = m_analysis->scenario;
+    const auto speed = [&](LinkTier tier) {
+        const LinkSpeed link = scenario.linkSpeed(tier);
+        return tr("%1 and %2 per link each way")
+            .arg(qs(formatBytesPerSecond(link.bandwidth)), qs(formatSeconds(link.latencyS)));
+    };
+    const bool rail = topology.clusterNetwork() == ClusterNetwork::Rail;
+    const bool spine = !rail && topology.leafCount() > 1;
+    const QBrush loaded = bucketColor(kLoadBuckets / 2); // a link's fill is its load
+    std::vector<LegendEntry> entries{
+        {kNodeSwitch, Qt::NoPen, tr("node switch (NVSwitch)"),
+         tr("Node switch (NVSwitch): joins the %1 GPUs of its node, the bar under them")
+             .arg(topology.cols())},
+        rail ? LegendEntry{kNetworkSwitch, Qt::NoPen, tr("rail switch"),
+                           tr("Rail switch g: joins GPU g of every node (cluster.inter.kind "
+                              "\"rail\"), the bar right of that column of GPUs, named above "
+                              "it")}
+             : LegendEntry{kNetworkSwitch, Qt::NoPen, tr("leaf switch"),
+                           tr("Leaf switch: joins every GPU of its %1 nodes (cluster.inter.kind "
+                              "\"fat_tree\"), drawn as a comb: a tine right of each column of "
+                              "GPUs, joined under the nodes by a bar with its name")
+                               .arg(topology.nodesPerLeaf())}};
+    if (spine)
+        entries.push_back({kSpineSwitch, Qt::NoPen, tr("spine switch"),
+                           tr("Spine switch: joins the %1 leaves, the bar on the right")
+                               .arg(topology.leafCount())});
+    entries.push_back({loaded, tierEdgePen(LinkTier::NodeSwitch, 30), tr("NVSwitch link"),
+                       tr("NVSwitch link: a GPU to its node switch (the bar right of the GPU's "
+                          "centre) and back (left of it), %1 (cluster.intra); filled by its "
+                          "load, edged in the node switch's colour")
+                           .arg(speed(LinkTier::NodeSwitch))});
+    entries.push_back(
+        {loaded, tierEdgePen(LinkTier::Nic, 30),
+         rail ? tr("NIC link to a rail") : tr("NIC link to a leaf"),
+         tr("NIC link: a GPU's network card to its %1 (the upper bar right of the "
+            "GPU) and back (the lower one), %2 (cluster.inter); filled by its "
+            "load, edged in the %1's colour")
+             .arg(rail ? tr("rail switch") : tr("leaf switch"), speed(LinkTier::Nic))});
+    if (spine)
+        entries.push_back({loaded, tierEdgePen(LinkTier::Uplink, 30), tr("uplink leaf to spine"),
+                           tr("Uplink: all of a leaf's uplinks to the spine as one link (the "
+                              "upper bar) and back (the lower one), %1 (cluster.inter divided "
+                              "by its oversubscription); filled by its load, edged in the "
+                              "spine's colour")
+                               .arg(speed(LinkTier::Uplink))});
+    return entries;
 }
 
 std::pair<QString, QString> MeshView::systemLegendToolTips() const {
@@ -1132,6 +1279,8 @@ bool MeshView::event(QEvent* event) {
             text = linkToolTip(*link);
         else if (const auto die = m_geometry.dieAt(*m_analysis->topology, help->pos()))
             text = dieToolTip(*die);
+        else if (const auto node = m_geometry.switchAt(*m_analysis->topology, help->pos()))
+            text = switchToolTip(*node);
         if (text.isEmpty())
             QToolTip::hideText();
         else
@@ -1143,8 +1292,17 @@ bool MeshView::event(QEvent* event) {
 
 QString MeshView::linkToolTip(LinkId link) const {
     const LinkReport& report = m_analysis->report.links[static_cast<std::size_t>(link)];
-    QString text = tr("<b>Link %1: die %2 → die %3</b>").arg(link).arg(report.from).arg(report.to);
     const WaferTopology& topology = *m_analysis->topology;
+    QString text = tr("<b>Link %1: die %2 → die %3</b>").arg(link).arg(report.from).arg(report.to);
+    if (topology.isCluster())
+        text = tr("<b>Link %1: %2</b><br>%3, %4")
+                   .arg(link)
+                   .arg(qs(linkName(topology, topology.link(link)))
+                            .replace(QLatin1String("->"), QStringLiteral(" → "))
+                            .toHtmlEscaped())
+                   .arg(tierName(topology.link(link).tier),
+                        qs(formatBytesPerSecond(
+                            bandwidthOf(m_analysis->scenario, topology.link(link)))));
     if (topology.link(link).offWafer)
         text += tr("<br>off-wafer: wafer %1 → wafer %2, %3")
                     .arg(topology.waferOf(report.from))
@@ -1185,7 +1343,13 @@ QString MeshView::linkToolTip(LinkId link) const {
 QString MeshView::dieToolTip(DieId die) const {
     const WaferTopology& topology = *m_analysis->topology;
     const DieCoord coord = topology.coord(die);
-    QString text = tr("<b>Die %1</b> (row %2, column %3)").arg(die).arg(coord.row).arg(coord.col);
+    QString text =
+        topology.isCluster()
+            ? tr("<b>GPU %1</b> (node %2, GPU %3 of the node)")
+                  .arg(die)
+                  .arg(coord.row)
+                  .arg(coord.col)
+            : tr("<b>Die %1</b> (row %2, column %3)").arg(die).arg(coord.row).arg(coord.col);
     if (topology.waferCount() > 1)
         text += tr(", wafer %1").arg(topology.waferOf(die));
     if (!topology.isAlive(die))
@@ -1210,6 +1374,59 @@ QString MeshView::dieToolTip(DieId die) const {
                     .arg(qs(formatSeconds(report.computeS)))
                     .arg(report.utilization * 100, 0, 'f', 1);
     return text + tr("<br><i>Drag onto another die to swap them; right-click for its speed</i>");
+}
+
+QString MeshView::tierName(LinkTier tier) {
+    switch (tier) {
+    case LinkTier::Wafer:
+        return tr("die-to-die link");
+    case LinkTier::OffWafer:
+        return tr("off-wafer link");
+    case LinkTier::NodeSwitch:
+        return tr("NVSwitch link");
+    case LinkTier::Nic:
+        return tr("NIC link");
+    case LinkTier::Uplink:
+        return tr("uplink");
+    }
+    return {};
+}
+
+QString MeshView::switchToolTip(int vertex) const {
+    const WaferTopology& topology = *m_analysis->topology;
+    QString text = tr("<b>%1</b>").arg(qs(topology.vertexName(vertex)));
+    switch (topology.switchKind(vertex)) {
+    case SwitchKind::Node:
+        text += tr(" (NVSwitch): joins the %1 GPUs of node %2")
+                    .arg(topology.cols())
+                    .arg(topology.switchIndex(vertex));
+        break;
+    case SwitchKind::Rail:
+        text += tr(": joins GPU %1 of each of the %2 nodes")
+                    .arg(topology.switchIndex(vertex))
+                    .arg(topology.rows());
+        break;
+    case SwitchKind::Leaf:
+        text +=
+            tr(" switch: joins the GPUs of %1 nodes, and the spine").arg(topology.nodesPerLeaf());
+        break;
+    case SwitchKind::Spine:
+        text += tr(" switch: joins the %1 leaves").arg(topology.leafCount());
+        break;
+    }
+    // What went through it, from the links at its ports.
+    double in = 0;
+    double out = 0;
+    int links = 0;
+    for (const LinkReport& link : m_analysis->report.links) {
+        in += link.to == vertex ? link.bytes : 0.0;
+        out += link.from == vertex ? link.bytes : 0.0;
+        links += link.to == vertex ? 1 : 0;
+    }
+    return text + tr("<br>%1 ports; %2 in, %3 out; a switch is not a device and cannot be "
+                     "dragged")
+                      .arg(links)
+                      .arg(qs(formatBytes(in)), qs(formatBytes(out)));
 }
 
 } // namespace ws

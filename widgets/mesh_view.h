@@ -4,8 +4,10 @@
 #include "mesh_geometry.h"
 #include "scenario_analysis.h"
 
+#include <QBrush>
 #include <QList>
 #include <QPair>
+#include <QPen>
 #include <QRect>
 #include <QString>
 #include <QWidget>
@@ -40,6 +42,13 @@ namespace ws {
 // Slow dies (wafer.faults.slow_dies) are hatched in amber with their speed as a badge. With
 // pipeline stages (strategy.pp) a die's tooltip and badge ("S1") name its stage and the legend
 // counts them. Zoom and pan are navigation, not document edits.
+//
+// A GPU cluster (SPEC section 9) has no die grid: each node is a row of its GPUs (tiles as
+// dies are) over its node switch, with the rail or fat-tree switches as labelled bars
+// (cluster_layout.h). Every link joins a GPU to a switch (or a leaf to the spine) and is a bar
+// in its load's colour like a die-to-die link, edged in the colour of the switch it joins; the
+// legend names the switches and the three link tiers. Switches have tooltips but are not
+// dies: they cannot be selected or dragged.
 class MeshView : public QWidget {
     Q_OBJECT
 public:
@@ -151,6 +160,8 @@ private:
     double reportedValue(const SimulationReport& report, LinkId link) const;
     QString linkToolTip(LinkId link) const;
     QString dieToolTip(DieId die) const;
+    QString switchToolTip(int vertex) const; // a cluster's switch
+    static QString tierName(LinkTier tier);  // "NVSwitch link"
     QString formatValue(double value) const;
     // The dragged dies, and the one that follows the cursor (the pressed die).
     std::vector<DieId> dragSelection() const;
@@ -168,6 +179,8 @@ private:
 
     void paintTiles(QPainter& painter, const QRectF& visible) const;
     void paintWafers(QPainter& painter, const QRectF& visible) const; // a system's outlines
+    // A cluster's switches as bars, named once the GPUs' ids show (cluster_layout.h).
+    void paintSwitches(QPainter& painter, const QRectF& visible) const;
     void paintLinks(QPainter& painter, const QRectF& visible) const;
     void paintLabels(QPainter& painter, const QRectF& visible) const;
     // With pipeline stages: "stage k" at the top-left corner of the dies each stage uses.
@@ -177,6 +190,14 @@ private:
     void paintLegend(QPainter& painter, const QRect& area) const;
     // A system's legend rows' tooltips: the wafer boundary's and the off-wafer link's.
     std::pair<QString, QString> systemLegendToolTips() const;
+    // A legend row with a tooltip: a cluster's switches and link tiers (clusterLegend).
+    struct LegendEntry {
+        QBrush brush;
+        QPen pen;
+        QString text;
+        QString toolTip;
+    };
+    std::vector<LegendEntry> clusterLegend() const;
 
     std::shared_ptr<const ScenarioAnalysis> m_analysis;
     LinkMetric m_metric = LinkMetric::Bytes;
