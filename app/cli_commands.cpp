@@ -224,7 +224,9 @@ int compareModesCommand(const std::string& file, const SimulateOptions& options,
                         std::ostream& out) {
     RunOptions runOptions = frontEndRunOptions();
     runOptions.limits = options.limits;
-    const NetworkModelComparison comparison = compareNetworkModels(loadScenario(file), runOptions);
+    const Scenario scenario = loadScenario(file);
+    const NetworkModelComparison comparison = compareNetworkModels(scenario, runOptions);
+    const WaferTopology topology(scenario.topologySpec()); // names a cluster's switches
     if (options.json) {
         out << nlohmann::json{{"modes",
                                {outcomeJson(comparison.fluid),
@@ -242,7 +244,7 @@ int compareModesCommand(const std::string& file, const SimulateOptions& options,
         if (const auto& link = outcome->hottestLink) {
             char utilization[32];
             std::snprintf(utilization, sizeof utilization, "%.1f%%", link->utilization * 100);
-            out << ", hottest link " << link->from << "->" << link->to << ' '
+            out << ", hottest link " << linkName(topology, link->from, link->to) << ' '
                 << formatBytes(link->bytes) << " (" << utilization << " busy)";
         }
         out << '\n';
@@ -300,8 +302,10 @@ std::string pathText(const std::vector<DieId>& path) {
 }
 
 int optimizeCommand(const std::string& file, const SimulateOptions& options, std::ostream& out) {
+    const Scenario scenario = loadScenario(file);
     const OptimizeOutcome outcome =
-        optimizeScenario(loadScenario(file), options.maxIter, frontEndRunOptions());
+        optimizeScenario(scenario, options.maxIter, frontEndRunOptions());
+    const WaferTopology topology(scenario.topologySpec()); // names a cluster's switches
 
     if (options.outputPath)
         saveScenario(outcome.tunedScenario, *options.outputPath);
@@ -315,11 +319,12 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
     if (!outcome.tunedScenario.name.empty())
         out << outcome.tunedScenario.name << '\n';
     for (const TcmeIteration& iteration : outcome.iterations) {
-        char line[240];
+        char line[280];
         std::snprintf(line, sizeof line,
-                      "iteration %d: hottest link %d->%d carries %s (%.1f%%), %d flows from %d "
+                      "iteration %d: hottest link %s carries %s (%.1f%%), %d flows from %d "
                       "groups, queueing %s\n",
-                      iteration.index, iteration.mclFrom, iteration.mclTo,
+                      iteration.index,
+                      linkName(topology, iteration.mclFrom, iteration.mclTo).c_str(),
                       formatBytes(iteration.mclBytes).c_str(), iteration.mclUtilization * 100,
                       iteration.conflictFlows, iteration.conflictGroups,
                       formatSeconds(iteration.queueingDelayS).c_str());

@@ -86,9 +86,9 @@ std::string pathProblem(const WaferTopology& topology, const std::vector<DieId>&
                die(dst);
     std::set<DieId> seen;
     for (std::size_t i = 0; i < path.size(); ++i) {
-        if (!topology.contains(path[i]))
+        if (!topology.contains(path[i]) && !topology.isLiveVertex(path[i]))
             return die(path[i]) + " is not on the wafer";
-        if (!topology.isAlive(path[i]))
+        if (!topology.isLiveVertex(path[i]))
             return die(path[i]) + " is dead";
         if (!seen.insert(path[i]).second)
             return die(path[i]) + " appears twice: a route crosses each link once";
@@ -116,7 +116,9 @@ std::string treeProblem(const WaferTopology& topology,
     std::unordered_map<DieId, DieId> parent;
     for (const auto& [from, to] : edges) {
         const std::string edge = std::to_string(from) + "->" + std::to_string(to);
-        if (!topology.contains(from) || !topology.contains(to))
+        if (!topology.isLiveVertex(from) && !topology.contains(from))
+            return "edge " + edge + " names a die not on the wafer";
+        if (!topology.isLiveVertex(to) && !topology.contains(to))
             return "edge " + edge + " names a die not on the wafer";
         const auto link = topology.linkBetween(from, to);
         if (!link)
@@ -256,7 +258,7 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
     SimProblem& problem = plan.problem;
     problem = problemOnLinks(topology, scenario.wafer.linkBandwidth.value,
                              scenario.wafer.linkLatency.value, scenario.networkSettings(),
-                             scenario.offWaferLinks());
+                             scenario.linkTierSpeeds());
     plan.flowCount = plan.flows.size();
     const int flowCount = static_cast<int>(plan.flowCount);
     problem.tasks.resize(plan.flowCount + opCount);

@@ -13,6 +13,7 @@
 #include "io/scenario_limits.h"
 #include "io/strategy_reader.h"
 #include "io/workload_reader.h"
+#include "scenario/cluster_presets.h"
 #include "scenario/wafer_presets.h"
 
 #include <algorithm>
@@ -192,6 +193,20 @@ public:
         if (!m_topology.isAlive(die))
             failAt(path, "die " + std::to_string(die) + " is dead (wafer.faults.dies)");
         return die;
+    }
+
+    // A vertex a pinned route may cross: a live die, or on a cluster also a switch (vertex ids
+    // from the GPU count on, WaferTopology), which is how TCME's saved reroutes name them.
+    DieId routeVertex(const json& value, const std::string& path) const {
+        const std::int64_t id = readInteger(value, path);
+        if (m_topology.isCluster() && id >= m_topology.dieCount() && id < m_topology.vertexCount())
+            return static_cast<DieId>(id);
+        if (m_topology.isCluster() && id >= m_topology.dieCount())
+            failAt(path, "vertex " + std::to_string(id) + " is out of range (this cluster has " +
+                             "GPUs 0 to " + std::to_string(m_topology.dieCount() - 1) +
+                             " and switches " + std::to_string(m_topology.dieCount()) + " to " +
+                             std::to_string(m_topology.vertexCount() - 1) + ")");
+        return alive(value, path);
     }
 
     // The live link from -> to, for pinned routes; `path` names the entry holding `to`.
@@ -452,9 +467,13 @@ WaferSpec readWafer(const json& value, const std::string& path) {
     };
     readSide("rows", wafer.rows);
     readSide("cols", wafer.cols);
-    if (const json* v = findMember(value, "topology"))
+    if (const json* v = findMember(value, "topology")) {
         wafer.topology = readEnum<TopologyKind>(*v, memberPath(path, "topology"), "topology",
                                                 topologyKindFromString, kTopologyNames);
+        if (wafer.topology == TopologyKind::Cluster)
+            failAt(memberPath(path, "topology"), "a cluster is described by the top-level "
+                                                 "`cluster` key in place of `wafer`");
+    }
     if (const json* v = findMember(value, "link_bandwidth"))
         wafer.linkBandwidth = readLinkBandwidth(*v, memberPath(path, "link_bandwidth"));
     if (const json* v = findMember(value, "link_latency"))
@@ -519,6 +538,78 @@ SystemSpec readSystem(const json& value, const std::string& path, const WaferSpe
         system.picojoulesPerBit = picojoules;
     }
     return system;
+}
+
+// `cluster` (SPEC section 9): read in place of `wafer`. Its GPUs, node switches and energy go to
+// the WaferSpec that describes its grid of GPUs (ClusterSpec); a preset gives every key, and
+// without one `nodes`, `gpus_per_node`, `gpu`, `intra.bandwidth`, `inter.kind` and
+// `inter.nic_bandwidth` are required.
+ClusterPreset readCluster(const json& value, const std::string& path) {
+    expectObject(value, path);
+    const json extensions = checkKeys(
+        value, path,
+        {"preset", "nodes", "gpus_per_node", "gpu", "intra", "inter", "energy", "faults"});
+    const json* presetName = findMember(value, "preset");
+    ClusterPreset hardware;
+    if (presetName)
+        hardware = readEnum<ClusterPreset>(*presetName, memberPath(path, "preset"),
+                                           "cluster preset", clusterPreset, clusterPresetNames());
+    ClusterSpec& cluster = hardware.cluster;
+    WaferSpec& gpus = hardware.gpus;
+    cluster.extensions = extensions;
+    // A key a preset gives; required without one.
+    const auto member = [&](const json& object, const std::string& at, const char* key) {
+        return presetName ? findMember(object, key) : &requireMember(object, at, key);
+    };
+    if (const json* v = member(value, path, "nodes"))
+        gpus.rows = readIntRange(*v, memberPath(path, "nodes"), 1, kMaxWaferSide);
+    if (const json* v = member(value, path, "gpus_per_node"))
+        gpus.cols = readIntRange(*v, memberPath(path, "gpus_per_node"), 1, kMaxWaferSide);
+    if (const json* v = member(value, path, "gpu"))
+        gpus.die = readDie(*v, memberPath(path, "gpu"), gpus.die);
+    if (const json* v = member(value, path, "intra")) {
+        const std::string at = memberPath(path, "intra");
+        expectObject(*v, at);
+        gpus.extensions = checkKeys(*v, at, {"bandwidth", "latency"});
+        if (const json* b = member(*v, at, "bandwidth"))
+            gpus.linkBandwidth = readLinkBandwidth(*b, memberPath(at, "bandwidth"));
+        if (const json* l = findMember(*v, "latency"))
+            gpus.linkLatency = readLinkLatency(*l, memberPath(at, "latency"));
+    }
+    if (const json* v = member(value, path, "inter")) {
+        const std::string at = memberPath(path, "inter");
+        expectObject(*v, at);
+        cluster.interExtensions = checkKeys(
+            *v, at, {"kind", "nic_bandwidth", "latency", "oversubscription", "nodes_per_leaf"});
+        if (const json* k = member(*v, at, "kind"))
+            cluster.network = readEnum<ClusterNetwork>(
+                *k, memberPath(at, "kind"), "inter-node network", clusterNetworkFromString,
+                spellings({ClusterNetwork::Rail, ClusterNetwork::FatTree}));
+        if (const json* b = member(*v, at, "nic_bandwidth"))
+            cluster.nicBandwidth = readLinkBandwidth(*b, memberPath(at, "nic_bandwidth"));
+        if (const json* l = findMember(*v, "latency"))
+            cluster.interLatency = readLinkLatency(*l, memberPath(at, "latency"));
+        if (const json* o = findMember(*v, "oversubscription")) {
+            const std::string key = memberPath(at, "oversubscription");
+            cluster.oversubscription = readNumber(*o, key);
+            if (!(cluster.oversubscription >= 1.0 && cluster.oversubscription <= 64.0))
+                failAt(key, "must be 1 (non-blocking) to 64, got " +
+                                numberText(cluster.oversubscription));
+            if (cluster.network == ClusterNetwork::Rail && cluster.oversubscription != 1.0)
+                failAt(key, "applies to a fat tree only: a rail network has no spine to "
+                            "oversubscribe (use inter.kind \"fat_tree\")");
+        }
+        if (const json* n = findMember(*v, "nodes_per_leaf"))
+            cluster.nodesPerLeaf =
+                readIntRange(*n, memberPath(at, "nodes_per_leaf"), 1, kMaxWaferSide);
+    }
+    if (cluster.network == ClusterNetwork::FatTree && gpus.rows % cluster.nodesPerLeaf != 0)
+        failAt(memberPath(memberPath(path, "inter"), "nodes_per_leaf"),
+               std::to_string(cluster.nodesPerLeaf) + " nodes per leaf do not divide the " +
+                   std::to_string(gpus.rows) + " nodes (cluster.nodes) into whole leaves");
+    if (const json* v = findMember(value, "energy"))
+        gpus.energy = readEnergy(*v, memberPath(path, "energy"), gpus.energy);
+    return hardware;
 }
 
 // The topology of `spec`, whose refusals (std::invalid_argument) become errors at `path`.
@@ -764,7 +855,7 @@ std::vector<DieId> readPath(const json& value, const std::string& path, const Di
     std::map<DieId, std::size_t> seen;
     for (std::size_t i = 0; i < value.size(); ++i) {
         const std::string at = elementPath(path, i);
-        const DieId die = dies.alive(value[i], at);
+        const DieId die = dies.routeVertex(value[i], at);
         if (const auto it = seen.find(die); it != seen.end())
             failAt(at, "die " + std::to_string(die) + " is visited twice (also at " +
                            elementPath(path, it->second) + ")");
@@ -789,8 +880,8 @@ std::vector<std::pair<DieId, DieId>> readTree(const json& value, const std::stri
                        "one), got " +
                            (pair.is_array() ? "an array of " + std::to_string(pair.size())
                                             : jsonTypeName(pair)));
-        const DieId from = dies.alive(pair[0], elementPath(at, 0));
-        const DieId to = dies.alive(pair[1], elementPath(at, 1));
+        const DieId from = dies.routeVertex(pair[0], elementPath(at, 0));
+        const DieId to = dies.routeVertex(pair[1], elementPath(at, 1));
         dies.liveLink(from, to, at);
         if (const auto it = seen.find({from, to}); it != seen.end())
             failAt(at, "the edge " + std::to_string(from) + "->" + std::to_string(to) +
@@ -883,8 +974,8 @@ Scenario parseScenario(const nlohmann::json& document, const std::filesystem::pa
     Scenario scenario;
     scenario.extensions =
         checkKeys(document, "",
-                  {"format", "version", "name", "description", "wafer", "system", "workload",
-                   "strategy", "traffic", "routing", "tcme", "network"});
+                  {"format", "version", "name", "description", "wafer", "cluster", "system",
+                   "workload", "strategy", "traffic", "routing", "tcme", "network"});
     if (const json* v = findMember(document, "format")) {
         const std::string format = readString(*v, "format");
         if (format != "waferscope.scenario")
@@ -900,15 +991,30 @@ Scenario parseScenario(const nlohmann::json& document, const std::filesystem::pa
         scenario.name = readString(*v, "name");
     if (const json* v = findMember(document, "description"))
         scenario.description = readString(*v, "description");
-    const json& wafer = requireMember(document, "", "wafer");
-    scenario.wafer = readWafer(wafer, "wafer");
+    const json* cluster = findMember(document, "cluster");
+    const json* wafer = findMember(document, "wafer");
+    if (cluster && wafer)
+        failAt("cluster", "a scenario describes a wafer or a cluster, not both: remove `wafer` "
+                          "or `cluster`");
+    if (cluster) {
+        if (findMember(document, "system"))
+            failAt("system", "a system joins wafers; a cluster's nodes are joined by "
+                             "cluster.inter");
+        ClusterPreset hardware = readCluster(*cluster, "cluster");
+        scenario.wafer = std::move(hardware.gpus);
+        scenario.cluster = std::move(hardware.cluster);
+    } else {
+        scenario.wafer = readWafer(requireMember(document, "", "wafer"), "wafer");
+    }
     if (const json* v = findMember(document, "system"))
         scenario.system = readSystem(*v, "system", scenario.wafer);
     // Die ids (faults, traffic, routes) number the whole grid: the wafer's, or the system's.
-    const std::string whole = scenario.system ? "system" : "wafer";
-    if (const json* v = findMember(wafer, "faults")) {
+    const std::string whole = scenario.cluster ? "cluster" : scenario.system ? "system" : "wafer";
+    // A cluster's faults are its GPUs' (dead and slow; no GPU-to-GPU link exists to fail).
+    const std::string faultsPath = cluster ? "cluster.faults" : "wafer.faults";
+    if (const json* v = findMember(cluster ? *cluster : *wafer, "faults")) {
         const WaferTopology geometry = buildTopology(scenario.topologySpec(), whole);
-        readFaults(*v, "wafer.faults", DieChecker(geometry, whole), scenario.wafer);
+        readFaults(*v, faultsPath, DieChecker(geometry, whole), scenario.wafer);
     }
     if (const json* v = findMember(document, "workload"))
         scenario.workload = parseWorkload(*v, directory);

@@ -3,6 +3,7 @@
 #include "io/scenario_io.h"
 #include "io/strategy_reader.h"
 #include "io/workload_reader.h"
+#include "scenario/cluster_presets.h"
 #include "scenario/wafer_presets.h"
 
 #include <cmath>
@@ -33,6 +34,22 @@ ordered_json energyJson(const EnergySpec& energy) {
     return out;
 }
 
+// `faults` of a wafer or a cluster's GPUs.
+ordered_json faultsJson(const WaferSpec& wafer) {
+    ordered_json links = ordered_json::array();
+    for (const LinkRef& link : wafer.deadLinks)
+        links.push_back(std::to_string(link.from) + (link.bothDirections ? "-" : "->") +
+                        std::to_string(link.to));
+    ordered_json faults = {{"dies", wafer.deadDies}, {"links", links}};
+    if (!wafer.slowDies.empty()) {
+        ordered_json slow = ordered_json::object();
+        for (const auto& [die, speed] : wafer.slowDies)
+            slow[std::to_string(die)] = speed;
+        faults["slow_dies"] = std::move(slow);
+    }
+    return faults;
+}
+
 // Every key of `wafer` but the preset's name, in the documented order.
 ordered_json waferKeysJson(const WaferSpec& wafer) {
     ordered_json out = ordered_json::object();
@@ -43,17 +60,7 @@ ordered_json waferKeysJson(const WaferSpec& wafer) {
     out["link_latency"] = quantityJson(wafer.linkLatency);
     out["die"] = toOrderedJson(wafer.die);
     out["energy"] = energyJson(wafer.energy);
-    ordered_json links = ordered_json::array();
-    for (const LinkRef& link : wafer.deadLinks)
-        links.push_back(std::to_string(link.from) + (link.bothDirections ? "-" : "->") +
-                        std::to_string(link.to));
-    out["faults"] = {{"dies", wafer.deadDies}, {"links", links}};
-    if (!wafer.slowDies.empty()) {
-        ordered_json slow = ordered_json::object();
-        for (const auto& [die, speed] : wafer.slowDies)
-            slow[std::to_string(die)] = speed;
-        out["faults"]["slow_dies"] = std::move(slow);
-    }
+    out["faults"] = faultsJson(wafer);
     addExtensions(out, wafer.extensions);
     return out;
 }
@@ -91,6 +98,46 @@ ordered_json waferJson(const WaferSpec& wafer) {
     const std::optional<WaferSpec> preset = waferPreset(*wafer.preset);
     if (preset)
         keys = keysThatDiffer(keys, waferKeysJson(*preset));
+    for (auto it = keys.begin(); it != keys.end(); ++it)
+        out[it.key()] = it.value();
+    return out;
+}
+
+// Every key of `cluster` but the preset's name, in the documented order: its GPUs, node switch
+// and energy from the WaferSpec of its grid (ClusterSpec).
+ordered_json clusterKeysJson(const ClusterSpec& cluster, const WaferSpec& gpus) {
+    ordered_json out = ordered_json::object();
+    out["nodes"] = gpus.rows;
+    out["gpus_per_node"] = gpus.cols;
+    out["gpu"] = toOrderedJson(gpus.die);
+    ordered_json intra = {{"bandwidth", quantityJson(gpus.linkBandwidth)},
+                          {"latency", quantityJson(gpus.linkLatency)}};
+    addExtensions(intra, gpus.extensions);
+    out["intra"] = std::move(intra);
+    ordered_json inter = ordered_json::object();
+    inter["kind"] = toString(cluster.network);
+    inter["nic_bandwidth"] = quantityJson(cluster.nicBandwidth);
+    inter["latency"] = quantityJson(cluster.interLatency);
+    inter["oversubscription"] = cluster.oversubscription;
+    inter["nodes_per_leaf"] = cluster.nodesPerLeaf;
+    addExtensions(inter, cluster.interExtensions);
+    out["inter"] = std::move(inter);
+    out["energy"] = energyJson(gpus.energy);
+    if (!gpus.deadDies.empty() || !gpus.slowDies.empty())
+        out["faults"] = faultsJson(gpus);
+    addExtensions(out, cluster.extensions);
+    return out;
+}
+
+// As waferJson: a preset's name, then only the keys that override it.
+ordered_json clusterJson(const ClusterSpec& cluster, const WaferSpec& gpus) {
+    ordered_json keys = clusterKeysJson(cluster, gpus);
+    if (!cluster.preset)
+        return keys;
+    ordered_json out = ordered_json::object();
+    out["preset"] = *cluster.preset;
+    if (const std::optional<ClusterPreset> preset = clusterPreset(*cluster.preset))
+        keys = keysThatDiffer(keys, clusterKeysJson(preset->cluster, preset->gpus));
     for (auto it = keys.begin(); it != keys.end(); ++it)
         out[it.key()] = it.value();
     return out;
@@ -271,7 +318,10 @@ ordered_json toOrderedJson(const Scenario& scenario) {
     out["name"] = scenario.name;
     if (!scenario.description.empty())
         out["description"] = scenario.description;
-    out["wafer"] = waferJson(scenario.wafer);
+    if (scenario.cluster)
+        out["cluster"] = clusterJson(*scenario.cluster, scenario.wafer);
+    else
+        out["wafer"] = waferJson(scenario.wafer);
     if (scenario.system)
         out["system"] = systemJson(*scenario.system);
     if (scenario.workload)

@@ -262,6 +262,15 @@ void writeReportJson(std::ostream& out, const SimulationReport& report, ReportDe
         hardware["off_wafer_link_bandwidth"] = report.hardware.offWafer->bandwidth;
         hardware["off_wafer_link_latency_s"] = report.hardware.offWafer->latencyS;
     }
+    if (const auto& cluster = report.hardware.cluster) {
+        hardware["cluster"] = {{"nodes", report.hardware.nodes},
+                               {"gpus_per_node", report.hardware.gpusPerNode},
+                               {"inter", toString(cluster->network)},
+                               {"nic_bandwidth", cluster->nicBandwidth.value},
+                               {"inter_latency_s", cluster->interLatency.value},
+                               {"oversubscription", cluster->oversubscription},
+                               {"nodes_per_leaf", cluster->nodesPerLeaf}};
+    }
     json.member("hardware", hardware);
     nlohmann::json network = {{"model", toString(report.network.model)}};
     if (report.network.model == NetworkModel::StoreAndForward)
@@ -452,8 +461,17 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
 
     if (!report.scenarioName.empty())
         out << report.scenarioName << '\n';
-    out << "wafer:     " << topology.rows() << 'x' << topology.cols() << ' '
-        << toString(topology.kind()) << ", " << topology.dieCount() << " dies";
+    if (const auto& cluster = report.hardware.cluster) {
+        out << "cluster:   " << topology.rows() << (topology.rows() == 1 ? " node x " : " nodes x ")
+            << topology.cols() << " GPUs, " << toString(cluster->network) << " network, "
+            << formatBytesPerSecond(cluster->nicBandwidth.value) << " per GPU NIC";
+        if (cluster->network == ClusterNetwork::FatTree)
+            out << ", " << cluster->nodesPerLeaf << " nodes per leaf, oversubscription "
+                << cluster->oversubscription;
+    } else {
+        out << "wafer:     " << topology.rows() << 'x' << topology.cols() << ' '
+            << toString(topology.kind()) << ", " << topology.dieCount() << " dies";
+    }
     if (deadDies || deadLinks)
         out << " (" << deadDies << " dead dies, " << deadLinks << " dead directed links)";
     out << '\n';
@@ -550,11 +568,18 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
     if (!hottest.empty()) {
         out << "hottest links (bytes, busy time, utilisation over the makespan, flows):\n";
         for (const LinkReport& link : hottest) {
-            char line[160];
-            std::snprintf(line, sizeof line, "  %5d->%-5d %12s %12s %8s %6d%s\n", link.from,
-                          link.to, formatBytes(link.bytes).c_str(),
-                          formatSeconds(link.busyS).c_str(), percent(link.utilization).c_str(),
-                          link.flowCount, link.offWafer ? "  off-wafer" : "");
+            char line[200];
+            // A cluster's links end at switches, named (WaferTopology::vertexName).
+            if (topology.isCluster())
+                std::snprintf(line, sizeof line, "  %-22s %12s %12s %8s %6d\n",
+                              linkName(topology, topology.link(link.id)).c_str(),
+                              formatBytes(link.bytes).c_str(), formatSeconds(link.busyS).c_str(),
+                              percent(link.utilization).c_str(), link.flowCount);
+            else
+                std::snprintf(line, sizeof line, "  %5d->%-5d %12s %12s %8s %6d%s\n", link.from,
+                              link.to, formatBytes(link.bytes).c_str(),
+                              formatSeconds(link.busyS).c_str(), percent(link.utilization).c_str(),
+                              link.flowCount, link.offWafer ? "  off-wafer" : "");
             out << line;
         }
     }

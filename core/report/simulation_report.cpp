@@ -93,11 +93,14 @@ std::vector<LinkReport> linkReports(const WaferTopology& topology, const SimResu
 
 HardwareSummary hardwareSummaryOf(const Scenario& scenario) {
     const WaferSpec& wafer = scenario.wafer;
-    HardwareSummary summary{wafer.preset,
-                            wafer.flopsPerLinkByte(),
-                            wafer.flopsPerHbmByte(),
-                            {},
-                            scenario.offWaferLinks()};
+    HardwareSummary summary{
+        wafer.preset, wafer.flopsPerLinkByte(),           wafer.flopsPerHbmByte(),
+        {},           scenario.linkTierSpeeds().offWafer, scenario.cluster};
+    if (scenario.cluster) {
+        summary.preset = scenario.cluster->preset;
+        summary.nodes = wafer.rows;
+        summary.gpusPerNode = wafer.cols;
+    }
     if (scenario.system)
         summary.wafers = std::pair(scenario.system->waferRows, scenario.system->waferCols);
     return summary;

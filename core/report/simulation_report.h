@@ -147,7 +147,11 @@ struct HardwareSummary {
     // A system of several wafers (SPEC section 8): wafers down and across, and its off-wafer
     // links' speeds.
     std::optional<std::pair<int, int>> wafers;
-    std::optional<OffWaferLinks> offWafer;
+    std::optional<LinkSpeed> offWafer;
+    // A GPU cluster (SPEC section 9): its shape and network.
+    std::optional<ClusterSpec> cluster;
+    int nodes = 0;
+    int gpusPerNode = 0;
 };
 
 HardwareSummary hardwareSummaryOf(const Scenario& scenario);

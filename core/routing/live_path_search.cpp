@@ -26,7 +26,7 @@ struct SearchState {
 // least load is final when it is popped. Stops once `dst` is popped.
 SearchState search(const WaferTopology& topology, DieId src, DieId dst,
                    std::span<const double> linkLoads, double maxLinkLoad) {
-    const auto dies = static_cast<std::size_t>(topology.dieCount());
+    const auto dies = static_cast<std::size_t>(topology.vertexCount());
     SearchState s{std::vector<int>(dies, -1),
                   std::vector<double>(dies, std::numeric_limits<double>::infinity()),
                   std::vector<LinkId>(dies, std::numeric_limits<LinkId>::max())};

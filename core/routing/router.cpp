@@ -1,5 +1,7 @@
 #include "routing/router.h"
 
+#include "routing/cluster_routing.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -13,7 +15,7 @@ std::optional<Route> routeOverLiveLinks(const WaferTopology& topology, std::vect
     if (path.empty())
         return std::nullopt;
     for (DieId die : path) {
-        if (!topology.contains(die) || !topology.isAlive(die))
+        if (!topology.isLiveVertex(die))
             return std::nullopt;
     }
     Route route;
@@ -32,7 +34,8 @@ std::optional<Route> routeOverLiveLinks(const WaferTopology& topology, std::vect
 } // namespace
 
 Router::Router(const WaferTopology& topology, RoutingMode mode)
-    : m_topology(topology), m_policy(makeRoutingPolicy(mode)),
+    : m_topology(topology),
+      m_policy(topology.isCluster() ? std::make_unique<ClusterRouting>() : makeRoutingPolicy(mode)),
       m_linkLoads(static_cast<std::size_t>(topology.linkCount()), 0.0) {}
 
 std::optional<Route> Router::unicast(DieId src, DieId dst) const {

@@ -31,14 +31,20 @@ constexpr std::array<std::pair<RoutingMode, const char*>, 4> kRoutingModes = {{
     {RoutingMode::Adaptive, "adaptive"},
 }};
 
-constexpr std::array<std::pair<TopologyKind, const char*>, 2> kTopologyKinds = {{
+constexpr std::array<std::pair<TopologyKind, const char*>, 3> kTopologyKinds = {{
     {TopologyKind::Mesh, "mesh"},
     {TopologyKind::Torus, "torus"},
+    {TopologyKind::Cluster, "cluster"},
 }};
 
 constexpr std::array<std::pair<NetworkModel, const char*>, 2> kNetworkModels = {{
     {NetworkModel::Fluid, "fluid"},
     {NetworkModel::StoreAndForward, "store_and_forward"},
+}};
+
+constexpr std::array<std::pair<ClusterNetwork, const char*>, 2> kClusterNetworks = {{
+    {ClusterNetwork::Rail, "rail"},
+    {ClusterNetwork::FatTree, "fat_tree"},
 }};
 
 template <typename Enum, std::size_t N>
@@ -75,6 +81,12 @@ std::string toString(TopologyKind kind) {
 std::string toString(NetworkModel model) {
     return nameOf(kNetworkModels, model);
 }
+std::string toString(ClusterNetwork network) {
+    return nameOf(kClusterNetworks, network);
+}
+std::optional<ClusterNetwork> clusterNetworkFromString(const std::string& text) {
+    return valueOf(kClusterNetworks, text);
+}
 
 std::optional<OpKind> opKindFromString(const std::string& text) {
     return valueOf(kOpKinds, text);
@@ -107,8 +119,23 @@ TopologySpec WaferSpec::topologySpec() const {
     return spec;
 }
 
+LinkTierSpeeds Scenario::linkTierSpeeds() const {
+    LinkTierSpeeds tiers;
+    if (system)
+        tiers.offWafer = LinkSpeed{system->linkBandwidth.value, system->linkLatency.value};
+    if (cluster) {
+        tiers.nic = LinkSpeed{cluster->nicBandwidth.value, cluster->interLatency.value};
+        tiers.uplink = LinkSpeed{cluster->uplinkBandwidth(wafer.cols), cluster->interLatency.value};
+    }
+    return tiers;
+}
+
 TopologySpec Scenario::topologySpec() const {
     TopologySpec spec = wafer.topologySpec();
+    if (cluster) {
+        spec.kind = TopologyKind::Cluster;
+        spec.cluster = ClusterTopologySpec{cluster->network, cluster->nodesPerLeaf};
+    }
     if (system) {
         spec.rows = gridRows();
         spec.cols = gridCols();

@@ -169,10 +169,36 @@ struct SystemSpec {
     int waferCount() const { return waferRows * waferCols; }
 };
 
+// The `cluster` key (SPEC section 9, docs/file-format.md): nodes of GPUs, each node's GPUs behind
+// one non-blocking switch, the nodes joined by a rail-optimised or fat-tree network. What a
+// cluster shares with a wafer lives in Scenario::wafer, which then describes the grid of GPUs
+// (rows = nodes, cols = gpus_per_node, topology mesh but no die-to-die link): `gpu` is
+// wafer.die, `intra` is wafer.link_bandwidth and link_latency (per GPU per direction, per link
+// crossed), `energy` is wafer.energy (its d2d_pj_per_bit for every link). This holds the rest.
+struct ClusterSpec {
+    // The `cluster.preset` it started from (scenario/cluster_presets.h), kept so that a saved
+    // file names it again; the fields always hold the values in force.
+    std::optional<std::string> preset;
+    ClusterNetwork network = ClusterNetwork::Rail; // inter.kind
+    Quantity nicBandwidth{25e9, "25 GB/s"};        // bytes/s per GPU per direction
+    Quantity interLatency{2e-6, "2 us"};           // seconds per link of the inter network
+    double oversubscription = 1.0;                 // fat tree: leaf down / up bandwidth, >= 1
+    int nodesPerLeaf = 4;                          // fat tree: nodes behind one leaf switch
+    nlohmann::json interExtensions = nlohmann::json::object();
+    nlohmann::json extensions = nlohmann::json::object();
+    friend bool operator==(const ClusterSpec&, const ClusterSpec&) = default;
+
+    // A fat tree leaf's uplink to the spine, all its uplinks as one link (WaferTopology): the
+    // NIC bandwidth of every GPU under the leaf, divided by the oversubscription.
+    double uplinkBandwidth(int gpusPerNode) const {
+        return nicBandwidth.value * nodesPerLeaf * gpusPerNode / oversubscription;
+    }
+};
+
 struct Scenario {
     std::string name;
     std::string description;
-    WaferSpec wafer;
+    WaferSpec wafer; // on a cluster: its grid of GPUs (ClusterSpec)
     // Parsed with the file; what needs both (divisibility) or the wafer (placement) is checked
     // when a step is built.
     std::optional<Workload> workload;
@@ -182,6 +208,7 @@ struct Scenario {
     std::optional<TcmeSpec> tcme;
     std::optional<NetworkSpec> network; // unset: the fluid model
     std::optional<SystemSpec> system;   // unset: one wafer
+    std::optional<ClusterSpec> cluster; // set: a GPU cluster, never with `system`
     nlohmann::json extensions = nlohmann::json::object();
     friend bool operator==(const Scenario&, const Scenario&) = default;
 
@@ -197,10 +224,12 @@ struct Scenario {
     NetworkSettings networkSettings() const {
         return network ? network->settings() : NetworkSettings{};
     }
-    std::optional<OffWaferLinks> offWaferLinks() const {
-        if (!system)
-            return std::nullopt;
-        return OffWaferLinks{system->linkBandwidth.value, system->linkLatency.value};
+    // The speeds of the links that are not the wafer's: a system's off-wafer links, a
+    // cluster's network cards and fat-tree uplinks.
+    LinkTierSpeeds linkTierSpeeds() const;
+    // The bandwidth (bytes/s) and latency (s) of a link of `tier`.
+    LinkSpeed linkSpeed(LinkTier tier) const {
+        return linkTierSpeeds().of(tier, {wafer.linkBandwidth.value, wafer.linkLatency.value});
     }
 };
 
@@ -210,10 +239,12 @@ std::string toString(Algorithm algorithm);
 std::string toString(RoutingMode mode);
 std::string toString(TopologyKind kind);
 std::string toString(NetworkModel model);
+std::string toString(ClusterNetwork network); // "rail", "fat_tree"
 std::optional<OpKind> opKindFromString(const std::string& text);
 std::optional<Algorithm> algorithmFromString(const std::string& text);
 std::optional<RoutingMode> routingModeFromString(const std::string& text);
 std::optional<TopologyKind> topologyKindFromString(const std::string& text);
 std::optional<NetworkModel> networkModelFromString(const std::string& text);
+std::optional<ClusterNetwork> clusterNetworkFromString(const std::string& text);
 
 } // namespace ws

@@ -76,12 +76,40 @@ WaferSpec dojoTrainingTile() {
     return wafer;
 }
 
+// A Cloud TPU v5e pod (cloud.google.com/tpu/docs/v5e): 256 chips in a 16 x 16 2D torus; per
+// chip 197 TFLOP/s BF16, 16 GB of HBM2 at 819 GB/s, 400 GB/s of ICI both ways over its four
+// ports: 50 GB/s per direction per link (which gives the published 1.6 TB/s bisection: 32
+// links across the cut).
+WaferSpec tpuV5ePod() {
+    WaferSpec wafer;
+    wafer.preset = "tpu-v5e-pod";
+    wafer.rows = 16;
+    wafer.cols = 16;
+    wafer.topology = TopologyKind::Torus;
+    wafer.linkBandwidth = written("50 GB/s", Dimension::BytesPerSecond);
+    wafer.linkLatency = written("1 us", Dimension::Seconds); // not published
+    wafer.die.peakFlops = written("197 TFLOP/s", Dimension::FlopsPerSecond);
+    wafer.die.sram = written("128 MB", Dimension::Bytes); // not published: TPU v4's CMEM
+    wafer.die.hbm = written("16 GB", Dimension::Bytes);
+    wafer.die.hbmBandwidth = written("819 GB/s", Dimension::BytesPerSecond);
+    wafer.die.efficiency = 1.0;
+    wafer.die.taskOverhead = written("1 us", Dimension::Seconds); // not published: the default
+    wafer.die.gemmTile = 128; // each MXU is a 128 x 128 systolic array
+    wafer.die.sramReserve = 0.10;
+    // Not published: the chip's power; 1 TFLOP/s per watt assumed, and the wafer's pJ/bit.
+    wafer.energy.d2dPicojoulesPerBit = 5.0;
+    wafer.energy.hbmPicojoulesPerBit = 6.0;
+    wafer.energy.flopsPerJoule = 1e12;
+    return wafer;
+}
+
 std::vector<WaferSpec> presets() {
     return {
         paperWafer("paper-wsc-per-link", "4 TB/s"),
         // 4 TB/s per die over its four edges: 1 TB/s per direction per link.
         paperWafer("paper-wsc-per-die", "1 TB/s"),
         dojoTrainingTile(),
+        tpuV5ePod(),
     };
 }
 

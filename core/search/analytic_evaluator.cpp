@@ -240,16 +240,17 @@ private:
 
 AnalyticEvaluator::AnalyticEvaluator(const Workload& workload, const WaferSpec& wafer,
                                      const WaferTopology& topology, RoutingMode routingMode,
-                                     std::optional<OffWaferLinks> offWafer)
+                                     const LinkTierSpeeds& tiers)
     : m_workload(workload), m_topology(topology), m_die(wafer.die), m_mode(routingMode),
       m_bandwidth(wafer.linkBandwidth.value), m_latencyS(wafer.linkLatency.value),
       m_compute(wafer.die) {
-    if (offWafer && offWafer->bandwidth > 0.0) {
+    if (tiers.any()) {
         m_linkSlowdown.assign(static_cast<std::size_t>(topology.linkCount()), 1.0);
-        for (const LinkProperties& link : topology.links())
-            if (link.offWafer)
-                m_linkSlowdown[static_cast<std::size_t>(link.id)] =
-                    m_bandwidth / offWafer->bandwidth;
+        for (const LinkProperties& link : topology.links()) {
+            const double bandwidth = tiers.of(link.tier, {m_bandwidth, m_latencyS}).bandwidth;
+            if (bandwidth > 0.0)
+                m_linkSlowdown[static_cast<std::size_t>(link.id)] = m_bandwidth / bandwidth;
+        }
     }
     const int dies = topology.dieCount();
     if (dies > kRouteTableDies)

@@ -62,11 +62,11 @@ struct AnalyticEstimate {
 // Thread-safe: evaluate() is const and keeps no state between calls.
 class AnalyticEvaluator {
 public:
-    // `offWafer`: the speeds of a system's off-wafer links (Scenario::offWaferLinks); each
-    // crossing of one counts as wafer bandwidth / off-wafer bandwidth crossings of a wafer link.
+    // `tiers`: the speeds of off-wafer and cluster network links (Scenario::linkTierSpeeds); each
+    // crossing of one counts as wafer bandwidth / its bandwidth crossings of a wafer link.
     AnalyticEvaluator(const Workload& workload, const WaferSpec& wafer,
                       const WaferTopology& topology, RoutingMode routingMode,
-                      std::optional<OffWaferLinks> offWafer = std::nullopt);
+                      const LinkTierSpeeds& tiers = {});
 
     AnalyticEstimate evaluate(const StrategySpec& strategy) const;
 

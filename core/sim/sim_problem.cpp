@@ -6,25 +6,28 @@
 namespace ws {
 
 SimProblem problemOnLinks(const WaferTopology& topology, double bandwidth, double hopLatencyS,
-                          NetworkSettings network, std::optional<OffWaferLinks> offWafer) {
+                          NetworkSettings network, const LinkTierSpeeds& tiers) {
     SimProblem problem;
     const auto linkCount = static_cast<std::size_t>(topology.linkCount());
     problem.linkBandwidth.assign(linkCount, bandwidth);
     problem.hopLatencyS = hopLatencyS;
     problem.dieCount = topology.dieCount();
+    problem.vertexCount = topology.vertexCount();
     problem.network = network;
     problem.linkEnds.reserve(linkCount);
     for (LinkId link = 0; link < topology.linkCount(); ++link)
         problem.linkEnds.emplace_back(topology.link(link).from, topology.link(link).to);
-    const bool anyOffWafer = std::any_of(topology.links().begin(), topology.links().end(),
-                                         [](const LinkProperties& link) { return link.offWafer; });
-    if (offWafer && anyOffWafer) {
+    const bool anyOtherTier = std::any_of(
+        topology.links().begin(), topology.links().end(), [&](const LinkProperties& link) {
+            return tiers.of(link.tier, {bandwidth, hopLatencyS}) !=
+                   LinkSpeed{bandwidth, hopLatencyS};
+        });
+    if (anyOtherTier) {
         problem.linkLatencyS.assign(linkCount, hopLatencyS);
         for (const LinkProperties& link : topology.links()) {
-            if (link.offWafer) {
-                problem.linkBandwidth[static_cast<std::size_t>(link.id)] = offWafer->bandwidth;
-                problem.linkLatencyS[static_cast<std::size_t>(link.id)] = offWafer->latencyS;
-            }
+            const LinkSpeed speed = tiers.of(link.tier, {bandwidth, hopLatencyS});
+            problem.linkBandwidth[static_cast<std::size_t>(link.id)] = speed.bandwidth;
+            problem.linkLatencyS[static_cast<std::size_t>(link.id)] = speed.latencyS;
         }
     }
     return problem;

@@ -36,6 +36,9 @@ struct SimProblem {
     // every link has hopLatencyS.
     std::vector<double> linkLatencyS;
     int dieCount = 0;
+    // Dies plus a cluster's switches (WaferTopology::vertexCount): the ids linkEnds may name.
+    // 0: the same as dieCount.
+    int vertexCount = 0;
     NetworkSettings network; // which model moves the flows (sim/network_model.h)
     // By LinkId: (tail die, head die). Store-and-forward reads a flow's route order (a path, or
     // a multicast tree from its source) from these; the fluid model does not need them.
@@ -65,11 +68,10 @@ struct SimResult {
 };
 
 // A problem without tasks on `topology`'s links, every one with `bandwidth` bytes/s and
-// `hopLatencyS` except the off-wafer ones, which get `offWafer`'s: what the traffic planner and
-// the step builder start from.
+// `hopLatencyS` except those of a tier `tiers` gives its own speed (off-wafer links, a cluster's
+// network): what the traffic planner and the step builder start from.
 SimProblem problemOnLinks(const WaferTopology& topology, double bandwidth, double hopLatencyS,
-                          NetworkSettings network,
-                          std::optional<OffWaferLinks> offWafer = std::nullopt);
+                          NetworkSettings network, const LinkTierSpeeds& tiers = {});
 
 // Seconds of latency one link adds after a byte crosses it.
 inline double linkLatencyOf(const SimProblem& problem, LinkId link) {

@@ -100,8 +100,10 @@ void StoreAndForwardSimulation::buildRoutes() {
             hopCount += task.links.size();
     m_hops.reserve(hopCount);
 
-    std::vector<char> entered(idx(m_problem.dieCount), 0);
-    std::vector<char> left(idx(m_problem.dieCount), 0);
+    // Dies and a cluster's switches: a chunk is stored and forwarded at either.
+    const int vertices = std::max(m_problem.dieCount, m_problem.vertexCount);
+    std::vector<char> entered(idx(vertices), 0);
+    std::vector<char> left(idx(vertices), 0);
     // The flow's links as (root-side die, link), sorted: by tail for a tree out of its source,
     // by head for a reduction tree.
     std::vector<std::pair<DieId, LinkId>> byNear;
@@ -116,7 +118,7 @@ void StoreAndForwardSimulation::buildRoutes() {
         bool enteredTwice = false;
         for (const LinkId link : task.links) {
             const auto [tail, head] = m_problem.linkEnds[idx(link)];
-            if (head < 0 || head >= m_problem.dieCount || tail < 0 || tail >= m_problem.dieCount)
+            if (head < 0 || head >= vertices || tail < 0 || tail >= vertices)
                 notARoute(t, "link " + std::to_string(link) + " joins dies outside the wafer");
             enteredTwice = enteredTwice || entered[idx(head)] != 0;
             entered[idx(head)] = 1;

@@ -6,10 +6,10 @@
 namespace ws {
 
 StepGraph::StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode,
-                     NetworkSettings network, std::optional<OffWaferLinks> offWafer)
+                     NetworkSettings network, const LinkTierSpeeds& tiers)
     : m_topology(topology), m_router(topology, mode), m_compute(wafer.die),
       m_problem(problemOnLinks(topology, wafer.linkBandwidth.value, wafer.linkLatency.value,
-                               network, offWafer)),
+                               network, tiers)),
       m_budget({}, network) {
     m_speeds.reserve(static_cast<std::size_t>(topology.dieCount()));
     for (DieId die = 0; die < topology.dieCount(); ++die)

@@ -41,9 +41,9 @@ struct StepTaskInfo {
 // t, in task order; with them dropped (setFlowRecords), only the TATP transfers have one.
 class StepGraph {
 public:
-    // `offWafer`: the speeds of a system's off-wafer links (Scenario::offWaferLinks).
+    // `tiers`: the speeds of off-wafer and cluster network links (Scenario::linkTierSpeeds).
     StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode,
-              NetworkSettings network, std::optional<OffWaferLinks> offWafer = std::nullopt);
+              NetworkSettings network, const LinkTierSpeeds& tiers = {});
 
     // A compute task on `die`, costed by the die's compute model (step/compute_model.h) at its
     // speed and share (costOn). `work` is an even share's.

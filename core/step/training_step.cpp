@@ -388,7 +388,7 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
                       std::move(strategy),
                       std::move(placement),
                       StepGraph(topology, scenario.wafer, scenario.routingMode(),
-                                scenario.networkSettings(), scenario.offWaferLinks()),
+                                scenario.networkSettings(), scenario.linkTierSpeeds()),
                       {},
                       {},
                       -1,

@@ -48,6 +48,14 @@ std::vector<StageRegion> pipelineStageRegions(const WaferTopology& topology, int
             return regions;
     }
     const bool rowsSplit = topology.rows() % pp == 0;
+    if (topology.isCluster()) { // SPEC section 9: consecutive groups of nodes
+        if (!rowsSplit)
+            throw ScenarioError("strategy.pp", std::to_string(pp) +
+                                                   " stages do not split the cluster's " +
+                                                   std::to_string(topology.rows()) +
+                                                   " nodes evenly; each stage takes whole nodes");
+        return bands(topology, pp, true);
+    }
     const bool colsSplit = topology.cols() % pp == 0;
     if (rowsSplit && (!colsSplit || topology.rows() <= topology.cols()))
         return bands(topology, pp, true);
@@ -70,6 +78,14 @@ WaferTopology regionTopology(const WaferTopology& topology, const StageRegion& r
     TopologySpec spec;
     spec.rows = region.rows;
     spec.cols = region.cols;
+    if (topology.isCluster()) { // a band of whole nodes is a cluster of its own
+        spec.kind = TopologyKind::Cluster;
+        spec.cluster = ClusterTopologySpec{topology.clusterNetwork(), topology.nodesPerLeaf()};
+        for (DieId local = 0; local < region.rows * region.cols; ++local)
+            if (!topology.isAlive(gridDieOf(topology, region, local)))
+                spec.deadDies.push_back(local);
+        return WaferTopology(spec);
+    }
     const int dies = region.rows * region.cols;
     for (DieId local = 0; local < dies; ++local) {
         const DieId die = gridDieOf(topology, region, local);

@@ -45,7 +45,7 @@ std::optional<std::vector<DieId>> bypassPath(const WaferTopology& topology, DieI
         const double bytes = index < linkBytes.size() ? linkBytes[index] : 0.0;
         return 1.0 + (maxBytes > 0 ? bytes / maxBytes : 0.0);
     });
-    const auto dies = static_cast<std::size_t>(topology.dieCount());
+    const auto dies = static_cast<std::size_t>(topology.vertexCount());
     std::vector<double> distance(dies, std::numeric_limits<double>::infinity());
     std::vector<std::size_t> previous(dies);
     boost::dijkstra_shortest_paths(

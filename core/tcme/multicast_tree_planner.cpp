@@ -52,7 +52,7 @@ TreeEdges MulticastTreePlanner::cheapestTree(DieId src, const std::vector<DieId>
                                              std::span<const double> linkCost,
                                              TreeDirection direction) const {
     const bool fromRoot = direction == TreeDirection::FromRoot;
-    const auto dies = idx(m_topology.dieCount());
+    const auto dies = idx(m_topology.vertexCount());
     if (!m_topology.contains(src) || !m_topology.isAlive(src))
         return {};
     std::vector<char> wanted(dies, 0);

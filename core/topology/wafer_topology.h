@@ -12,7 +12,8 @@ namespace ws {
 using DieId = int;  // row-major: die r * cols + c, die 0 at the top left
 using LinkId = int; // dense, stable: see WaferTopology
 
-enum class TopologyKind { Mesh, Torus };
+// Cluster: GPUs in nodes behind switches (SPEC section 9); the grid is then a row per node.
+enum class TopologyKind { Mesh, Torus, Cluster };
 
 struct DieCoord {
     int row = 0;
@@ -26,16 +27,38 @@ struct DieProperties {
     bool alive = true;
 };
 
-// A directed die-to-die link. `alive` is false when the link itself is faulty or either die is.
-// `offWafer`: it joins two wafers of a system (SPEC section 8), with the system's bandwidth,
-// latency and energy rather than the wafer's.
+// Which kind of hardware a link is, and so whose bandwidth and latency it has (LinkTierSpeeds):
+// - Wafer: a die-to-die link of a wafer (the wafer's link_bandwidth);
+// - OffWafer: joins two wafers of a system (SPEC section 8), the system's speed and energy;
+// - NodeSwitch: a cluster GPU's link to its node's switch (NVLink/NVSwitch; cluster.intra);
+// - Nic: a cluster GPU's network card to its rail or leaf switch (cluster.inter);
+// - Uplink: a fat tree's leaf switch to its spine, all of that leaf's uplinks as one link
+//   (cluster.inter, divided by the oversubscription).
+enum class LinkTier { Wafer, OffWafer, NodeSwitch, Nic, Uplink };
+
+// A directed link between two vertices: dies, or on a cluster also switches (vertex ids from
+// dieCount() on). `alive` is false when the link itself is faulty or either die is.
 struct LinkProperties {
     LinkId id = 0;
     DieId from = 0;
     DieId to = 0;
     bool alive = true;
-    bool offWafer = false;
+    bool offWafer = false; // tier == LinkTier::OffWafer
+    LinkTier tier = LinkTier::Wafer;
 };
+
+// A cluster's inter-node network (SPEC section 9): one switch per rail (GPU g of every node on
+// rail switch g), or a two-level fat tree (a leaf switch per `nodesPerLeaf` nodes, one spine).
+enum class ClusterNetwork { Rail, FatTree };
+
+struct ClusterTopologySpec {
+    ClusterNetwork network = ClusterNetwork::Rail;
+    int nodesPerLeaf = 4; // fat tree only
+    friend bool operator==(const ClusterTopologySpec&, const ClusterTopologySpec&) = default;
+};
+
+// The switches of a cluster, which are vertices of the topology but not devices.
+enum class SwitchKind { Node, Rail, Leaf, Spine };
 
 // The four neighbour directions, in the order link ids are assigned.
 enum class Direction { East = 0, West = 1, South = 2, North = 3 };
@@ -52,6 +75,9 @@ struct TopologySpec {
     int waferRows = 0;
     int waferCols = 0;
     int linksPerEdge = 0;
+    // A cluster (SPEC section 9): rows are its nodes, cols the GPUs per node, and `kind` must
+    // be Cluster. Its GPUs are the dies, numbered node-major; its switches are added after them.
+    std::optional<ClusterTopologySpec> cluster = std::nullopt;
 };
 
 // The wafer as an immutable directed Boost.Graph: one vertex per die (dead ones included, so
@@ -68,6 +94,13 @@ struct TopologySpec {
 // the K joined ones are at positions floor((2i + 1) E / 2K), i = 0 .. K-1 (evenly spread, the
 // middle one for K = 1). Example: a [1, 2] system of 4x4 wafers with K = 2 is a 4x8 grid whose
 // only off-wafer links join dies 11-12 and 27-28 (rows 1 and 3).
+//
+// A cluster (SPEC section 9) is a grid of nodes x GPUs with no link between GPUs: every GPU has
+// a link each way to its node's switch and to its rail switch (rail network) or its leaf
+// switch (fat tree); each leaf has a link each way to the spine (none with one leaf). Switch
+// vertices follow the GPUs: the node switches, then the rails or the leaves, then the spine.
+// Links are numbered GPU by GPU (up to its node switch, up to its rail or leaf), then switch
+// by switch (down to each GPU in id order; a leaf up to the spine), then the spine down.
 class WaferTopology {
 public:
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
@@ -82,6 +115,13 @@ public:
     int cols() const { return m_cols; }
     TopologyKind kind() const { return m_kind; }
     int dieCount() const { return m_rows * m_cols; }
+    // Dies and, on a cluster, switches: every vertex of graph(), ids 0 .. vertexCount() - 1.
+    int vertexCount() const { return dieCount() + m_switchCount; }
+    bool isSwitch(int vertex) const { return vertex >= dieCount(); }
+    // A vertex a route may cross: a live die, or a switch (switches do not fail).
+    bool isLiveVertex(int vertex) const {
+        return vertex >= 0 && vertex < vertexCount() && (isSwitch(vertex) || isAlive(vertex));
+    }
     int linkCount() const { return static_cast<int>(m_links.size()); }
 
     bool contains(DieId die) const { return die >= 0 && die < dieCount(); }
@@ -91,9 +131,10 @@ public:
 
     const LinkProperties& link(LinkId id) const { return m_links[static_cast<std::size_t>(id)]; }
     const std::vector<LinkProperties>& links() const { return m_links; }
-    // The link from `from` to its neighbour `to`, or nullopt if they are not neighbours.
+    // The link from vertex `from` to vertex `to`, or nullopt if no link joins them.
     std::optional<LinkId> linkBetween(DieId from, DieId to) const;
-    // The neighbour of `die` in a direction (wrapping on a torus), or nullopt at a mesh edge.
+    // The neighbour of `die` in a direction (wrapping on a torus), or nullopt at a mesh edge
+    // (always on a cluster).
     std::optional<DieId> neighbour(DieId die, Direction direction) const;
     // Outgoing links of a die, in direction order.
     const std::vector<LinkId>& outLinks(DieId die) const {
@@ -112,8 +153,24 @@ public:
         return (c.row / m_waferRows) * wafersAcross() + c.col / m_waferCols;
     }
 
-    // Hops of the shortest path on the full (fault-free) geometry.
+    // Hops of the shortest path on the full (fault-free) geometry. On a cluster: 2 inside a node
+    // or between nodes on one rail switch or leaf, 4 otherwise (SPEC section 9).
     int manhattanDistance(DieId a, DieId b) const;
+
+    // A cluster's shape (nodes are rows(), GPUs per node cols()) and switches.
+    bool isCluster() const { return m_kind == TopologyKind::Cluster; }
+    ClusterNetwork clusterNetwork() const { return m_cluster.network; }
+    int nodesPerLeaf() const { return m_cluster.nodesPerLeaf; }
+    int leafCount() const;
+    int nodeSwitch(int node) const { return dieCount() + node; }
+    int railSwitch(int rail) const { return dieCount() + m_rows + rail; }
+    int leafSwitch(int leaf) const { return dieCount() + m_rows + leaf; }
+    int spineSwitch() const { return dieCount() + m_rows + leafCount(); } // if leafCount() > 1
+    int leafOf(DieId die) const { return coord(die).row / m_cluster.nodesPerLeaf; }
+    SwitchKind switchKind(int vertex) const;
+    int switchIndex(int vertex) const; // the node, rail or leaf it serves (0 for the spine)
+    // "12" for a die, "node 1 switch", "rail 3", "leaf 0" or "spine" for a switch.
+    std::string vertexName(int vertex) const;
 
     const Graph& graph() const { return m_graph; }
 
@@ -123,13 +180,20 @@ private:
     TopologyKind m_kind;
     int m_waferRows;
     int m_waferCols;
+    ClusterTopologySpec m_cluster;
+    int m_switchCount = 0;
     std::vector<bool> m_dieAlive;
     std::vector<LinkProperties> m_links;
-    std::vector<std::vector<LinkId>> m_outLinks;
-    std::vector<std::optional<LinkId>> m_linkByDirection; // die * 4 + direction
+    std::vector<std::vector<LinkId>> m_outLinks; // by vertex
     Graph m_graph;
+
+    void addLink(int from, int to, LinkTier tier);
+    void buildCluster();
 };
 
 std::string linkName(const LinkProperties& link); // "3->4"
+// "3->4" between dies; a switch end by its name: "3->node 0 switch".
+std::string linkName(const WaferTopology& topology, const LinkProperties& link);
+std::string linkName(const WaferTopology& topology, int from, int to);
 
 } // namespace ws

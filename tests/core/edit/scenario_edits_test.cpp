@@ -358,7 +358,7 @@ TEST(ScenarioEdits, NetworkModelAndChunkAreSetAndSaved) {
 TEST(ScenarioEdits, AnUnknownHardwarePresetOrOneTheFaultsDoNotFitIsRefused) {
     expectRefused([] { setWaferPreset(transformerScenario(), "dojo"); }, Reason::Infeasible,
                   "wafer.preset: no preset is named 'dojo'; the presets are paper-wsc-per-link, "
-                  "paper-wsc-per-die, tesla-dojo-tile");
+                  "paper-wsc-per-die, tesla-dojo-tile, tpu-v5e-pod");
     // A dead wrap-around link of a 1x4 torus joins no neighbours on the presets' meshes.
     Scenario torus = teachingTraffic();
     torus.traffic.clear();

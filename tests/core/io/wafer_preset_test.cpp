@@ -85,10 +85,24 @@ TEST(WaferPreset, TheDojoTrainingTileReadsBackItsPublishedValues) {
     EXPECT_TRUE(tile.deadLinks.empty());
 }
 
+// docs/hardware.md's table for the TPU v5e pod: a 16 x 16 torus of its chips (SPEC section 9).
+TEST(WaferPreset, TheTpuV5ePodIsATorusOfItsChips) {
+    const WaferSpec pod = withWafer(R"({"preset": "tpu-v5e-pod"})").wafer;
+    EXPECT_EQ(pod.rows, 16);
+    EXPECT_EQ(pod.cols, 16);
+    EXPECT_EQ(pod.topology, TopologyKind::Torus);
+    EXPECT_EQ(pod.linkBandwidth, (Quantity{50e9, "50 GB/s"}));
+    EXPECT_EQ(pod.die.peakFlops, (Quantity{197e12, "197 TFLOP/s"}));
+    EXPECT_EQ(pod.die.hbm, (Quantity{16e9, "16 GB"}));
+    EXPECT_EQ(pod.die.hbmBandwidth, (Quantity{819e9, "819 GB/s"}));
+    // The published bisection, 1.6 TB/s: 2 x 16 links cross a cut of the torus.
+    EXPECT_DOUBLE_EQ(2 * 16 * pod.linkBandwidth.value, 1.6e12);
+}
+
 TEST(WaferPreset, EveryPresetReadsBackAsTheTable) {
-    ASSERT_EQ(
-        waferPresetNames(),
-        (std::vector<std::string>{"paper-wsc-per-link", "paper-wsc-per-die", "tesla-dojo-tile"}));
+    ASSERT_EQ(waferPresetNames(),
+              (std::vector<std::string>{"paper-wsc-per-link", "paper-wsc-per-die",
+                                        "tesla-dojo-tile", "tpu-v5e-pod"}));
     for (const std::string& name : waferPresetNames()) {
         SCOPED_TRACE(name);
         const std::optional<WaferSpec> preset = waferPreset(name);
@@ -137,7 +151,7 @@ TEST(WaferPreset, AnUnknownPresetIsAnErrorNamingTheKeyAndThePresets) {
     EXPECT_EQ(error.keyPath(), "wafer.preset");
     EXPECT_EQ(error.problem(),
               "unknown wafer preset 'paper-wsc-per-dei'; expected one of paper-wsc-per-link, "
-              "paper-wsc-per-die, tesla-dojo-tile; did you mean 'paper-wsc-per-die'?");
+              "paper-wsc-per-die, tesla-dojo-tile, tpu-v5e-pod; did you mean 'paper-wsc-per-die'?");
     const ScenarioError notAString = waferError(R"({"preset": 3})");
     EXPECT_EQ(notAString.keyPath(), "wafer.preset");
     EXPECT_NE(notAString.problem().find("expected a string"), std::string::npos)

@@ -116,7 +116,7 @@ TEST(AnalyticEvaluator, CostsOffWaferLinksAtTheirBandwidthLikeTheSimulator) {
     const WaferTopology topology(scenario.topologySpec());
     const Workload workload = *scenario.workload;
     const AnalyticEvaluator onSystem(workload, scenario.wafer, topology, scenario.routingMode(),
-                                     scenario.offWaferLinks());
+                                     scenario.linkTierSpeeds());
     const AnalyticEvaluator asOneWafer(workload, scenario.wafer, topology, scenario.routingMode());
     for (auto [dp, tp, tatp, fsdp, mapping] : {std::tuple{16, 1, 1, true, StrategySpec::Sequential},
                                                std::tuple{4, 1, 4, true, StrategySpec::Snake}}) {

@@ -1,0 +1,93 @@
+// clusterPreset / clusterPresetNames: GPU clusters by name. Every value and its source, and what
+// is assumed where nothing is published, is in docs/hardware.md; the comments here say only
+// where each number comes from.
+
+#include "scenario/cluster_presets.h"
+
+#include "units/quantity.h"
+
+#include <utility>
+
+namespace ws {
+namespace {
+
+Quantity written(const std::string& text, Dimension dimension) {
+    return Quantity{parseQuantity(text, dimension), text};
+}
+
+// The parts both DGX generations share: 8 GPUs per node, 4 nodes, a rail-optimised network
+// (one leaf switch per rail, NVIDIA's DGX SuperPOD reference design), and the compute model's
+// defaults where the GPU does not publish its own (docs/compute-model.md section 2).
+ClusterPreset dgxNode(std::string name) {
+    ClusterPreset preset;
+    preset.cluster.preset = std::move(name);
+    preset.cluster.network = ClusterNetwork::Rail;
+    preset.gpus.rows = 4;
+    preset.gpus.cols = 8;
+    preset.gpus.topology = TopologyKind::Mesh;
+    preset.gpus.die.efficiency = 1.0;
+    preset.gpus.die.gemmTile = 128; // a CUTLASS/cuBLAS thread-block tile edge
+    preset.gpus.die.sramReserve = 0.10;
+    // Not published: a CUDA kernel's launch and tail, a few microseconds.
+    preset.gpus.die.taskOverhead = written("5 us", Dimension::Seconds);
+    // Not published: one link of a switched path (GPU to switch), half a GPU-to-GPU hop.
+    preset.gpus.linkLatency = written("1 us", Dimension::Seconds);
+    preset.cluster.interLatency = written("2 us", Dimension::Seconds);
+    return preset;
+}
+
+// NVIDIA A100 datasheet (SXM4 80 GB): 312 TFLOP/s dense BF16, 2,039 GB/s HBM2e, 40 MB L2,
+// NVLink 3 at 600 GB/s per GPU (300 each way), 400 W. DGX A100: 8 ConnectX-6 HDR 200 Gb/s
+// compute NICs, one per GPU (Selene: DGX SuperPOD, rail-optimised).
+ClusterPreset dgxA100Selene() {
+    ClusterPreset preset = dgxNode("dgx-a100-selene");
+    preset.gpus.die.peakFlops = written("312 TFLOP/s", Dimension::FlopsPerSecond);
+    preset.gpus.die.sram = written("40 MB", Dimension::Bytes);
+    preset.gpus.die.hbm = written("80 GB", Dimension::Bytes);
+    preset.gpus.die.hbmBandwidth = written("2039 GB/s", Dimension::BytesPerSecond);
+    preset.gpus.linkBandwidth = written("300 GB/s", Dimension::BytesPerSecond);
+    preset.cluster.nicBandwidth = written("25 GB/s", Dimension::BytesPerSecond);
+    preset.gpus.energy.flopsPerJoule = 312e12 / 400.0;
+    // Not published per bit: NVLink about 1.3 pJ/bit, HBM2e about 4 pJ/bit (docs/hardware.md).
+    preset.gpus.energy.d2dPicojoulesPerBit = 1.3;
+    preset.gpus.energy.hbmPicojoulesPerBit = 4.0;
+    return preset;
+}
+
+// NVIDIA H100 datasheet (SXM5): 989 TFLOP/s dense BF16, 3.35 TB/s HBM3, 50 MB L2, NVLink 4 at
+// 900 GB/s per GPU (450 each way), 700 W. DGX H100: 8 ConnectX-7 NDR 400 Gb/s compute NICs.
+ClusterPreset dgxH100() {
+    ClusterPreset preset = dgxNode("dgx-h100");
+    preset.gpus.die.peakFlops = written("989 TFLOP/s", Dimension::FlopsPerSecond);
+    preset.gpus.die.sram = written("50 MB", Dimension::Bytes);
+    preset.gpus.die.hbm = written("80 GB", Dimension::Bytes);
+    preset.gpus.die.hbmBandwidth = written("3.35 TB/s", Dimension::BytesPerSecond);
+    preset.gpus.linkBandwidth = written("450 GB/s", Dimension::BytesPerSecond);
+    preset.cluster.nicBandwidth = written("50 GB/s", Dimension::BytesPerSecond);
+    preset.gpus.energy.flopsPerJoule = 989e12 / 700.0;
+    preset.gpus.energy.d2dPicojoulesPerBit = 1.3;
+    preset.gpus.energy.hbmPicojoulesPerBit = 4.0;
+    return preset;
+}
+
+std::vector<ClusterPreset> presets() {
+    return {dgxA100Selene(), dgxH100()};
+}
+
+} // namespace
+
+std::optional<ClusterPreset> clusterPreset(std::string_view name) {
+    for (ClusterPreset& preset : presets())
+        if (preset.cluster.preset == name)
+            return std::move(preset);
+    return std::nullopt;
+}
+
+std::vector<std::string> clusterPresetNames() {
+    std::vector<std::string> names;
+    for (const ClusterPreset& preset : presets())
+        names.push_back(*preset.cluster.preset);
+    return names;
+}
+
+} // namespace ws
