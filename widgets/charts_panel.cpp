@@ -275,9 +275,8 @@ void ChartsPanel::rebuildLinkLoads() {
         title += tr(", %1 dead").arg(histogram.dead);
     const auto hottest = report.hottestLinks(1);
     if (!hottest.empty() && hottest[0].bytes > 0)
-        title += tr("; hottest %1→%2 carries %3")
-                     .arg(hottest[0].from)
-                     .arg(hottest[0].to)
+        title += tr("; hottest %1 carries %2")
+                     .arg(qs(linkName(*m_analysis->topology, hottest[0].from, hottest[0].to)))
                      .arg(qs(formatBytes(hottest[0].bytes)));
     setTitle(plot, title);
     plot->xAxis->setLabel(tr("bytes carried per link (%1); bins of %2")

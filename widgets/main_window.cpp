@@ -642,9 +642,8 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
                   tr(" · simulated window %1").arg(qs(formatSeconds(report.makespanS)));
     const auto hottest = report.hottestLinks(1);
     if (!hottest.empty())
-        summary += tr(" · hottest link %1→%2 %3")
-                       .arg(hottest[0].from)
-                       .arg(hottest[0].to)
+        summary += tr(" · hottest link %1 %2")
+                       .arg(qs(linkName(*analysis->topology, hottest[0].from, hottest[0].to)))
                        .arg(qs(formatBytes(hottest[0].bytes)));
     // Which model the figures come from, and the other one beside it when asked for.
     summary +=
