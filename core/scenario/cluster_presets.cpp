@@ -4,16 +4,14 @@
 
 #include "scenario/cluster_presets.h"
 
+#include "scenario/wafer_presets.h"
+
 #include "units/quantity.h"
 
 #include <utility>
 
 namespace ws {
 namespace {
-
-Quantity written(const std::string& text, Dimension dimension) {
-    return Quantity{parseQuantity(text, dimension), text};
-}
 
 // The parts both DGX generations share: 8 GPUs per node, 4 nodes, a rail-optimised network
 // (one leaf switch per rail, NVIDIA's DGX SuperPOD reference design), and the compute model's
@@ -29,10 +27,10 @@ ClusterPreset dgxNode(std::string name) {
     preset.gpus.die.gemmTile = 128; // a CUTLASS/cuBLAS thread-block tile edge
     preset.gpus.die.sramReserve = 0.10;
     // Not published: a CUDA kernel's launch and tail, a few microseconds.
-    preset.gpus.die.taskOverhead = written("5 us", Dimension::Seconds);
+    preset.gpus.die.taskOverhead = writtenQuantity("5 us", Dimension::Seconds);
     // Not published: one link of a switched path (GPU to switch), half a GPU-to-GPU hop.
-    preset.gpus.linkLatency = written("1 us", Dimension::Seconds);
-    preset.cluster.interLatency = written("2 us", Dimension::Seconds);
+    preset.gpus.linkLatency = writtenQuantity("1 us", Dimension::Seconds);
+    preset.cluster.interLatency = writtenQuantity("2 us", Dimension::Seconds);
     return preset;
 }
 
@@ -41,12 +39,12 @@ ClusterPreset dgxNode(std::string name) {
 // compute NICs, one per GPU (Selene: DGX SuperPOD, rail-optimised).
 ClusterPreset dgxA100Selene() {
     ClusterPreset preset = dgxNode("dgx-a100-selene");
-    preset.gpus.die.peakFlops = written("312 TFLOP/s", Dimension::FlopsPerSecond);
-    preset.gpus.die.sram = written("40 MB", Dimension::Bytes);
-    preset.gpus.die.hbm = written("80 GB", Dimension::Bytes);
-    preset.gpus.die.hbmBandwidth = written("2039 GB/s", Dimension::BytesPerSecond);
-    preset.gpus.linkBandwidth = written("300 GB/s", Dimension::BytesPerSecond);
-    preset.cluster.nicBandwidth = written("25 GB/s", Dimension::BytesPerSecond);
+    preset.gpus.die.peakFlops = writtenQuantity("312 TFLOP/s", Dimension::FlopsPerSecond);
+    preset.gpus.die.sram = writtenQuantity("40 MB", Dimension::Bytes);
+    preset.gpus.die.hbm = writtenQuantity("80 GB", Dimension::Bytes);
+    preset.gpus.die.hbmBandwidth = writtenQuantity("2039 GB/s", Dimension::BytesPerSecond);
+    preset.gpus.linkBandwidth = writtenQuantity("300 GB/s", Dimension::BytesPerSecond);
+    preset.cluster.nicBandwidth = writtenQuantity("25 GB/s", Dimension::BytesPerSecond);
     preset.gpus.energy.flopsPerJoule = 312e12 / 400.0;
     // Not published per bit: NVLink about 1.3 pJ/bit, HBM2e about 4 pJ/bit (docs/hardware.md).
     preset.gpus.energy.d2dPicojoulesPerBit = 1.3;
@@ -58,12 +56,12 @@ ClusterPreset dgxA100Selene() {
 // 900 GB/s per GPU (450 each way), 700 W. DGX H100: 8 ConnectX-7 NDR 400 Gb/s compute NICs.
 ClusterPreset dgxH100() {
     ClusterPreset preset = dgxNode("dgx-h100");
-    preset.gpus.die.peakFlops = written("989 TFLOP/s", Dimension::FlopsPerSecond);
-    preset.gpus.die.sram = written("50 MB", Dimension::Bytes);
-    preset.gpus.die.hbm = written("80 GB", Dimension::Bytes);
-    preset.gpus.die.hbmBandwidth = written("3.35 TB/s", Dimension::BytesPerSecond);
-    preset.gpus.linkBandwidth = written("450 GB/s", Dimension::BytesPerSecond);
-    preset.cluster.nicBandwidth = written("50 GB/s", Dimension::BytesPerSecond);
+    preset.gpus.die.peakFlops = writtenQuantity("989 TFLOP/s", Dimension::FlopsPerSecond);
+    preset.gpus.die.sram = writtenQuantity("50 MB", Dimension::Bytes);
+    preset.gpus.die.hbm = writtenQuantity("80 GB", Dimension::Bytes);
+    preset.gpus.die.hbmBandwidth = writtenQuantity("3.35 TB/s", Dimension::BytesPerSecond);
+    preset.gpus.linkBandwidth = writtenQuantity("450 GB/s", Dimension::BytesPerSecond);
+    preset.cluster.nicBandwidth = writtenQuantity("50 GB/s", Dimension::BytesPerSecond);
     preset.gpus.energy.flopsPerJoule = 989e12 / 700.0;
     preset.gpus.energy.d2dPicojoulesPerBit = 1.3;
     preset.gpus.energy.hbmPicojoulesPerBit = 4.0;

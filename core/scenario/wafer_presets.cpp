@@ -11,12 +11,6 @@
 namespace ws {
 namespace {
 
-// A quantity as a file would write it: the value is what reading `text` gives, so a preset
-// saved and read back is equal to the preset.
-Quantity written(const std::string& text, Dimension dimension) {
-    return Quantity{parseQuantity(text, dimension), text};
-}
-
 // The TEMP paper's wafer (Wang et al., arXiv 2512.14256, Table I, as DOMAIN.md reads it):
 // 6 x 8 dies, 200 ns and 5 pJ/bit per D2D hop; per die 80 MB SRAM, 72 GB HBM at 1 TB/s and
 // 6 pJ/bit; 2 TFLOP/s per watt. The paper's per-die peak is unclear (1800 TFLOP/s is reported,
@@ -27,16 +21,16 @@ WaferSpec paperWafer(std::string name, const std::string& linkBandwidth) {
     wafer.rows = 6;
     wafer.cols = 8;
     wafer.topology = TopologyKind::Mesh;
-    wafer.linkBandwidth = written(linkBandwidth, Dimension::BytesPerSecond);
-    wafer.linkLatency = written("200 ns", Dimension::Seconds);
-    wafer.die.peakFlops = written("1000 TFLOP/s", Dimension::FlopsPerSecond);
-    wafer.die.sram = written("80 MB", Dimension::Bytes);
-    wafer.die.hbm = written("72 GB", Dimension::Bytes);
-    wafer.die.hbmBandwidth = written("1 TB/s", Dimension::BytesPerSecond);
+    wafer.linkBandwidth = writtenQuantity(linkBandwidth, Dimension::BytesPerSecond);
+    wafer.linkLatency = writtenQuantity("200 ns", Dimension::Seconds);
+    wafer.die.peakFlops = writtenQuantity("1000 TFLOP/s", Dimension::FlopsPerSecond);
+    wafer.die.sram = writtenQuantity("80 MB", Dimension::Bytes);
+    wafer.die.hbm = writtenQuantity("72 GB", Dimension::Bytes);
+    wafer.die.hbmBandwidth = writtenQuantity("1 TB/s", Dimension::BytesPerSecond);
     wafer.die.efficiency = 1.0;
     // Not in the paper: the compute model's defaults and their reasons (docs/compute-model.md
     // section 2).
-    wafer.die.taskOverhead = written("1 us", Dimension::Seconds);
+    wafer.die.taskOverhead = writtenQuantity("1 us", Dimension::Seconds);
     wafer.die.gemmTile = 128;
     wafer.die.sramReserve = 0.10;
     wafer.energy.d2dPicojoulesPerBit = 5.0;
@@ -55,18 +49,19 @@ WaferSpec dojoTrainingTile() {
     // "4 TB/s per edge" (AI Day 2021) counted over both directions: 144 of the D1's 576
     // 112 Gb/s SerDes lanes per edge carry 2 TB/s each way, and 5 links across the tile's
     // middle at 2 TB/s give its published 10 TB/s bisection.
-    wafer.linkBandwidth = written("2 TB/s", Dimension::BytesPerSecond);
+    wafer.linkBandwidth = writtenQuantity("2 TB/s", Dimension::BytesPerSecond);
     // Not published: the paper's per-hop latency.
-    wafer.linkLatency = written("200 ns", Dimension::Seconds);
+    wafer.linkLatency = writtenQuantity("200 ns", Dimension::Seconds);
     // BF16/CFP8; 354 nodes of 1.25 MB SRAM each.
-    wafer.die.peakFlops = written("362 TFLOP/s", Dimension::FlopsPerSecond);
-    wafer.die.sram = written("440 MB", Dimension::Bytes);
+    wafer.die.peakFlops = writtenQuantity("362 TFLOP/s", Dimension::FlopsPerSecond);
+    wafer.die.sram = writtenQuantity("440 MB", Dimension::Bytes);
     // No DRAM on the tile: five Dojo Interface Processors (32 GB of HBM at 800 GB/s each) at
     // its edge, shared evenly by the 25 dies (160 GB / 25, 4 TB/s / 25).
-    wafer.die.hbm = written("6.4 GB", Dimension::Bytes);
-    wafer.die.hbmBandwidth = written("160 GB/s", Dimension::BytesPerSecond);
+    wafer.die.hbm = writtenQuantity("6.4 GB", Dimension::Bytes);
+    wafer.die.hbmBandwidth = writtenQuantity("160 GB/s", Dimension::BytesPerSecond);
     wafer.die.efficiency = 1.0;
-    wafer.die.taskOverhead = written("1 us", Dimension::Seconds); // not published: the default
+    wafer.die.taskOverhead =
+        writtenQuantity("1 us", Dimension::Seconds); // not published: the default
     wafer.die.gemmTile = 8;       // each node's matrix unit multiplies 8 x 8 blocks
     wafer.die.sramReserve = 0.10; // the design note's 10%, as on the paper's wafer
     // Not published: the paper's 5 and 6 pJ/bit. 362 TFLOP/s at the D1's 400 W TDP.
@@ -86,15 +81,16 @@ WaferSpec tpuV5ePod() {
     wafer.rows = 16;
     wafer.cols = 16;
     wafer.topology = TopologyKind::Torus;
-    wafer.linkBandwidth = written("50 GB/s", Dimension::BytesPerSecond);
-    wafer.linkLatency = written("1 us", Dimension::Seconds); // not published
-    wafer.die.peakFlops = written("197 TFLOP/s", Dimension::FlopsPerSecond);
-    wafer.die.sram = written("128 MB", Dimension::Bytes); // not published: TPU v4's CMEM
-    wafer.die.hbm = written("16 GB", Dimension::Bytes);
-    wafer.die.hbmBandwidth = written("819 GB/s", Dimension::BytesPerSecond);
+    wafer.linkBandwidth = writtenQuantity("50 GB/s", Dimension::BytesPerSecond);
+    wafer.linkLatency = writtenQuantity("1 us", Dimension::Seconds); // not published
+    wafer.die.peakFlops = writtenQuantity("197 TFLOP/s", Dimension::FlopsPerSecond);
+    wafer.die.sram = writtenQuantity("128 MB", Dimension::Bytes); // not published: TPU v4's CMEM
+    wafer.die.hbm = writtenQuantity("16 GB", Dimension::Bytes);
+    wafer.die.hbmBandwidth = writtenQuantity("819 GB/s", Dimension::BytesPerSecond);
     wafer.die.efficiency = 1.0;
-    wafer.die.taskOverhead = written("1 us", Dimension::Seconds); // not published: the default
-    wafer.die.gemmTile = 128; // each MXU is a 128 x 128 systolic array
+    wafer.die.taskOverhead =
+        writtenQuantity("1 us", Dimension::Seconds); // not published: the default
+    wafer.die.gemmTile = 128;                        // each MXU is a 128 x 128 systolic array
     wafer.die.sramReserve = 0.10;
     // Not published: the chip's power; 1 TFLOP/s per watt assumed, and the wafer's pJ/bit.
     wafer.energy.d2dPicojoulesPerBit = 5.0;
@@ -114,6 +110,10 @@ std::vector<WaferSpec> presets() {
 }
 
 } // namespace
+
+Quantity writtenQuantity(const std::string& text, Dimension dimension) {
+    return Quantity{parseQuantity(text, dimension), text};
+}
 
 std::optional<WaferSpec> waferPreset(std::string_view name) {
     for (WaferSpec& wafer : presets())

@@ -24,6 +24,10 @@ namespace ws {
 // the text a file would write ("2 TB/s"), so a saved preset reads back exactly.
 // nullopt for any other name (names are exact, lower case).
 std::optional<WaferSpec> waferPreset(std::string_view name);
+
+// A quantity as a file would write it: `text` parsed, and kept, so that a saved preset (wafer or
+// cluster, scenario/cluster_presets.h) reads back exactly. Throws UnitError as parseQuantity.
+Quantity writtenQuantity(const std::string& text, Dimension dimension);
 std::vector<std::string> waferPresetNames(); // in the order listed above
 
 } // namespace ws
