@@ -12,6 +12,7 @@ namespace {
 
 const char* const kGpt3Scenario = WAFERSCOPE_SCENARIO_DIR "/gpt3_175b_6x8_fsdp_tatp.json";
 const char* const kFourWaferScenario = WAFERSCOPE_SCENARIO_DIR "/gpt3_175b_four_6x8_wafers.json";
+const char* const kClusterScenario = WAFERSCOPE_SCENARIO_DIR "/gpt3_13b_dgx_a100_32gpu.json";
 const char* const kFourWaferPipeline =
     WAFERSCOPE_SCENARIO_DIR "/gpt3_175b_four_6x8_wafers_pp4.json";
 
@@ -89,5 +90,23 @@ void BM_FourWaferPipelineStepEndToEnd(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_FourWaferPipelineStepEndToEnd)->Unit(benchmark::kMillisecond);
+
+// A GPU cluster (SPEC section 9): the shipped 32 A100 scenario (4 DGX A100 nodes, pp 2 x dp 2 x
+// tp 8), and the same strategy on `nodes` nodes with dp grown to match (range(0)): 4 and 16
+// nodes (32 and 128 GPUs). Built, simulated and scheduled 1F1B as a user's run is.
+void BM_ClusterStepEndToEnd(benchmark::State& state) {
+    ws::Scenario scenario = ws::loadScenario(kClusterScenario);
+    const auto nodes = static_cast<int>(state.range(0));
+    scenario.wafer.rows = nodes;
+    scenario.strategy->dp = nodes / 2;
+    scenario.workload->globalBatch *= nodes / 4;
+    const ws::WaferTopology topology(scenario.topologySpec());
+    for (auto _ : state) {
+        const ws::TrainingStep step = ws::buildTrainingStep(scenario, topology);
+        const ws::SimResult result = ws::simulate(step.graph.problem());
+        benchmark::DoNotOptimize(ws::stepTiming(step, result).stepS);
+    }
+}
+BENCHMARK(BM_ClusterStepEndToEnd)->Arg(4)->Arg(16)->Unit(benchmark::kMillisecond);
 
 } // namespace
