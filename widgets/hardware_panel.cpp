@@ -229,6 +229,24 @@ void HardwarePanel::refreshFields() {
                      joined == 0 ? tr("every die pair of an edge")
                                  : tr("%1 per edge").arg(joined)));
     }
+    // A cluster (SPEC section 9) shows its network on the same read-only row; its rows and
+    // columns are nodes and GPUs per node, its die the GPU. The wafer presets would replace
+    // the GPU with a wafer's die, so they are offered on wafers only.
+    if (auto* label = qobject_cast<QLabel*>(m_waferForm->labelForField(m_system)))
+        label->setText(scenario.cluster ? tr("Cluster") : tr("System"));
+    if (scenario.cluster) {
+        const ClusterSpec& cluster = *scenario.cluster;
+        m_waferForm->setRowVisible(m_system, true);
+        m_system->setText(
+            tr("%1 nodes x %2 GPUs, %3 network, NIC %4 per GPU, %5 per link (cluster.inter: "
+               "edit it in the file)")
+                .arg(scenario.wafer.rows)
+                .arg(scenario.wafer.cols)
+                .arg(QString::fromStdString(toString(cluster.network)),
+                     QString::fromStdString(formatBytesPerSecond(cluster.nicBandwidth.value)),
+                     QString::fromStdString(formatSeconds(cluster.interLatency.value))));
+    }
+    m_hardwarePreset->setEnabled(!scenario.cluster);
     const NetworkSettings network = scenario.networkSettings();
     m_networkModel->setCurrentIndex(static_cast<int>(network.model));
     m_networkChunk->setValue(network.chunkBytes / 1024);

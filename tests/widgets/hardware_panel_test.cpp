@@ -91,6 +91,24 @@ TEST(HardwarePanel, AHardwarePresetIsAppliedKeepingTheWafersSize) {
     EXPECT_EQ(preset->currentIndex(), -1);
 }
 
+// A cluster (SPEC section 9) shows its network on the read-only row, renamed "Cluster", and
+// offers no wafer preset (it would replace the GPU with a wafer's die); the GPU's boxes edit it.
+TEST(HardwarePanel, AClusterShowsItsNetworkAndOffersNoWaferPreset) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("gpt3_13b_dgx_a100_32gpu.json"), {});
+    HardwarePanel panel(&document);
+    auto* preset = panel.findChild<QComboBox*>("hardwarePreset");
+    auto* system = panel.findChild<QLabel*>("system");
+    auto* peak = panel.findChild<QDoubleSpinBox*>("peakFlops");
+    ASSERT_TRUE(preset && system && peak);
+    EXPECT_FALSE(preset->isEnabled());
+    EXPECT_TRUE(system->text().startsWith("4 nodes x 8 GPUs, rail network, NIC 25 GB/s per GPU"))
+        << system->text().toStdString();
+    EXPECT_DOUBLE_EQ(peak->value(), 312.0);
+    document.load(transformerStep(), {});
+    EXPECT_TRUE(preset->isEnabled());
+}
+
 // The energy model (issue 20 item 9: it could not be edited): pJ per bit and TFLOP per joule,
 // written as the file's numbers, one undoable edit each, and a refused value snaps back.
 TEST(HardwarePanel, EnergyIsEditedInTheUnitsShown) {
