@@ -2,6 +2,7 @@
 #include "cli_advise.h"
 #include "cli_search.h"
 #include "cli_sweep.h"
+#include "cli_validate_model.h"
 
 #include "command/optimize_command.h"
 #include "evaluation/network_model_comparison.h"
@@ -75,6 +76,15 @@ Commands:
                                  stale routes, the SRAM reserve, sequence length against
                                  dp and sp, the TATP degree, memory; each fix offered was
                                  simulated and helps
+  validate-model SUITE.json [--json] [--calibrate]
+                                 the model against published measurements: simulate every
+                                 point of a validation suite (resources/validation/suite.json:
+                                 Megatron-LM on Selene, nccl-tests on a DGX A100) and print
+                                 published against simulated with the error, the mean and
+                                 worst error over the predictions and each point's drift from
+                                 its recorded value (exit 1 beyond the suite's tolerance);
+                                 --calibrate: the GPU efficiency that reproduces the suite's
+                                 calibration point
   launch FILE [--framework megatron|deepspeed|fsdp|all] [-o OUT]
                                  launch settings for GPU frameworks from the strategy:
                                  Megatron-LM arguments, a DeepSpeed config, a PyTorch FSDP
@@ -423,6 +433,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runSweepCommand(args, out, err);
     if (command == "advise")
         return runAdviseCommand(args, out, err);
+    if (command == "validate-model")
+        return runValidateModelCommand(args, out, err);
     if (command != "validate" && command != "simulate" && command != "optimize" &&
         command != "launch") {
         err << "waferscope-cli: unknown command '" << command << "'\n\n" << kUsage;
