@@ -3,6 +3,7 @@
 // preset's efficiency comes from, the nccl-tests points against their closed form, and errors
 // that name the point's scenario file.
 #include "evaluation/run_options.h"
+#include "evaluation/scenario_run.h"
 #include "io/scenario_io.h"
 #include "scenario/scenario_error.h"
 #include "validation/model_validation.h"
@@ -102,6 +103,34 @@ TEST(ModelValidation, MeanAndWorstErrorLeaveOutTheCalibrationPoint) {
     EXPECT_EQ(result.worstPrediction()->id, "under");
     ASSERT_EQ(result.drifted().size(), 1u); // 3.0 against 2.9 recorded: 3.4% > 1%
     EXPECT_EQ(result.drifted()[0]->id, "under");
+}
+
+// The wafer-against-cluster comparison of docs/validation.md section 11: every side is a
+// training step that fits its dies' memory (a strategy that ran out of memory would compare
+// nothing), and the wafer's two efficiencies order as they must: at the A100's 0.598 the same
+// strategy is never faster than at 1.
+TEST(ModelValidation, WaferAgainstClusterScenariosFitAndSlowerDiesAreNeverFaster) {
+    const fs::path dir = fs::path(WAFERSCOPE_VALIDATION_DIR) / "comparison";
+    int files = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        const SimulationReport report =
+            simulateScenarioReport(loadScenario(entry.path()), RunOptions{}, ReportDetail::Summary);
+        ASSERT_TRUE(report.step.has_value()) << entry.path();
+        EXPECT_GT(report.step->stepS, 0.0) << entry.path();
+        for (const DieReport& die : report.dies) {
+            if (die.memory) {
+                EXPECT_FALSE(die.memory->outOfMemory()) << entry.path() << " die " << die.id;
+            }
+        }
+        ++files;
+    }
+    EXPECT_EQ(files, 6);
+    const double atPeak = simulatedMetric(loadScenario(dir / "gpt3_13b_wafer_4x8_312tf.json"),
+                                          ValidationMetric::StepS, RunOptions{});
+    const double atA100 =
+        simulatedMetric(loadScenario(dir / "gpt3_13b_wafer_4x8_312tf_a100_efficiency.json"),
+                        ValidationMetric::StepS, RunOptions{});
+    EXPECT_GT(atA100, atPeak);
 }
 
 TEST(ModelValidation, APointWhoseScenarioIsBadNamesTheSuiteKeyAndTheScenarioFile) {
