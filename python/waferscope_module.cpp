@@ -1,5 +1,5 @@
 // The Python module `waferscope` (docs/python.md, SPEC section 7): the CLI's simulate,
-// optimize, search and advise, each returning its `--json` report as a dict. The reports are
+// optimize, search, advise and validate-model, each returning its `--json` report as a dict. The reports are
 // built by the same core functions as the CLI's, written as the same JSON text and read back
 // with json.loads, so a dict equals the parsed output of `waferscope-cli COMMAND --json FILE`
 // in the same environment (TCME_MAX_ITER, TCME_ROUTING, FSDP_ALLGATHER apply here too).
@@ -16,6 +16,7 @@
 #include "evaluation/scenario_run.h"
 #include "io/scenario_io.h"
 #include "report/report_formats.h"
+#include "validation/model_validation.h"
 
 #include "waferscope_version.h"
 
@@ -100,6 +101,20 @@ py::object advise(const py::object& scenario) {
     });
 }
 
+// A suite is a file, never a dict: its points name scenario files relative to it. Compared as
+// written, without the environment's overrides, as the CLI's validate-model compares it.
+py::object validateModelReport(const py::object& suitePath) {
+    const std::string path = py::str(py::module_::import("os").attr("fspath")(suitePath));
+    std::string text;
+    try {
+        py::gil_scoped_release released;
+        text = validationJson(ws::validateModel(loadValidationSuite(path), RunOptions{})).dump();
+    } catch (...) {
+        rethrowForPython(path);
+    }
+    return jsonTextToPython(text);
+}
+
 std::string scenarioRepr(const LoadedScenario& loaded) {
     return "<waferscope.Scenario " + py::repr(py::str(loaded.scenario.name)).cast<std::string>() +
            " from " + py::repr(py::str(loaded.source)).cast<std::string>() + ">";
@@ -155,4 +170,7 @@ PYBIND11_MODULE(waferscope, module) {
                "is.");
     module.def("advise", &advise, py::arg("scenario"),
                "The advisor's findings, the `advise --json` report.");
+    module.def("validate_model", &validateModelReport, py::arg("suite"),
+               "Simulates every point of a validation suite (a path) and returns the "
+               "`validate-model --json` report: published against simulated, errors, drift.");
 }

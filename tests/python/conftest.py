@@ -1,8 +1,8 @@
 """What the Python module's tests share: where the CLI and the example scenarios are.
 
-ctest (tests/python/CMakeLists.txt) sets WAFERSCOPE_CLI, WAFERSCOPE_SCENARIO_DIR and a PYTHONPATH
-holding the module. A missing one is an error, never a skip: a test run that checks nothing
-must not pass.
+ctest (tests/python/CMakeLists.txt) sets WAFERSCOPE_CLI, WAFERSCOPE_SCENARIO_DIR,
+WAFERSCOPE_VALIDATION_DIR and a PYTHONPATH holding the module. A missing one is an error, never
+a skip: a test run that checks nothing must not pass.
 """
 
 import json
@@ -29,6 +29,11 @@ def _required_environment(name):
 @pytest.fixture(scope="session")
 def scenario_dir():
     return pathlib.Path(_required_environment("WAFERSCOPE_SCENARIO_DIR"))
+
+
+@pytest.fixture(scope="session")
+def validation_dir():
+    return pathlib.Path(_required_environment("WAFERSCOPE_VALIDATION_DIR"))
 
 
 @pytest.fixture(scope="session")

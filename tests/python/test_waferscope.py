@@ -101,6 +101,23 @@ def test_advise_equals_the_cli_report(cli_json, scenario_dir, slow_die_file, no_
     assert waferscope.advise(llama) == cli_json("advise", "--json", llama)
 
 
+def test_validate_model_equals_the_cli_report(cli_json, validation_dir):
+    suite = validation_dir / "suite.json"
+    report = waferscope.validate_model(suite)
+    assert report == cli_json("validate-model", "--json", suite)
+    assert report["points"][0]["role"] == "calibration"
+    assert report["predictions"] == len(report["points"]) - 1
+
+
+def test_validate_model_names_the_suite_and_key_of_bad_input(tmp_path):
+    suite = tmp_path / "suite.json"
+    suite.write_text('{"format": "waferscope.validation", "version": 1, "calibration": "a", '
+                     '"points": []}')
+    with pytest.raises(ValueError) as raised:
+        waferscope.validate_model(str(suite))
+    assert str(raised.value) == f"{suite}: points: must be a non-empty list of points"
+
+
 def test_environment_overrides_apply_as_in_the_cli(cli_json, scenario_dir, monkeypatch):
     path = scenario_dir / "contention_fsdp_tatp_4x4.json"
     monkeypatch.setenv("TCME_MAX_ITER", "1")
