@@ -1,7 +1,7 @@
 // The Python module `waferscope` (docs/python.md, SPEC section 7): the CLI's simulate,
-// optimize, search, advise and validate-model, each returning its `--json` report as a dict. The reports are
-// built by the same core functions as the CLI's, written as the same JSON text and read back
-// with json.loads, so a dict equals the parsed output of `waferscope-cli COMMAND --json FILE`
+// optimize, search, advise and validate-model, each returning its `--json` report as a dict. The
+// reports are built by the same core functions as the CLI's, written as the same JSON text and read
+// back with json.loads, so a dict equals the parsed output of `waferscope-cli COMMAND --json FILE`
 // in the same environment (TCME_MAX_ITER, TCME_ROUTING, FSDP_ALLGATHER apply here too).
 // Every run releases the GIL: a notebook may run several in threads.
 
