@@ -8,7 +8,7 @@
 #include "units/quantity.h"
 #include "validation/model_validation.h"
 
-#include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <ostream>
 #include <stdexcept>
@@ -99,7 +99,7 @@ int runValidateModelCommand(const std::vector<std::string>& args, std::ostream& 
         if (json && calibrate)
             throw CliUsageError{"--json and --calibrate do not go together"};
         const ValidationSuite suite = loadValidationSuite(file);
-        // Summary runs without the environment's overrides: a suite is compared as written.
+        // Without the environment's overrides (TCME_MAX_ITER, ...): a suite is compared as written.
         RunOptions options;
         if (calibrate) {
             printCalibration(suite, calibrateEfficiency(suite, options), out);
