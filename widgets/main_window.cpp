@@ -630,7 +630,8 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
     m_advisor->setAnalysis(analysis);
     m_linkFlows->setLink(analysis, m_mesh->selectedLink().value_or(-1));
     // The timeline shares the analysis's report (an aliasing pointer keeps the analysis alive).
-    m_timeline->setReport(std::shared_ptr<const SimulationReport>(analysis, &analysis->report));
+    m_timeline->setReport(std::shared_ptr<const SimulationReport>(analysis, &analysis->report),
+                          analysis->topology);
     m_rounds->setAnalysis(analysis);
     const SimulationReport& report = analysis->report;
     QString summary = tr("makespan %1").arg(qs(formatSeconds(report.makespanS)));

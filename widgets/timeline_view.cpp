@@ -199,8 +199,10 @@ void TimelineView::showPipeline(bool pipeline) {
     m_stack->setCurrentIndex(pipeline ? kPipelinePage : kDieEventsPage);
 }
 
-void TimelineView::setReport(std::shared_ptr<const SimulationReport> report) {
+void TimelineView::setReport(std::shared_ptr<const SimulationReport> report,
+                             std::shared_ptr<const WaferTopology> topology) {
     m_report = std::move(report);
+    m_topology = std::move(topology);
     // The schedule is what a pipelined step adds: shown first when the tabs appear, and the
     // user's tab kept from one pipelined report to the next.
     const bool offered = PipelineScheduleView::hasSchedule(m_report.get());
@@ -449,7 +451,9 @@ QString TimelineView::eventText(int die, int eventIndex) const {
                 const LinkId id = flow.route.links[i];
                 if (id >= 0 && id < static_cast<LinkId>(m_report->links.size())) {
                     const LinkReport& link = m_report->links[static_cast<std::size_t>(id)];
-                    links << QStringLiteral("%1->%2").arg(link.from).arg(link.to);
+                    links << (m_topology ? QString::fromStdString(
+                                               linkName(*m_topology, link.from, link.to))
+                                         : QStringLiteral("%1->%2").arg(link.from).arg(link.to));
                 } else {
                     links << QStringLiteral("#%1").arg(id);
                 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "report/simulation_report.h"
+#include "topology/wafer_topology.h"
 
 #include <QPoint>
 #include <QRectF>
@@ -52,8 +53,10 @@ public:
     ~TimelineView() override;
 
     // Shows `report` (nullptr: nothing), the whole run in view; keeps the link filter and drops
-    // the highlighted flow.
-    void setReport(std::shared_ptr<const SimulationReport> report);
+    // the highlighted flow. `topology`, the one the report was simulated on, names the links'
+    // ends in tooltips ("3->node 0 switch" on a cluster); without it they are vertex ids.
+    void setReport(std::shared_ptr<const SimulationReport> report,
+                   std::shared_ptr<const WaferTopology> topology = nullptr);
     std::shared_ptr<const SimulationReport> report() const { return m_report; }
     // Shows only the send and receive events of the flows whose route crosses `link`, plus every
     // compute and idle event; nullopt shows every event.
@@ -111,6 +114,7 @@ private:
     QLabel* m_spanCaption = nullptr;
     std::optional<ShadedSpan> m_span;
     std::shared_ptr<const SimulationReport> m_report;
+    std::shared_ptr<const WaferTopology> m_topology;
     std::optional<LinkId> m_linkFilter;
     std::unordered_map<std::string, std::size_t> m_flowIndex; // flow id -> index in flows
     int m_dieTickStep = 0; // a "die N" label every this many rows (0: not yet set)

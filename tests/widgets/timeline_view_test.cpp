@@ -71,9 +71,10 @@ std::shared_ptr<SimulationReport> smallReport() {
 
 // A view of `report`, shown offscreen at a fixed size and replotted, so that pixels are final.
 struct ShownView {
-    explicit ShownView(std::shared_ptr<const SimulationReport> report) {
+    explicit ShownView(std::shared_ptr<const SimulationReport> report,
+                       std::shared_ptr<const WaferTopology> topology = nullptr) {
         view.resize(800, 300);
-        view.setReport(std::move(report));
+        view.setReport(std::move(report), std::move(topology));
         view.show();
         EXPECT_TRUE(QTest::qWaitForWindowExposed(&view));
         view.plot()->replot(QCustomPlot::rpImmediateRefresh);
@@ -370,6 +371,31 @@ TEST(TimelineView, TooltipsDescribeComputeAndTransfers) {
     EXPECT_TRUE(send.contains(QStringLiteral("flow f1")));
     EXPECT_TRUE(send.contains(QStringLiteral("links 1->2")));
     EXPECT_TRUE(send.contains(QStringLiteral("round 2")));
+}
+
+// On a GPU cluster (SPEC section 9) a transfer's links end at switches, which the tooltip names
+// as the mesh view does: one node of 3 GPUs, flow f1 from GPU 1 through the node's switch to 2.
+TEST(TimelineView, TransferTooltipsNameTheSwitchesOfACluster) {
+    Scenario scenario;
+    scenario.wafer.rows = 1;
+    scenario.wafer.cols = 3;
+    scenario.cluster = ClusterSpec{};
+    const auto topology = std::make_shared<const WaferTopology>(scenario.topologySpec());
+    const int nodeSwitch = topology->dieCount(); // the first vertex after the GPUs
+    auto report = smallReport();
+    report->links.clear();
+    for (const LinkProperties& props : topology->links())
+        report->links.push_back(LinkReport{props.id, props.from, props.to});
+    FlowReport& f1 = report->flows[1];
+    f1.route.path = {1, nodeSwitch, 2};
+    f1.route.links = {*topology->linkBetween(1, nodeSwitch), *topology->linkBetween(nodeSwitch, 2)};
+    f1.route.hops = 2;
+    report->flows[0].route.links = {*topology->linkBetween(0, nodeSwitch)};
+
+    ShownView shown(report, topology);
+    const QString send = shown.view.toolTipAt(shown.view.eventRect(1, 2).center().toPoint());
+    EXPECT_TRUE(send.contains(QStringLiteral("links 1->node 0 switch, node 0 switch->2")))
+        << send.toStdString();
 }
 
 // Dies without events (unused or dead) take no room: the teaching example uses 4 of 16 dies.
