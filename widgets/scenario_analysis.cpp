@@ -17,7 +17,7 @@ std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario
     options.cancel = cancel;
     const ScenarioRun run = prepareRun(scenario, options);
     analysis->topology = run.topology;
-    analysis->report = reportOf(run, simulateRun(run, options));
+    analysis->report = reportOf(run, simulateRun(run, options), ReportDetail::Full, cancel);
     if (compareNetworkModels) {
         const NetworkModelOutcome shown = outcomeOf(analysis->report);
         const bool fluid = shown.network.model == NetworkModel::Fluid;

@@ -102,7 +102,7 @@ public:
         dropStalePins();
         m_run.emplace(prepareRun(m_scenario, m_options));
         m_result = simulateRun(*m_run, m_options);
-        m_report = reportOf(*m_run, m_result, ReportDetail::Full);
+        m_report = reportOf(*m_run, m_result, ReportDetail::Full, m_options.cancel);
         m_baseS = secondsOf(m_report);
         // The trials below run the scenario as simulated (overrides already applied).
         m_trialOptions = m_options;

@@ -62,12 +62,13 @@ SimResult simulateRun(const ScenarioRun& run, const RunOptions& options) {
     return result;
 }
 
-SimulationReport reportOf(const ScenarioRun& run, const SimResult& result, ReportDetail detail) {
+SimulationReport reportOf(const ScenarioRun& run, const SimResult& result, ReportDetail detail,
+                          const std::function<bool()>& cancel) {
     if (run.step)
         return buildStepReport(run.scenario, *run.topology, *run.step, result, run.warnings(),
-                               detail);
+                               detail, cancel);
     return buildSimulationReport(run.scenario, *run.topology, *run.plan, result, run.warnings(),
-                                 detail);
+                                 detail, cancel);
 }
 
 SimulationReport simulateScenarioReport(Scenario scenario, const RunOptions& options,
@@ -78,7 +79,7 @@ SimulationReport simulateScenarioReport(Scenario scenario, const RunOptions& opt
         runOptions.labels = TaskLabels::Skipped;
     }
     const ScenarioRun run = prepareRun(std::move(scenario), runOptions);
-    SimulationReport report = reportOf(run, simulateRun(run, options), detail);
+    SimulationReport report = reportOf(run, simulateRun(run, options), detail, options.cancel);
     tell(options, RunStage::Reported);
     return report;
 }

@@ -57,9 +57,11 @@ SimResult simulateRun(const ScenarioRun& run, const RunOptions& options = {});
 
 // The user-facing report of a simulated run (buildStepReport or buildSimulationReport), with
 // the run's warnings; a Summary one leaves out the per-flow records and die events. A Full
-// one of a run prepared with FlowRecords::Dropped throws std::invalid_argument.
+// one of a run prepared with FlowRecords::Dropped throws std::invalid_argument. Polls `cancel`
+// as the simulation does (throws RunCancelled).
 SimulationReport reportOf(const ScenarioRun& run, const SimResult& result,
-                          ReportDetail detail = ReportDetail::Full);
+                          ReportDetail detail = ReportDetail::Full,
+                          const std::function<bool()>& cancel = {});
 
 // prepareRun + simulateRun + reportOf: what `waferscope-cli simulate` prints and the GUI shows.
 // A Summary run drops the flow records and the task labels (RunOptions::flowRecords, labels)

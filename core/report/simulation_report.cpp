@@ -1,5 +1,8 @@
 #include "report/simulation_report.h"
 
+#include "collectives/collective_expansion.h"
+#include "sim/run_cancelled.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <tuple>
@@ -108,7 +111,8 @@ HardwareSummary hardwareSummaryOf(const Scenario& scenario) {
 
 SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopology& topology,
                                        const TrafficPlan& plan, const SimResult& result,
-                                       std::vector<std::string> warnings, ReportDetail detail) {
+                                       std::vector<std::string> warnings, ReportDetail detail,
+                                       const std::function<bool()>& cancel) {
     SimulationReport report;
     report.scenarioName = scenario.name;
     report.detail = detail;
@@ -145,6 +149,8 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
                                     "dropped them (FlowRecords::Dropped)");
     report.flows.reserve(plan.flows.size());
     for (const Flow& flow : plan.flows) {
+        if (report.flows.size() % kFlowsBetweenCancelPolls == 0)
+            throwIfCancelled(cancel);
         const TaskTiming& timing = result.tasks[static_cast<std::size_t>(flow.task)];
         const TrafficOp& op = scenario.traffic[static_cast<std::size_t>(flow.opIndex)];
         FlowReport flowReport = flowReportOf(flow, timing, op.id, toString(op.kind), flow.step);

@@ -8,6 +8,7 @@
 #include "step/pipeline_schedule.h"
 #include "topology/wafer_topology.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -201,11 +202,14 @@ double offWaferPicojoulesPerBit(const Scenario& scenario);
 void setLinkEnergy(SimulationReport& report, const Scenario& scenario);
 
 // The report of a pure network experiment. A Full one needs the plan's flow records: throws
-// std::invalid_argument for a plan that dropped them (FlowRecords::Dropped).
+// std::invalid_argument for a plan that dropped them (FlowRecords::Dropped). Polls `cancel`
+// between blocks of flows (throws RunCancelled): a full report of 10^5 flows takes as long as
+// their simulation, and Cancel must not wait for it.
 SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopology& topology,
                                        const TrafficPlan& plan, const SimResult& result,
                                        std::vector<std::string> warnings,
-                                       ReportDetail detail = ReportDetail::Full);
+                                       ReportDetail detail = ReportDetail::Full,
+                                       const std::function<bool()>& cancel = {});
 
 std::string toString(DieEvent::Kind kind); // "compute", "send", "recv", "idle"
 

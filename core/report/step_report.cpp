@@ -1,6 +1,8 @@
 #include "report/step_report.h"
 
+#include "collectives/collective_expansion.h"
 #include "collectives/flow.h"
+#include "sim/run_cancelled.h"
 #include "step/round_link_bytes.h"
 #include "step/round_windows.h"
 #include "step/work_shares.h"
@@ -74,7 +76,8 @@ void addIdleEvents(DieReport& die, double end) {
 
 SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& topology,
                                  const TrainingStep& step, const SimResult& result,
-                                 std::vector<std::string> warnings, ReportDetail detail) {
+                                 std::vector<std::string> warnings, ReportDetail detail,
+                                 const std::function<bool()>& cancel) {
     const StepGraph& graph = step.graph;
     const SimProblem& problem = graph.problem();
     const StepTiming timing = stepTiming(step, result);
@@ -127,6 +130,8 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
             throw std::invalid_argument("a full report needs the step's flow records, and this "
                                         "step dropped them (FlowRecords::Dropped)");
         for (const Flow& flow : graph.flows()) {
+            if (report.flows.size() % kFlowsBetweenCancelPolls == 0)
+                throwIfCancelled(cancel);
             const StepTaskInfo& info = graph.info()[static_cast<std::size_t>(flow.task)];
             FlowReport entry = flowReportOf(
                 flow, result.tasks[static_cast<std::size_t>(flow.task)], opOfFlow(flow.id),
@@ -141,6 +146,8 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     std::vector<double> scaledCompute(static_cast<std::size_t>(topology.dieCount()), 0.0);
     StepMetrics metrics;
     for (std::size_t task = 0; task < problem.tasks.size(); ++task) {
+        if (task % kFlowsBetweenCancelPolls == 0)
+            throwIfCancelled(cancel);
         const SimTask& simTask = problem.tasks[task];
         if (simTask.kind != SimTask::Kind::Compute)
             continue;

@@ -390,5 +390,29 @@ TEST(ScenarioRun, CancelStopsThePlanningOfLargeTrafficWithin100Ms) {
                             0.05);
 }
 
+// The full report of 10^5 flows takes about as long as their simulation (0.4 s of the app's
+// 1 s on the 16x16 ring in a debug build), so it stops within 100 ms too. The app's Cancel
+// once waited for it: a cancel during the report went unheard until the report was done.
+TEST(ScenarioRun, CancelStopsTheFullReportOfALargeRunWithin100Ms) {
+    const ScenarioRun run = prepareRun(test::ringAllReduce16x16(), RunOptions{});
+    const SimResult result = simulateRun(run);
+    expectCancelWithin100Ms(
+        [&](const RunOptions& options) {
+            reportOf(run, result, ReportDetail::Full, options.cancel);
+        },
+        0.05);
+}
+
+// A training step's report polls the same predicate (its tasks, not only its flows).
+TEST(ScenarioRun, TheReportOfATrainingStepHonoursCancel) {
+    const ScenarioRun run =
+        prepareRun(loadScenario(kScenarios / "llama2_7b_4x4_tp_vs_tatp.json"), RunOptions{});
+    const SimResult result = simulateRun(run);
+    for (ReportDetail detail : {ReportDetail::Full, ReportDetail::Summary}) {
+        EXPECT_THROW(reportOf(run, result, detail, [] { return true; }), RunCancelled);
+        EXPECT_NO_THROW(reportOf(run, result, detail, [] { return false; }));
+    }
+}
+
 } // namespace
 } // namespace ws
