@@ -99,7 +99,7 @@ TEST(EvaluationRunner, CancelStopsTheRunningSimulation) {
 // The app simulates through the CLI's pipeline, environment overrides included, so the two
 // agree (tests/core/evaluation checks the CLI against the same pipeline).
 TEST(ScenarioAnalysis, HonoursFsdpAllGatherLikeTheCli) {
-    const Scenario scenario = test::exampleScenario("gpt3_6_7b_6x8_search.json"); // dp 6, FSDP
+    const Scenario scenario = test::exampleScenario("gpt3_125m_dojo_tile_5x5.json"); // dp 5, FSDP
     qputenv("FSDP_ALLGATHER", "multicast");
     const auto analysis = analyseScenario(scenario);
     const SimulationReport pipeline = simulateScenarioReport(scenario, frontEndRunOptions());
