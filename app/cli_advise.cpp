@@ -2,12 +2,12 @@
 
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "cli_subcommand.h"
 
 #include "advice/advisor.h"
 #include "evaluation/run_options.h"
 #include "io/json_text.h"
 #include "io/scenario_io.h"
-#include "scenario/scenario_error.h"
 
 #include <ostream>
 #include <stdexcept>
@@ -47,7 +47,7 @@ void printFindings(const std::vector<Finding>& findings, const std::string& file
 
 int runAdviseCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     std::string file;
-    try {
+    return runSubcommand("advise", file, err, [&] {
         bool json = false;
         file = readSubcommandArguments(args, "a scenario FILE",
                                        [&](const std::string& arg, const auto&) {
@@ -63,16 +63,7 @@ int runAdviseCommand(const std::vector<std::string>& args, std::ostream& out, st
         else
             printFindings(findings, file, out);
         return kExitOk;
-    } catch (const CliUsageError& error) {
-        err << "waferscope-cli: " << error.message << "\n(see waferscope-cli --help)\n";
-        return kExitBadInput;
-    } catch (const ScenarioError& error) {
-        err << file << ": " << error.what() << '\n';
-        return kExitBadInput;
-    } catch (const std::exception& error) {
-        err << "waferscope-cli: advise " << file << ": " << error.what() << '\n';
-        return kExitRunFailed;
-    }
+    });
 }
 
 } // namespace ws

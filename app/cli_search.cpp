@@ -2,12 +2,11 @@
 
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "cli_subcommand.h"
 
 #include "command/search_command.h"
 #include "evaluation/run_options.h"
-#include "io/file_write_error.h"
 #include "io/scenario_io.h"
-#include "scenario/scenario_error.h"
 #include "units/quantity.h"
 
 #include <nlohmann/json.hpp>
@@ -104,7 +103,7 @@ void printSummary(const Scenario& scenario, const SearchResult& result, std::ost
 
 int runSearchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     std::string file;
-    try {
+    return runSubcommand("search", file, err, [&] {
         const SearchCommandOptions options = parseOptions(args);
         file = options.file;
         const Scenario scenario = loadScenario(file);
@@ -131,21 +130,7 @@ int runSearchCommand(const std::vector<std::string>& args, std::ostream& out, st
         if (options.outputPath && !options.json)
             out << "best scenario written to " << *options.outputPath << '\n';
         return kExitOk;
-    } catch (const CliUsageError& error) {
-        err << "waferscope-cli: " << error.message << "\n(see waferscope-cli --help)\n";
-        return kExitBadInput;
-    } catch (const ScenarioError& error) {
-        err << file << ": " << error.what() << '\n';
-        return kExitBadInput;
-    } catch (const FileWriteError& error) {
-        // -o FILE could not be written: the run failed (exit 1), and the message names the
-        // output file, not the scenario that was read.
-        err << "waferscope-cli: " << error.what() << '\n';
-        return kExitRunFailed;
-    } catch (const std::exception& error) {
-        err << file << ": " << error.what() << '\n';
-        return kExitRunFailed;
-    }
+    });
 }
 
 } // namespace ws

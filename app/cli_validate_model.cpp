@@ -2,9 +2,9 @@
 
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "cli_subcommand.h"
 
 #include "evaluation/run_options.h"
-#include "scenario/scenario_error.h"
 #include "units/quantity.h"
 #include "validation/model_validation.h"
 
@@ -83,7 +83,7 @@ void printCalibration(const ValidationSuite& suite, const EfficiencyCalibration&
 int runValidateModelCommand(const std::vector<std::string>& args, std::ostream& out,
                             std::ostream& err) {
     std::string file;
-    try {
+    return runSubcommand("validate-model", file, err, [&] {
         bool json = false;
         bool calibrate = false;
         file = readSubcommandArguments(args, "a validation suite SUITE.json",
@@ -111,16 +111,7 @@ int runValidateModelCommand(const std::vector<std::string>& args, std::ostream& 
         else
             printResult(result, file, out);
         return result.drifted().empty() ? kExitOk : kExitRunFailed;
-    } catch (const CliUsageError& error) {
-        err << "waferscope-cli: " << error.message << "\n(see waferscope-cli --help)\n";
-        return kExitBadInput;
-    } catch (const ScenarioError& error) {
-        err << file << ": " << error.what() << '\n';
-        return kExitBadInput;
-    } catch (const std::exception& error) {
-        err << "waferscope-cli: validate-model " << file << ": " << error.what() << '\n';
-        return kExitRunFailed;
-    }
+    });
 }
 
 } // namespace ws

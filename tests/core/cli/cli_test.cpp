@@ -470,3 +470,21 @@ TEST(Cli, LaunchNeedsAStrategy) {
 }
 
 } // namespace
+
+// search, advise and validate-model share one error path (app/cli_subcommand.h): a bad command
+// line and a file that cannot be read are each reported alike, exit 2.
+TEST(Cli, SubcommandsReportBadInputAlike) {
+    const fs::path missing = scratchDir() / "no_such_scenario.json";
+    for (const std::string command : {"search", "advise", "validate-model"}) {
+        SCOPED_TRACE(command);
+        const CliRun usage = runCli(command + " " + quote(missing.string()) + " --no-such-option");
+        EXPECT_EQ(usage.status, 2);
+        EXPECT_NE(usage.err.find("waferscope-cli: unknown option '--no-such-option' for " +
+                                 command + "\n(see waferscope-cli --help)"),
+                  std::string::npos)
+            << usage.err;
+        const CliRun unreadable = runCli(command + " " + quote(missing.string()));
+        EXPECT_EQ(unreadable.status, 2);
+        EXPECT_EQ(unreadable.err.rfind(missing.string() + ": ", 0), 0u) << unreadable.err;
+    }
+}
