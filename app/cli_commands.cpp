@@ -1,6 +1,7 @@
 #include "cli_commands.h"
 #include "cli_advise.h"
 #include "cli_search.h"
+#include "cli_subcommand.h"
 #include "cli_sweep.h"
 #include "cli_validate_model.h"
 
@@ -9,7 +10,6 @@
 #include "evaluation/scenario_run.h"
 #include "io/atomic_file.h"
 #include "io/environment_overrides.h"
-#include "io/file_write_error.h"
 #include "io/scenario_io.h"
 #include "report/die_metrics_csv.h"
 #include "report/launch_settings.h"
@@ -441,47 +441,39 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return kExitBadInput;
     }
     std::string file;
-    try {
-        const SimulateOptions options = parseSimulateOptions(args, file);
-        if (command == "validate") {
-            if (options.json || options.tracePath || options.csvPath || options.failOnOutOfMemory ||
-                options.maxIter || options.outputPath || options.dieCsvPath || options.framework ||
-                options.compareModes)
-                throw UsageError{"validate takes only --max-flows N and --max-chunks N"};
-            return validate(file, options, out);
+    return runSubcommand(command, file, err, [&]() -> int {
+        // These commands answer a bad command line with the whole usage.
+        try {
+            const SimulateOptions options = parseSimulateOptions(args, file);
+            if (command == "validate") {
+                if (options.json || options.tracePath || options.csvPath ||
+                    options.failOnOutOfMemory || options.maxIter || options.outputPath ||
+                    options.dieCsvPath || options.framework || options.compareModes)
+                    throw UsageError{"validate takes only --max-flows N and --max-chunks N"};
+                return validate(file, options, out);
+            }
+            if (command == "optimize") {
+                if (options.tracePath || options.csvPath || options.failOnOutOfMemory ||
+                    options.dieCsvPath || options.framework || options.compareModes)
+                    throw UsageError{"optimize takes --max-iter N, --json and -o FILE"};
+                return optimizeCommand(file, options, out);
+            }
+            if (command == "launch") {
+                if (options.json || options.tracePath || options.csvPath || options.dieCsvPath ||
+                    options.failOnOutOfMemory || options.maxIter || options.compareModes)
+                    throw UsageError{"launch takes --framework NAME and -o FILE"};
+                return launchCommand(file, options, out, err);
+            }
+            if (options.maxIter || options.outputPath)
+                throw UsageError{"--max-iter and -o belong to optimize and launch"};
+            if (options.framework)
+                throw UsageError{"--framework belongs to launch"};
+            return simulateCommand(file, options, out, err);
+        } catch (const UsageError& error) {
+            err << "waferscope-cli: " << error.message << "\n\n" << kUsage;
+            return kExitBadInput;
         }
-        if (command == "optimize") {
-            if (options.tracePath || options.csvPath || options.failOnOutOfMemory ||
-                options.dieCsvPath || options.framework || options.compareModes)
-                throw UsageError{"optimize takes --max-iter N, --json and -o FILE"};
-            return optimizeCommand(file, options, out);
-        }
-        if (command == "launch") {
-            if (options.json || options.tracePath || options.csvPath || options.dieCsvPath ||
-                options.failOnOutOfMemory || options.maxIter || options.compareModes)
-                throw UsageError{"launch takes --framework NAME and -o FILE"};
-            return launchCommand(file, options, out, err);
-        }
-        if (options.maxIter || options.outputPath)
-            throw UsageError{"--max-iter and -o belong to optimize and launch"};
-        if (options.framework)
-            throw UsageError{"--framework belongs to launch"};
-        return simulateCommand(file, options, out, err);
-    } catch (const UsageError& error) {
-        err << "waferscope-cli: " << error.message << "\n\n" << kUsage;
-        return kExitBadInput;
-    } catch (const ScenarioError& error) {
-        err << file << ": " << error.what() << '\n';
-        return kExitBadInput;
-    } catch (const FileWriteError& error) {
-        // An output file (-o, --trace, --csv, --die-csv) could not be written: the run failed,
-        // and the message names that file, not the scenario that was read.
-        err << "waferscope-cli: " << error.what() << '\n';
-        return kExitRunFailed;
-    } catch (const std::exception& error) {
-        err << file << ": " << error.what() << '\n';
-        return kExitRunFailed;
-    }
+    });
 }
 
 } // namespace ws
