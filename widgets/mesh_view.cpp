@@ -551,7 +551,7 @@ void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
             dead.push_back(bar);
             continue;
         }
-        if (link.offWafer) { // edged outside the bar, so that all of its fill shows at any zoom
+        if (link.offWafer()) { // edged outside the bar, so that all of its fill shows at any zoom
             const double edge = offWaferLinkPen(tile).widthF() / 2;
             offWafer.push_back(bar.adjusted(-edge, -edge, edge, edge));
         }
@@ -1303,7 +1303,7 @@ QString MeshView::linkToolTip(LinkId link) const {
                    .arg(tierName(topology.link(link).tier),
                         qs(formatBytesPerSecond(
                             bandwidthOf(m_analysis->scenario, topology.link(link)))));
-    if (topology.link(link).offWafer)
+    if (topology.link(link).offWafer())
         text += tr("<br>off-wafer: wafer %1 → wafer %2, %3")
                     .arg(topology.waferOf(report.from))
                     .arg(topology.waferOf(report.to))

@@ -478,7 +478,7 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
     if (report.hardware.wafers && report.hardware.offWafer) {
         const long offWaferLinks =
             std::count_if(topology.links().begin(), topology.links().end(),
-                          [](const LinkProperties& link) { return link.offWafer; });
+                          [](const LinkProperties& link) { return link.offWafer(); });
         out << "system:    " << report.hardware.wafers->first << 'x'
             << report.hardware.wafers->second << " wafers of " << topology.waferRows() << 'x'
             << topology.waferCols() << " dies, " << offWaferLinks << " directed off-wafer links of "

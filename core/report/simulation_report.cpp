@@ -82,7 +82,7 @@ std::vector<LinkReport> linkReports(const WaferTopology& topology, const SimResu
         link.from = props.from;
         link.to = props.to;
         link.alive = props.alive;
-        link.offWafer = props.offWafer;
+        link.offWafer = props.offWafer();
         link.bytes = index < result.linkBytes.size() ? result.linkBytes[index] : 0.0;
         link.busyS = index < result.linkBusyS.size() ? result.linkBusyS[index] : 0.0;
         const double bandwidth = linkBandwidth[index];

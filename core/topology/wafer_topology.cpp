@@ -157,7 +157,6 @@ void WaferTopology::addLink(int from, int to, LinkTier tier) {
     props.from = from;
     props.to = to;
     props.alive = (isSwitch(from) || isAlive(from)) && (isSwitch(to) || isAlive(to));
-    props.offWafer = tier == LinkTier::OffWafer;
     props.tier = tier;
     m_links.push_back(props);
     m_outLinks[static_cast<std::size_t>(from)].push_back(props.id);

@@ -43,8 +43,9 @@ struct LinkProperties {
     DieId from = 0;
     DieId to = 0;
     bool alive = true;
-    bool offWafer = false; // tier == LinkTier::OffWafer
     LinkTier tier = LinkTier::Wafer;
+
+    bool offWafer() const { return tier == LinkTier::OffWafer; }
 };
 
 // A cluster's inter-node network (SPEC section 9): one switch per rail (GPU g of every node on

@@ -342,7 +342,7 @@ systemAnalysis(int rows, int cols, std::optional<int> linksPerEdge, const Bytes&
         link.to = props.to;
         link.alive = props.alive;
         link.bytes = bytes(props);
-        const double bandwidth = props.offWafer ? 100e9 : scenario.wafer.linkBandwidth.value;
+        const double bandwidth = props.offWafer() ? 100e9 : scenario.wafer.linkBandwidth.value;
         link.busyS = link.bytes / bandwidth;
         link.utilization = link.busyS / report.makespanS;
         report.links.push_back(link);
@@ -363,7 +363,7 @@ int countOf(const QImage& image, QPointF from, QPointF to, QColor colour) {
 // link keeps its load's colour, edged like the boundary it crosses.
 TEST(MeshView, ASystemOfWafersShowsItsBoundariesAndOffWaferLinks) {
     const auto analysis = systemAnalysis(3, 4, 2, [](const LinkProperties& link) {
-        return link.offWafer ? 4e6 : 1e6; // bytes
+        return link.offWafer() ? 4e6 : 1e6; // bytes
     });
     const WaferTopology& topology = *analysis->topology;
     ASSERT_EQ(topology.waferCount(), 4);
@@ -397,7 +397,7 @@ TEST(MeshView, ASystemOfWafersShowsItsBoundariesAndOffWaferLinks) {
     int offWafer = 0;
     for (const LinkProperties& link : topology.links()) {
         const QRectF bar = view.geometry().linkRect(topology, link);
-        if (!link.offWafer) {
+        if (!link.offWafer()) {
             EXPECT_EQ(pixelAt(image, bar.center()), bucketColor(loadBucket(0.25)))
                 << "link " << link.id;
             continue;
@@ -489,7 +489,7 @@ TEST(MeshView, AnOffWaferLinksUtilisationIsOfTheSystemsBandwidth) {
     view.setMetric(LinkMetric::Utilization);
     const LinkId across = *topology.linkBetween(3, 4);
     const LinkId inside = *topology.linkBetween(2, 3);
-    ASSERT_TRUE(topology.link(across).offWafer);
+    ASSERT_TRUE(topology.link(across).offWafer());
     MeshView::LinkLoadOverride loads;
     loads.bytes.assign(static_cast<std::size_t>(topology.linkCount()), 0.0);
     loads.bytes[static_cast<std::size_t>(across)] = 100e6; // 100 GB/s for 1 ms: 100%

@@ -39,7 +39,7 @@ TEST(ClusterTopology, RailNetworkJoinsEachGpuToItsNodeSwitchAndItsRail) {
     EXPECT_EQ(linksOfTier(topology, LinkTier::Nic), 64);
     for (const LinkProperties& link : topology.links()) {
         EXPECT_NE(topology.isSwitch(link.from), topology.isSwitch(link.to)) << linkName(link);
-        EXPECT_FALSE(link.offWafer);
+        EXPECT_FALSE(link.offWafer());
     }
     // GPU 11 is GPU 3 of node 1: node switch 1 (vertex 33), rail 3 (vertex 36 + 3).
     EXPECT_EQ(topology.coord(11), (DieCoord{1, 3}));

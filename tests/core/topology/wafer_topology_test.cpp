@@ -74,8 +74,8 @@ TEST(WaferTopology, SystemOfWafersIsOneGridWithOffWaferLinksBetweenWafers) {
     EXPECT_EQ(all.linkCount(), 2 * 48 + 8);
     int offWafer = 0;
     for (const LinkProperties& link : all.links()) {
-        offWafer += link.offWafer ? 1 : 0;
-        EXPECT_EQ(link.offWafer, all.waferOf(link.from) != all.waferOf(link.to));
+        offWafer += link.offWafer() ? 1 : 0;
+        EXPECT_EQ(link.offWafer(), all.waferOf(link.from) != all.waferOf(link.to));
     }
     EXPECT_EQ(offWafer, 8);
 }
@@ -89,7 +89,7 @@ TEST(WaferTopology, OnlyLinksPerEdgePairsOfAnEdgeAreJoinedSpreadEvenly) {
     const WaferTopology system(spec);
     EXPECT_EQ(system.linkCount(), 2 * 48 + 4);
     EXPECT_FALSE(system.linkBetween(3, 4).has_value()); // row 0: not joined
-    EXPECT_TRUE(system.link(*system.linkBetween(11, 12)).offWafer);
+    EXPECT_TRUE(system.link(*system.linkBetween(11, 12)).offWafer());
     EXPECT_TRUE(system.linkBetween(12, 11).has_value());
     EXPECT_FALSE(system.linkBetween(19, 20).has_value()); // row 2
     EXPECT_TRUE(system.linkBetween(27, 28).has_value());
