@@ -5,7 +5,9 @@
 // same problems in the store-and-forward model (1 MiB chunks), refuse4096 the size guard's
 // refusal of a ring all-reduce over 4,096 dies (33.5 M flows) before it is expanded.
 // writeReport times the `simulate --json` report of a simulated run (full and summary), which
-// is streamed (core/report/report_formats.h) and should cost no more than the simulation.
+// is streamed (core/report/report_formats.h) and should cost no more than the simulation;
+// buildReport times building that report from the run and its result (reportOf), which the app
+// does for every analysis and which polls the run's cancel predicate.
 #include "collectives/traffic_plan.h"
 #include "evaluation/scenario_run.h"
 #include "report/report_formats.h"
@@ -15,6 +17,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <ostream>
 #include <random>
@@ -183,6 +186,16 @@ void writeReport(benchmark::State& state, ScenarioMaker make, ReportDetail detai
     state.counters["report_MB"] = static_cast<double>(buffer.bytes) / 1e6;
 }
 
+void buildReport(benchmark::State& state, ScenarioMaker make, ReportDetail detail) {
+    const ScenarioRun run = prepareRun(make(), RunOptions{});
+    const SimResult result = simulateRun(run);
+    const std::function<bool()> neverCancelled = [] { return false; };
+    for (auto _ : state) {
+        const SimulationReport report = reportOf(run, result, detail, neverCancelled);
+        benchmark::DoNotOptimize(report.flows.size());
+    }
+}
+
 void endToEnd(benchmark::State& state, ScenarioMaker make) {
     const Scenario scenario = make();
     const WaferTopology topology(scenario.topologySpec());
@@ -221,6 +234,8 @@ BENCHMARK_CAPTURE(simulateStoreAndForward, c_ring_allreduce_16x16, ringAllReduce
 BENCHMARK(refuse4096)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_CAPTURE(writeReport, c_ring_allreduce_16x16_full, ringAllReduce16x16, ReportDetail::Full)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(buildReport, c_ring_allreduce_16x16_full, ringAllReduce16x16, ReportDetail::Full)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(writeReport, c_ring_allreduce_16x16_summary, ringAllReduce16x16,
                   ReportDetail::Summary)
