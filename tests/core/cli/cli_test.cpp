@@ -469,8 +469,6 @@ TEST(Cli, LaunchNeedsAStrategy) {
     EXPECT_EQ(runCli("simulate --framework all " + quote(file.string())).status, 2);
 }
 
-} // namespace
-
 // search, advise and validate-model share one error path (app/cli_subcommand.h): a bad command
 // line and a file that cannot be read are each reported alike, exit 2.
 TEST(Cli, SubcommandsReportBadInputAlike) {
@@ -488,3 +486,5 @@ TEST(Cli, SubcommandsReportBadInputAlike) {
         EXPECT_EQ(unreadable.err.rfind(missing.string() + ": ", 0), 0u) << unreadable.err;
     }
 }
+
+} // namespace
