@@ -202,12 +202,14 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     const std::map<int, double> roundWindow =
         roundWindows(problem, graph.info(), step.strategy.tatp);
     if (!roundWindow.empty()) {
-        auto tatpRoundOf = [&](const Flow& flow) {
-            const StepTaskInfo& info = graph.info()[static_cast<std::size_t>(flow.task)];
+        // From the tasks, in task order (the order of the records, which a summary run drops).
+        auto tatpRoundOf = [&](const SimTask& task) {
+            const StepTaskInfo& info =
+                graph.info()[static_cast<std::size_t>(&task - problem.tasks.data())];
             return info.kind == StepTaskInfo::Kind::Transfer ? info.round : -1;
         };
         for (const auto& [round, bytes] :
-             roundLinkBytes(graph.flows(), tatpRoundOf, report.links.size())) {
+             roundLinkBytes(problem.tasks, tatpRoundOf, report.links.size())) {
             RoundLoad load;
             load.round = round;
             load.maxLinkBytes = *std::max_element(bytes.begin(), bytes.end());

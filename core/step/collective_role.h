@@ -4,7 +4,7 @@ namespace ws {
 
 // Why a training step communicates (step/step_plan.h): a typed role, so no reader (TCME, the
 // report) has to match labels.
-enum class CollectiveRole {
+enum class CollectiveRole : unsigned char {
     FsdpWeightGather,    // FSDP: the layer's weights, all-gathered over DP before use
     SpKeyValueGather,    // SP: every die needs the keys and values of all tokens
     SpKeyValueScatter,   // SP backward: their gradients, reduce-scattered

@@ -10,9 +10,10 @@ namespace ws {
 
 // Per-round link loads, the one place they are summed: the bytes each link carries in each
 // round, from flows that each belong to at most one round. `Flows` is any range of flows with
-// `bytes` and `route.links` (Flow, EvaluatedFlow, FlowReport); `roundOf(flow)` gives the
-// flow's round, or a negative number for a flow in no round (it is skipped). With `only` set,
-// just that round is summed. Every vector has `linkCount` entries, indexed by LinkId.
+// `bytes` and `route.links` (Flow, EvaluatedFlow, FlowReport) or `links` (SimTask);
+// `roundOf(flow)` gives the flow's round, or a negative number for a flow in no round (it is
+// skipped). With `only` set, just that round is summed. Every vector has `linkCount` entries,
+// indexed by LinkId.
 //
 // Example: two 1 MB flows of round 0 over link 3 and one 2 MB flow of round 1 over links 3 and
 // 4 give {0: [.., 3: 2 MB, ..], 1: [.., 3: 2 MB, 4: 2 MB, ..]}.
@@ -30,7 +31,14 @@ std::map<int, std::vector<double>> roundLinkBytes(const Flows& flows, RoundOf ro
             continue;
         std::vector<double>& bytes = bytesPerRound[round];
         bytes.resize(linkCount, 0.0);
-        for (LinkId link : flow.route.links)
+        const auto& links = [&]() -> const auto& {
+            if constexpr (requires { flow.route.links; })
+                return flow.route.links;
+            else
+                return flow.links;
+        }
+        ();
+        for (LinkId link : links)
             bytes[static_cast<std::size_t>(link)] += flow.bytes;
     }
     return bytesPerRound;

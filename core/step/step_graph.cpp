@@ -86,10 +86,17 @@ TaskId StepGraph::addTransfer(DieId src, DieId dst, double bytes, std::vector<Ta
     SimTask task;
     task.kind = SimTask::Kind::Flow;
     task.bytes = bytes;
-    task.links = route->links;
     task.hops = route->hops;
     task.deps = std::move(deps);
     info.kind = StepTaskInfo::Kind::Transfer;
+    ++m_flowCount;
+    if (!keepsFlowRecords()) { // the task keeps what the report reads: bytes, links, round
+        task.links = std::move(route->links);
+        if (!m_taskLabels)
+            info.label.clear(); // made for the flow's id (tatp_stream.h), which is not kept
+        return push(std::move(task), std::move(info));
+    }
+    task.links = route->links;
 
     Flow flow;
     if (m_taskLabels)
@@ -104,8 +111,7 @@ TaskId StepGraph::addTransfer(DieId src, DieId dst, double bytes, std::vector<Ta
     flow.route = std::move(*route);
     const TaskId id = push(std::move(task), std::move(info));
     flow.task = id;
-    m_flows.push_back(std::move(flow)); // kept either way (setFlowRecords)
-    ++m_flowCount;
+    m_flows.push_back(std::move(flow));
     return id;
 }
 

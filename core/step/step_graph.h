@@ -19,16 +19,18 @@
 
 namespace ws {
 
-// What a task of a training step is, for the timeline and the report.
+// What a task of a training step is, for the timeline and the report. A step keeps one per task
+// (2.4 million on a 32x32 wafer), so the members go largest first and the small ones pack
+// into 8 bytes: 128 bytes in all.
 struct StepTaskInfo {
-    enum class Kind { Compute, Transfer, Collective, Barrier };
-    Kind kind = Kind::Compute;
+    enum class Kind : unsigned char { Compute, Transfer, Collective, Barrier };
     std::string label;     // "L0 fwd mlp_up I1*W3", "L0 bwd dp grad all-reduce", ...
     std::string phase;     // "forward", "backward", "gradient sync", ...
-    int round = -1;        // TATP round, or collective step; -1 when not in a round
     double flops = 0.0;    // compute tasks
     double hbmBytes = 0.0; // compute tasks: bytes moved between HBM and SRAM
     ComputeCost cost = {}; // compute tasks: the time's terms and which decides it
+    int round = -1;        // TATP round, or collective step; -1 when not in a round
+    Kind kind = Kind::Compute;
     std::optional<CollectiveRole> role = std::nullopt; // collectives and their flows
 };
 
@@ -38,7 +40,7 @@ struct StepTaskInfo {
 //
 // Invariant: problem.tasks and info stay parallel: info[t] describes task t. With the flow
 // records kept (the default), every flow task has exactly one entry in `flows` whose `task` is
-// t, in task order; with them dropped (setFlowRecords), only the TATP transfers have one.
+// t, in task order; with them dropped (setFlowRecords), `flows` stays empty.
 class StepGraph {
 public:
     // `tiers`: the speeds of off-wafer and cluster network links (Scenario::linkTierSpeeds).
@@ -102,10 +104,15 @@ public:
     // flows (TCME judging candidates) saves tens of thousands of strings. Flow ids are the same.
     void setTaskLabels(bool keep) { m_taskLabels = keep; }
     bool keepsTaskLabels() const { return m_taskLabels; }
+    // Whether addTransfer reads its info's label: as the task's label, as the id of the flow
+    // record it keeps, or to look up a pinned route. Otherwise builders may leave it empty.
+    bool needsTransferLabels() const {
+        return m_taskLabels || keepsFlowRecords() || m_pinned != nullptr;
+    }
     // Whether flows() keeps a record (id, destinations, route) of every flow once its task is
-    // built (the default), or of the TATP transfers only, which the report's per-round loads
-    // read. A run whose report is a summary reads the rest from the tasks: dropping them (and
-    // the task labels) takes about a third off a large step's memory (docs/cli.md section 4).
+    // built (the default), or none. A run whose report is a summary reads what it needs from
+    // the tasks (bytes, links, and the round in info()): dropping the records (and the task
+    // labels) takes about half off a large step's memory (docs/cli.md section 4).
     // Set before any flow is added.
     void setFlowRecords(FlowRecords records) { m_flowRecords = records; }
     // The flows (and store-and-forward chunks) its collectives may expand to, counted before

@@ -95,11 +95,13 @@ public:
         const DieId dst = m_path[idx(to)];
         StepTaskInfo info;
         info.kind = StepTaskInfo::Kind::Transfer;
-        info.label = blockLabel(m_gemm.label, block, 32);
-        info.label += ' ';
-        appendInt(info.label, src);
-        info.label += "->";
-        appendInt(info.label, dst);
+        if (m_graph.needsTransferLabels()) {
+            info.label = blockLabel(m_gemm.label, block, 32);
+            info.label += ' ';
+            appendInt(info.label, src);
+            info.label += "->";
+            appendInt(info.label, dst);
+        }
         info.phase = m_gemm.phase;
         info.round = round;
         const TaskId id =

@@ -126,8 +126,9 @@ private:
             for (std::size_t k = 0; k + 1 < stages.size(); ++k) {
                 const DieId src = forward ? stages[k] : stages[k + 1];
                 const DieId dst = forward ? stages[k + 1] : stages[k];
-                StepTaskInfo info{StepTaskInfo::Kind::Transfer, id + "/s" + std::to_string(k),
-                                  phase, -1, 0.0};
+                StepTaskInfo info{.label = id + "/s" + std::to_string(k),
+                                  .phase = phase,
+                                  .kind = StepTaskInfo::Kind::Transfer};
                 info.role = collective.role;
                 const TaskId transfer =
                     m_graph.addTransfer(src, dst, collective.bytes, depsOf(src), std::move(info));
@@ -172,7 +173,8 @@ private:
                 }
                 if (std::holds_alternative<PlannedGemm>(task.work)) {
                     tasks += tatpGroups * (n == 1 ? 1 : n * n + n * (n - 1));
-                    flows += tatpGroups * (n == 1 ? 0 : n * (n - 1));
+                    if (m_graph.keepsFlowRecords())
+                        flows += tatpGroups * (n == 1 ? 0 : n * (n - 1));
                     continue;
                 }
                 const auto& collective = std::get<PlannedCollective>(task.work);
@@ -180,7 +182,8 @@ private:
                 if (collective.op == OpKind::P2P) { // runStageSends: one flow per boundary
                     const std::size_t sends = groups.size() * (groups.front().size() - 1);
                     tasks += sends;
-                    flows += sends;
+                    if (m_graph.keepsFlowRecords())
+                        flows += sends;
                     continue;
                 }
                 for (std::size_t g = 0; g < groups.size(); ++g)
@@ -223,8 +226,8 @@ private:
         for (DieId die : usedDies())
             for (TaskId task : depsOf(die))
                 deps.push_back(task);
-        const TaskId barrier =
-            m_graph.addBarrier(deps, {StepTaskInfo::Kind::Barrier, label, label, -1, 0.0});
+        const TaskId barrier = m_graph.addBarrier(
+            deps, {.label = label, .phase = label, .kind = StepTaskInfo::Kind::Barrier});
         for (DieId die : usedDies())
             setLast(die, barrier);
         return barrier;
@@ -276,7 +279,7 @@ private:
                               std::size_t g, std::vector<TaskId> deps) {
         throwIfCancelled(m_cancel);
         const std::string id = collectiveId(collective, g, m_collectiveCount++);
-        StepTaskInfo info{StepTaskInfo::Kind::Collective, id, phase, -1, 0.0};
+        StepTaskInfo info{.label = id, .phase = phase, .kind = StepTaskInfo::Kind::Collective};
         info.role = collective.role;
         return m_graph.addCollective(id, collective.op, collective.algorithm,
                                      groupsOf(collective.group)[g], collective.bytes,
@@ -290,9 +293,11 @@ private:
             throwIfCancelled(m_cancel);
             if (m_strategy.tatp == 1) {
                 const DieId die = path.front();
-                const TaskId task =
-                    m_graph.addCompute(die, gemm.blockWork(true), depsOf(die),
-                                       {StepTaskInfo::Kind::Compute, label, phase, 0});
+                const TaskId task = m_graph.addCompute(die, gemm.blockWork(true), depsOf(die),
+                                                       {.label = label,
+                                                        .phase = phase,
+                                                        .round = 0,
+                                                        .kind = StepTaskInfo::Kind::Compute});
                 setLast(die, task);
                 continue;
             }
@@ -320,8 +325,9 @@ private:
         throwIfCancelled(m_cancel);
         const std::string label = m_graph.keepsTaskLabels() ? work.label() : std::string();
         for (DieId die : usedDies()) {
-            const TaskId task = m_graph.addCompute(die, work.work(), depsOf(die),
-                                                   {StepTaskInfo::Kind::Compute, label, phase, -1});
+            const TaskId task = m_graph.addCompute(
+                die, work.work(), depsOf(die),
+                {.label = label, .phase = phase, .kind = StepTaskInfo::Kind::Compute});
             setLast(die, task);
         }
     }

@@ -234,8 +234,8 @@ TEST(ScenarioRun, DroppedFlowRecordsChangeNothingButTheMemory) {
 }
 
 // The same for a training step: a run that drops its flow records and task labels (what
-// simulate does unless a trace or the full JSON report is asked for) keeps only the TATP
-// transfers' records, builds the same problem and reports the same summary, TATP rounds and
+// simulate does unless a trace or the full JSON report is asked for) keeps no flow record,
+// builds the same problem and reports the same summary, TATP rounds and
 // flow counts included; only a full report is refused. The scenarios cover TATP with FSDP, a
 // tile of dies, one GEMM, and a step with explicit traffic beside it.
 TEST(ScenarioRun, ATrainingStepThatDropsItsFlowRecordsReportsTheSameSummary) {
@@ -259,11 +259,7 @@ TEST(ScenarioRun, ATrainingStepThatDropsItsFlowRecordsReportsTheSameSummary) {
         EXPECT_GT(keptGraph.flowCount(), 0u);
         EXPECT_EQ(keptGraph.flowCount(), keptGraph.flows().size());
         EXPECT_EQ(droppedGraph.flowCount(), keptGraph.flowCount());
-        EXPECT_LE(droppedGraph.flows().size(), keptGraph.flows().size());
-        for (const Flow& flow : droppedGraph.flows())
-            EXPECT_EQ(droppedGraph.info()[static_cast<std::size_t>(flow.task)].kind,
-                      StepTaskInfo::Kind::Transfer)
-                << flow.id;
+        EXPECT_TRUE(droppedGraph.flows().empty());
         const std::vector<SimTask>& keptTasks = kept.problem().tasks;
         expectSameTasks(dropped.problem().tasks, keptTasks);
         // What the report reads from the tasks instead of the records.
@@ -279,6 +275,10 @@ TEST(ScenarioRun, ATrainingStepThatDropsItsFlowRecordsReportsTheSameSummary) {
         const SimulationReport full = reportOf(kept, keptResult, ReportDetail::Full);
         const SimulationReport summary = reportOf(dropped, droppedResult, ReportDetail::Summary);
         EXPECT_EQ(summary.flowCount, full.flows.size());
+        // The TATP rounds' loads are summed from the tasks (no record is left to read).
+        if (scenario.strategy->tatp > 1) {
+            EXPECT_FALSE(summary.rounds.empty());
+        }
         std::ostringstream fromFull;
         std::ostringstream fromDropped;
         writeReportJson(fromFull, full, ReportDetail::Summary);
