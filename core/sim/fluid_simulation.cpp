@@ -55,9 +55,7 @@ FluidSimulation::FluidSimulation(const SimProblem& problem, std::shared_ptr<cons
     const std::size_t taskCount = problem.tasks.size();
     m_pendingDeps.resize(taskCount);
     m_becameReady.assign(taskCount, 0);
-    m_remainingBytes.assign(taskCount, 0.0);
-    m_updatedAtS.assign(taskCount, 0.0);
-    m_rate.assign(taskCount, 0.0);
+    m_progressOf.assign(taskCount, -1);
     m_lastByteHeap.reset(taskCount);
     m_events.reserve(taskCount);
     m_dueNow.reserve(taskCount);
@@ -228,12 +226,12 @@ inline void FluidSimulation::resolveRates(double now) {
     const std::vector<int>& flows = m_solver.solveTouched();
     ++m_result.rateRecomputations;
     for (const int flow : flows) {
-        const std::size_t f = idx(flow);
-        m_remainingBytes[f] =
-            std::max(0.0, m_remainingBytes[f] - m_rate[f] * (now - m_updatedAtS[f]));
-        m_updatedAtS[f] = now;
-        m_rate[f] = m_solver.rate(flow);
-        m_lastByteHeap.set(flow, now + m_remainingBytes[f] / m_rate[f]);
+        FlowProgress& progress = m_progress[idx(m_progressOf[idx(flow)])];
+        progress.remainingBytes =
+            std::max(0.0, progress.remainingBytes - progress.rate * (now - progress.updatedAtS));
+        progress.updatedAtS = now;
+        progress.rate = m_solver.rate(flow);
+        m_lastByteHeap.set(flow, now + progress.remainingBytes / progress.rate);
     }
 }
 
@@ -246,9 +244,15 @@ inline void FluidSimulation::becomeReady(TaskId id, double now) {
     case SimTask::Kind::Flow:
         timing.startS = now;
         if (task.bytes > 0.0) {
-            m_remainingBytes[idx(id)] = task.bytes;
-            m_updatedAtS[idx(id)] = now;
-            m_rate[idx(id)] = 0.0;
+            int at = static_cast<int>(m_progress.size());
+            if (m_freeProgress.empty()) {
+                m_progress.emplace_back();
+            } else {
+                at = m_freeProgress.back();
+                m_freeProgress.pop_back();
+            }
+            m_progress[idx(at)] = {task.bytes, now, 0.0};
+            m_progressOf[idx(id)] = at;
             m_solver.activate(id);
         } else {
             finishSending(id, now); // nothing to send: only the latency remains
@@ -269,7 +273,8 @@ inline void FluidSimulation::finishSending(TaskId flow, double now) {
     const SimTask& task = m_problem->tasks[idx(flow)];
     if (task.bytes > 0.0) {
         m_solver.deactivate(flow);
-        m_rate[idx(flow)] = 0.0;
+        m_freeProgress.push_back(m_progressOf[idx(flow)]);
+        m_progressOf[idx(flow)] = -1;
     }
     m_result.tasks[idx(flow)].lastByteS = now;
     const double deliveredS = now + flowLatencyS(*m_problem, task);

@@ -80,11 +80,18 @@ private:
     std::shared_ptr<const TaskGraph> m_graph; // shared with copies: dependencies never change
     MaxMinSolver m_solver;
 
-    std::vector<int> m_pendingDeps;       // by task: dependencies not yet complete
-    std::vector<char> m_becameReady;      // by task: 1 once its Ready event was handled
-    std::vector<double> m_remainingBytes; // by flow: bytes left to send at m_updatedAtS
-    std::vector<double> m_updatedAtS;     // by flow
-    std::vector<double> m_rate;           // by flow: bytes/s since m_updatedAtS
+    std::vector<int> m_pendingDeps;  // by task: dependencies not yet complete
+    std::vector<char> m_becameReady; // by task: 1 once its Ready event was handled
+    // A flow's progress while it sends, in a pool of the flows sending now (a few thousand even
+    // in a step of millions of flows: the rate updates read it from cache).
+    struct FlowProgress {
+        double remainingBytes; // bytes left to send at updatedAtS
+        double updatedAtS;
+        double rate; // bytes/s since updatedAtS
+    };
+    std::vector<FlowProgress> m_progress; // the pool
+    std::vector<int> m_freeProgress;      // free entries of m_progress, reused last first
+    std::vector<int> m_progressOf;        // by task: its m_progress entry while it sends
     IndexedMinHeap m_lastByteHeap;        // active flows keyed by projected last-byte time
     std::vector<TimedEvent> m_events;     // min-heap by (time, seq)
     std::vector<TimedEvent> m_dueNow;     // events at m_batchS, in push order (= by seq)

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstddef>
-#include <limits>
 #include <vector>
 
 namespace ws {
@@ -10,40 +9,42 @@ namespace ws {
 // (key, id) so that equal keys pop in id order (determinism). Keys can be changed in place, so
 // the heap never holds stale entries: the simulator keeps one entry per active flow keyed by its
 // projected last-byte time and updates it whenever the flow's rate changes.
-// Invariant: m_pos[id] is the index of id in m_heap, or kAbsent.
+// Each entry keeps its key beside its id, so sifting reads the heap array alone (a few thousand
+// entries) rather than a key array as long as the problem's tasks; by id only the position is kept.
+// Invariant: m_pos[id] is the index of id's entry in m_heap, or kAbsent.
 class IndexedMinHeap {
 public:
     explicit IndexedMinHeap(std::size_t capacity = 0) { reset(capacity); }
 
+    // Capacity never written is never mapped: reserving for every id keeps set() from
+    // allocating in the event loop at no cost in memory.
     void reset(std::size_t capacity) {
         m_heap.clear();
         m_heap.reserve(capacity);
-        m_key.assign(capacity, std::numeric_limits<double>::infinity());
         m_pos.assign(capacity, kAbsent);
     }
 
     bool empty() const { return m_heap.empty(); }
     std::size_t size() const { return m_heap.size(); }
     bool contains(int id) const { return m_pos[index(id)] != kAbsent; }
-    int topId() const { return m_heap.front(); }
-    double topKey() const { return m_key[index(m_heap.front())]; }
+    int topId() const { return m_heap.front().id; }
+    double topKey() const { return m_heap.front().key; }
 
     // Inserts id with `key`, or moves it to `key` if it is already present.
     void set(int id, double key) {
         const std::size_t i = index(id);
         if (m_pos[i] == kAbsent) {
-            m_key[i] = key;
-            m_pos[i] = m_heap.size();
-            m_heap.push_back(id);
-            siftUp(m_pos[i]);
+            m_heap.push_back({key, id});
+            siftUp(m_heap.size() - 1);
             return;
         }
-        const double old = m_key[i];
-        m_key[i] = key;
+        const std::size_t at = m_pos[i];
+        const double old = m_heap[at].key;
+        m_heap[at].key = key;
         if (key < old) {
-            siftUp(m_pos[i]);
+            siftUp(at);
         } else {
-            siftDown(m_pos[i]);
+            siftDown(at);
         }
     }
 
@@ -53,50 +54,49 @@ public:
         if (at == kAbsent) {
             return;
         }
-        const int last = m_heap.back();
+        const Entry last = m_heap.back();
         m_heap.pop_back();
         m_pos[i] = kAbsent;
-        if (last == id) {
+        if (last.id == id) {
             return;
         }
         m_heap[at] = last;
-        m_pos[index(last)] = at;
+        m_pos[index(last.id)] = static_cast<unsigned>(at);
         siftUp(at);
-        siftDown(m_pos[index(last)]);
+        siftDown(m_pos[index(last.id)]);
     }
 
-    void pop() { erase(m_heap.front()); }
+    void pop() { erase(m_heap.front().id); }
 
 private:
-    static constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
+    struct Entry {
+        double key;
+        int id;
+    };
+
+    static constexpr unsigned kAbsent = static_cast<unsigned>(-1);
     static std::size_t index(int id) { return static_cast<std::size_t>(id); }
-
-    bool less(int a, int b) const {
-        const double ka = m_key[index(a)];
-        const double kb = m_key[index(b)];
-        return ka < kb || (ka == kb && a < b);
+    static bool less(const Entry& a, const Entry& b) {
+        return a.key < b.key || (a.key == b.key && a.id < b.id);
     }
-
-    void place(std::size_t at, int id) {
-        m_heap[at] = id;
-        m_pos[index(id)] = at;
+    void place(std::size_t at, const Entry& entry) {
+        m_heap[at] = entry;
+        m_pos[index(entry.id)] = static_cast<unsigned>(at);
     }
-
     void siftUp(std::size_t at) {
-        const int id = m_heap[at];
+        const Entry entry = m_heap[at];
         while (at > 0) {
             const std::size_t parent = (at - 1) / 2;
-            if (!less(id, m_heap[parent])) {
+            if (!less(entry, m_heap[parent])) {
                 break;
             }
             place(at, m_heap[parent]);
             at = parent;
         }
-        place(at, id);
+        place(at, entry);
     }
-
     void siftDown(std::size_t at) {
-        const int id = m_heap[at];
+        const Entry entry = m_heap[at];
         const std::size_t n = m_heap.size();
         while (true) {
             std::size_t child = 2 * at + 1;
@@ -106,18 +106,17 @@ private:
             if (child + 1 < n && less(m_heap[child + 1], m_heap[child])) {
                 ++child;
             }
-            if (!less(m_heap[child], id)) {
+            if (!less(m_heap[child], entry)) {
                 break;
             }
             place(at, m_heap[child]);
             at = child;
         }
-        place(at, id);
+        place(at, entry);
     }
 
-    std::vector<int> m_heap;        // ids, heap-ordered by (key, id)
-    std::vector<double> m_key;      // by id
-    std::vector<std::size_t> m_pos; // by id: index in m_heap or kAbsent
+    std::vector<Entry> m_heap;   // heap-ordered by (key, id)
+    std::vector<unsigned> m_pos; // by id: index in m_heap or kAbsent
 };
 
 } // namespace ws

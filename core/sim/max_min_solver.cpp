@@ -4,7 +4,6 @@
 #include <array>
 #include <bit>
 #include <cstdint>
-#include <functional>
 #include <limits>
 
 namespace ws {
@@ -14,6 +13,20 @@ namespace {
 std::size_t idx(int i) {
     return static_cast<std::size_t>(i);
 }
+
+// (share, link) pairs in ascending order: std::pair's operator< for shares that are never NaN,
+// without the three-way comparison C++20 routes that through. Function objects, so that the
+// sorts and heaps inline them.
+struct ShareBefore {
+    bool operator()(const std::pair<double, LinkId>& a, const std::pair<double, LinkId>& b) const {
+        return a.first < b.first || (a.first == b.first && a.second < b.second);
+    }
+};
+struct ShareAfter {
+    bool operator()(const std::pair<double, LinkId>& a, const std::pair<double, LinkId>& b) const {
+        return ShareBefore{}(b, a);
+    }
+};
 
 } // namespace
 
@@ -30,13 +43,10 @@ MaxMinSolver::MaxMinSolver(std::vector<double> linkBandwidth, std::vector<int> f
     }
     m_slotPos.assign(m_flowLinks.size(), -1);
     m_linkFlows.resize(links);
-    m_rate.assign(flows, 0.0);
+    m_activeSlotOf.assign(flows, -1);
     m_linkTouchedStamp.assign(links, 0);
     m_linkStamp.assign(links, 0);
-    m_flowStamp.assign(flows, 0);
     m_localLink.assign(links, 0);
-    m_localFlow.assign(flows, 0);
-    m_flowFresh.assign(flows, 0);
 }
 
 void MaxMinSolver::touch(LinkId link) {
@@ -55,20 +65,34 @@ void MaxMinSolver::setFlowLinks(int flow, std::span<const LinkId> links) {
 }
 
 void MaxMinSolver::activate(int flow) {
-    for (int slot = m_flowLinkBegin[idx(flow)]; slot < m_flowLinkEnd[idx(flow)]; ++slot) {
+    int pooled = static_cast<int>(m_active.size());
+    if (m_freeActive.empty()) {
+        m_active.emplace_back();
+    } else {
+        pooled = m_freeActive.back();
+        m_freeActive.pop_back();
+    }
+    ActiveFlow& active = m_active[idx(pooled)];
+    active.rate = 0.0;
+    active.fresh = m_touchStamp;
+    active.flow = flow;
+    active.linkBegin = m_flowLinkBegin[idx(flow)];
+    active.linkEnd = m_flowLinkEnd[idx(flow)];
+    m_activeSlotOf[idx(flow)] = pooled;
+    for (int slot = active.linkBegin; slot < active.linkEnd; ++slot) {
         const LinkId link = m_flowLinks[idx(slot)];
         auto& list = m_linkFlows[idx(link)];
         m_slotPos[idx(slot)] = static_cast<int>(list.size());
-        list.push_back({flow, slot});
+        list.push_back({pooled, slot});
         touch(link);
     }
-    m_rate[idx(flow)] = 0.0;
-    m_flowFresh[idx(flow)] = m_touchStamp;
     ++m_activeFlowCount;
 }
 
 void MaxMinSolver::deactivate(int flow) {
-    for (int slot = m_flowLinkBegin[idx(flow)]; slot < m_flowLinkEnd[idx(flow)]; ++slot) {
+    const int pooled = m_activeSlotOf[idx(flow)];
+    ActiveFlow& active = m_active[idx(pooled)];
+    for (int slot = active.linkBegin; slot < active.linkEnd; ++slot) {
         const LinkId link = m_flowLinks[idx(slot)];
         auto& list = m_linkFlows[idx(link)];
         const int at = m_slotPos[idx(slot)];
@@ -80,9 +104,11 @@ void MaxMinSolver::deactivate(int flow) {
         touch(link);
     }
     // A flow that never had a rate (added and removed between two solves) gives no floor but 0.
-    const bool fresh = m_flowFresh[idx(flow)] == m_touchStamp;
-    m_removalFloor = std::min(m_removalFloor, fresh ? 0.0 : m_rate[idx(flow)]);
-    m_rate[idx(flow)] = 0.0;
+    const bool fresh = active.fresh == m_touchStamp;
+    m_removalFloor = std::min(m_removalFloor, fresh ? 0.0 : active.rate);
+    active = ActiveFlow{};
+    m_freeActive.push_back(pooled);
+    m_activeSlotOf[idx(flow)] = -1;
     --m_activeFlowCount;
 }
 
@@ -97,7 +123,7 @@ const std::vector<int>& MaxMinSolver::solveTouched() {
     m_touchedLinks.clear();
     m_removalFloor = std::numeric_limits<double>::infinity();
     ++m_touchStamp;
-    return m_componentFlows;
+    return m_resolvedFlows;
 }
 
 // The lowest level at which the changes since the last solve can alter the filling (see the
@@ -110,10 +136,11 @@ double MaxMinSolver::floorOfTouchedLinks() {
         int fresh = 0;
         m_oldRates.clear();
         for (const LinkEntry& entry : m_linkFlows[idx(link)]) {
-            if (m_flowFresh[idx(entry.flow)] == m_touchStamp) {
+            const ActiveFlow& active = m_active[idx(entry.active)];
+            if (active.fresh == m_touchStamp) {
                 ++fresh;
             } else {
-                m_oldRates.push_back(m_rate[idx(entry.flow)]);
+                m_oldRates.push_back(active.rate);
             }
         }
         if (fresh == 0) {
@@ -144,6 +171,7 @@ void MaxMinSolver::collectComponent(double floor) {
     ++m_epoch;
     m_componentLinks.clear();
     m_componentFlows.clear();
+    m_resolvedFlows.clear();
     m_linkFlowBegin.clear();
     m_linkFlowsLocal.clear();
     m_flowLinkBeginLocal.clear();
@@ -162,17 +190,18 @@ void MaxMinSolver::collectComponent(double floor) {
         double capacity = m_bandwidth[idx(link)];
         m_linkFlowBegin.push_back(static_cast<int>(m_linkFlowsLocal.size()));
         for (const LinkEntry& entry : m_linkFlows[idx(link)]) {
-            const std::size_t flow = idx(entry.flow);
-            if (m_rate[flow] < floor && m_flowFresh[flow] != m_touchStamp) {
-                capacity -= m_rate[flow];
+            ActiveFlow& active = m_active[idx(entry.active)];
+            if (active.rate < floor && active.fresh != m_touchStamp) {
+                capacity -= active.rate;
                 continue;
             }
-            if (m_flowStamp[flow] != m_epoch) {
-                m_flowStamp[flow] = m_epoch;
-                m_localFlow[flow] = static_cast<int>(m_componentFlows.size());
-                m_componentFlows.push_back(entry.flow);
+            if (active.stamp != m_epoch) {
+                active.stamp = m_epoch;
+                active.local = static_cast<int>(m_componentFlows.size());
+                m_componentFlows.push_back(entry.active);
+                m_resolvedFlows.push_back(active.flow);
                 m_flowLinkBeginLocal.push_back(static_cast<int>(m_flowLinksLocal.size()));
-                for (int slot = m_flowLinkBegin[flow]; slot < m_flowLinkEnd[flow]; ++slot) {
+                for (int slot = active.linkBegin; slot < active.linkEnd; ++slot) {
                     const LinkId other = m_flowLinks[idx(slot)];
                     if (m_linkStamp[idx(other)] != m_epoch) {
                         addLink(other);
@@ -180,7 +209,7 @@ void MaxMinSolver::collectComponent(double floor) {
                     m_flowLinksLocal.push_back(m_localLink[idx(other)]);
                 }
             }
-            m_linkFlowsLocal.push_back(m_localFlow[flow]);
+            m_linkFlowsLocal.push_back(active.local);
         }
         // Rounding can leave a link's kept rates a hair above its bandwidth; clamp.
         m_capacityLeft.push_back(std::max(0.0, capacity));
@@ -196,7 +225,7 @@ void MaxMinSolver::collectComponent(double floor) {
 void MaxMinSolver::sortByShare() {
     constexpr std::size_t kRadixFrom = 256;
     if (m_sorted.size() < kRadixFrom) {
-        std::sort(m_sorted.begin(), m_sorted.end());
+        std::sort(m_sorted.begin(), m_sorted.end(), ShareBefore{});
         return;
     }
     const std::size_t n = m_sorted.size();
@@ -230,7 +259,6 @@ void MaxMinSolver::fill() {
     // Every link starts at share = bandwidth / flows. Shares only grow while filling, so links
     // are taken from the initial keys in sorted order, merged with a small heap of links whose
     // share grew before their turn came (re-keyed lazily, when they surface).
-    const auto later = std::greater<std::pair<double, LinkId>>();
     const std::size_t linkCount = m_componentLinks.size();
     m_sorted.clear();
     m_heap.clear();
@@ -250,10 +278,11 @@ void MaxMinSolver::fill() {
     std::size_t unfrozen = m_componentFlows.size();
     while (unfrozen > 0) { // after that every link's unfrozen count is 0: nothing left to give
         std::pair<double, LinkId> next;
-        if (cursor < m_sorted.size() && (m_heap.empty() || m_sorted[cursor] < m_heap.front())) {
+        if (cursor < m_sorted.size() &&
+            (m_heap.empty() || ShareBefore{}(m_sorted[cursor], m_heap.front()))) {
             next = m_sorted[cursor++];
         } else if (!m_heap.empty()) {
-            std::pop_heap(m_heap.begin(), m_heap.end(), later);
+            std::pop_heap(m_heap.begin(), m_heap.end(), ShareAfter{});
             next = m_heap.back();
             m_heap.pop_back();
         } else {
@@ -275,7 +304,7 @@ void MaxMinSolver::fill() {
             }
             if (share > following) {
                 m_heap.emplace_back(share, link);
-                std::push_heap(m_heap.begin(), m_heap.end(), later);
+                std::push_heap(m_heap.begin(), m_heap.end(), ShareAfter{});
                 continue;
             }
         }
@@ -286,7 +315,7 @@ void MaxMinSolver::fill() {
             }
             m_frozen[flow] = 1;
             --unfrozen;
-            m_rate[idx(m_componentFlows[flow])] = share;
+            m_active[idx(m_componentFlows[flow])].rate = share;
             for (int slot = m_flowLinkBeginLocal[flow]; slot < m_flowLinkBeginLocal[flow + 1];
                  ++slot) {
                 const std::size_t other = idx(m_flowLinksLocal[idx(slot)]);

@@ -60,14 +60,30 @@ public:
     // deterministic order; every other active flow keeps its rate.
     const std::vector<int>& solveTouched();
 
-    // bytes/s; meaningful for an active flow after the solve that followed its activation.
-    double rate(int flow) const { return m_rate[static_cast<std::size_t>(flow)]; }
+    // bytes/s; meaningful for an active flow after the solve that followed its activation (0 for
+    // an inactive one).
+    double rate(int flow) const {
+        const int at = m_activeSlotOf[static_cast<std::size_t>(flow)];
+        return at < 0 ? 0.0 : m_active[static_cast<std::size_t>(at)].rate;
+    }
     int activeFlowCount() const { return m_activeFlowCount; }
 
 private:
+    // An active flow's state, in a pool that holds the active flows only (a few thousand even
+    // when the problem has millions of flows), so that the walks over the links' flow lists
+    // read it from cache: by flow id it would be spread over tens of megabytes.
+    struct ActiveFlow {
+        double rate = 0.0;  // bytes/s
+        unsigned fresh = 0; // == m_touchStamp if activated since the last solve
+        unsigned stamp = 0; // == m_epoch when re-solved by the current solve
+        int local = 0;      // its local index in that solve (valid when stamped)
+        int flow = -1;      // its flow id
+        int linkBegin = 0;  // its links: m_flowLinks[linkBegin, linkEnd)
+        int linkEnd = 0;
+    };
     struct LinkEntry {
-        int flow;
-        int slot; // index into m_flowLinks of this (flow, link) pair
+        int active; // index into m_active
+        int slot;   // index into m_flowLinks of this (flow, link) pair
     };
 
     void touch(LinkId link);
@@ -82,8 +98,9 @@ private:
     std::vector<LinkId> m_flowLinks; // by slot: every flow's links, each flow's contiguous
     std::vector<int> m_slotPos;      // by slot: position in its link's m_linkFlows list
     std::vector<std::vector<LinkEntry>> m_linkFlows; // active flows per link (unordered)
-    std::vector<double> m_rate;                      // bytes/s by flow
-    std::vector<unsigned> m_flowFresh; // == m_touchStamp if activated since the last solve
+    std::vector<ActiveFlow> m_active;                // the pool; free entries have flow -1
+    std::vector<int> m_freeActive;                   // free entries of m_active, reused last first
+    std::vector<int> m_activeSlotOf;                 // by flow: its m_active index while active
     int m_activeFlowCount = 0;
     // bytes/s: the lowest old rate of a flow removed since the last solve.
     double m_removalFloor = std::numeric_limits<double>::infinity();
@@ -93,16 +110,15 @@ private:
     std::vector<unsigned> m_linkTouchedStamp; // == m_touchStamp while in m_touchedLinks
     unsigned m_touchStamp = 1;
     std::vector<unsigned> m_linkStamp; // == m_epoch when reached by the current solve's walk
-    std::vector<unsigned> m_flowStamp; // == m_epoch when re-solved by the current solve
     unsigned m_epoch = 0;
     // The flows to re-solve and the links they cross, as a dense local problem that the filling
     // reads contiguously: links and flows are numbered in the order the breadth-first walk meets
     // them, and both incidences are kept in CSR form in the order of the global lists (so the
     // filling, and its rounding, depend on nothing but the problem and its history).
     std::vector<LinkId> m_componentLinks;  // by local link: its LinkId
-    std::vector<int> m_componentFlows;     // by local flow: its flow id (re-solved flows only)
+    std::vector<int> m_componentFlows;     // by local flow: its m_active index (re-solved only)
+    std::vector<int> m_resolvedFlows;      // by local flow: its flow id (what solveTouched returns)
     std::vector<int> m_localLink;          // by LinkId: its local index (valid when stamped)
-    std::vector<int> m_localFlow;          // by flow: its local index (valid when stamped)
     std::vector<int> m_linkFlowBegin;      // by local link, + 1: CSR into m_linkFlowsLocal
     std::vector<int> m_linkFlowsLocal;     // re-solved local flows of each local link
     std::vector<int> m_flowLinkBeginLocal; // by local flow, + 1: CSR into m_flowLinksLocal
