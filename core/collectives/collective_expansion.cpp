@@ -56,8 +56,7 @@ public:
 
     int add(int step, int rank, std::vector<DieId> dsts, double bytes, bool multicast,
             std::vector<int> deps) {
-        if (m_flows.size() % kFlowsBetweenCancelPolls == 0)
-            throwIfCancelled(m_cancel);
+        pollCancelAt(m_flows.size(), m_cancel);
         // "<op id>/s<step>/r<rank>", built without temporaries: big rings make 10^5 flows. Two
         // ints take at most 22 characters, so the buffer always suffices; the checks tell the
         // compiler so (without them GCC 12 warns of an overflow on to_chars' error path).

@@ -36,12 +36,8 @@ namespace ws {
 // A split op (`split` k > 1) is all of the above on bytes/k, k times over: part j of flow
 // "<id>" is "<id>/p<j>" and waits for part j of what the whole flow waited for.
 // `opKeyPath` (e.g. "traffic[3]") prefixes errors. Polls `cancel` every
-// kFlowsBetweenCancelPolls flows and throws RunCancelled (sim/run_cancelled.h) when it fires.
+// kItemsBetweenCancelPolls flows and throws RunCancelled (sim/run_cancelled.h) when it fires.
 std::vector<Flow> expandOp(const TrafficOp& op, int opIndex, const WaferTopology& topology,
                            const std::string& opKeyPath, const std::function<bool()>& cancel = {});
-
-// Flows expanded or routed between two polls of a run's cancel predicate: a few milliseconds of
-// work in a debug build.
-constexpr std::size_t kFlowsBetweenCancelPolls = 4096;
 
 } // namespace ws

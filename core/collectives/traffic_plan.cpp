@@ -240,8 +240,7 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
         std::unordered_map<std::string_view, int> flowIndexById;
         flowIndexById.reserve(plan.flows.size());
         for (std::size_t f = 0; f < plan.flows.size(); ++f) {
-            if (f % kFlowsBetweenCancelPolls == 0)
-                throwIfCancelled(cancel);
+            pollCancelAt(f, cancel);
             flowIndexById.emplace(plan.flows[f].id, static_cast<int>(f));
         }
         for (const auto& [id, route] : scenario.routing->paths) {
@@ -268,8 +267,7 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
 
     Router router(topology, scenario.routingMode());
     for (std::size_t f = 0; f < plan.flows.size(); ++f) {
-        if (f % kFlowsBetweenCancelPolls == 0)
-            throwIfCancelled(cancel);
+        pollCancelAt(f, cancel);
         Flow& flow = plan.flows[f];
         std::optional<Route> route;
         if (const PinnedRoute* pin = pinned[f]) {

@@ -35,7 +35,7 @@ struct TrafficPlan {
 // Throws ScenarioError naming the key: "routing.paths.<flow id>" for a pinned path that names no
 // flow or is not a live route from the flow's source to its destination(s);
 // "traffic[i]" for traffic that cannot be routed around dead dies and links. Polls `cancel`
-// every kFlowsBetweenCancelPolls flows (collectives/collective_expansion.h) and throws
+// every kItemsBetweenCancelPolls flows (sim/run_cancelled.h) and throws
 // RunCancelled (sim/run_cancelled.h) when it fires. Before an op is expanded its flows are
 // counted against `limits` (ExpansionBudget): "traffic[i]" when the run would pass them.
 TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,

@@ -1,6 +1,5 @@
 #include "report/simulation_report.h"
 
-#include "collectives/collective_expansion.h"
 #include "sim/run_cancelled.h"
 
 #include <algorithm>
@@ -149,8 +148,7 @@ SimulationReport buildSimulationReport(const Scenario& scenario, const WaferTopo
                                     "dropped them (FlowRecords::Dropped)");
     report.flows.reserve(plan.flows.size());
     for (const Flow& flow : plan.flows) {
-        if (report.flows.size() % kFlowsBetweenCancelPolls == 0)
-            throwIfCancelled(cancel);
+        pollCancelAt(report.flows.size(), cancel);
         const TaskTiming& timing = result.tasks[static_cast<std::size_t>(flow.task)];
         const TrafficOp& op = scenario.traffic[static_cast<std::size_t>(flow.opIndex)];
         FlowReport flowReport = flowReportOf(flow, timing, op.id, toString(op.kind), flow.step);

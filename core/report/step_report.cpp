@@ -1,6 +1,5 @@
 #include "report/step_report.h"
 
-#include "collectives/collective_expansion.h"
 #include "collectives/flow.h"
 #include "sim/run_cancelled.h"
 #include "step/round_link_bytes.h"
@@ -130,8 +129,7 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
             throw std::invalid_argument("a full report needs the step's flow records, and this "
                                         "step dropped them (FlowRecords::Dropped)");
         for (const Flow& flow : graph.flows()) {
-            if (report.flows.size() % kFlowsBetweenCancelPolls == 0)
-                throwIfCancelled(cancel);
+            pollCancelAt(report.flows.size(), cancel);
             const StepTaskInfo& info = graph.info()[static_cast<std::size_t>(flow.task)];
             FlowReport entry = flowReportOf(
                 flow, result.tasks[static_cast<std::size_t>(flow.task)], opOfFlow(flow.id),
@@ -146,8 +144,7 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     std::vector<double> scaledCompute(static_cast<std::size_t>(topology.dieCount()), 0.0);
     StepMetrics metrics;
     for (std::size_t task = 0; task < problem.tasks.size(); ++task) {
-        if (task % kFlowsBetweenCancelPolls == 0)
-            throwIfCancelled(cancel);
+        pollCancelAt(task, cancel);
         const SimTask& simTask = problem.tasks[task];
         if (simTask.kind != SimTask::Kind::Compute)
             continue;

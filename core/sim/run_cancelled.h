@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <stdexcept>
 
@@ -17,6 +18,14 @@ public:
 inline void throwIfCancelled(const std::function<bool()>& cancel) {
     if (cancel && cancel())
         throw RunCancelled();
+}
+
+// Work done item by item (flows expanded or routed, flows or tasks reported) polls every
+// kItemsBetweenCancelPolls items: a few milliseconds of work in a debug build.
+constexpr std::size_t kItemsBetweenCancelPolls = 4096;
+inline void pollCancelAt(std::size_t item, const std::function<bool()>& cancel) {
+    if (item % kItemsBetweenCancelPolls == 0)
+        throwIfCancelled(cancel);
 }
 
 } // namespace ws
