@@ -226,7 +226,7 @@ inline void FluidSimulation::resolveRates(double now) {
     const std::vector<int>& flows = m_solver.solveTouched();
     ++m_result.rateRecomputations;
     for (const int flow : flows) {
-        FlowProgress& progress = m_progress[idx(m_progressOf[idx(flow)])];
+        FlowProgress& progress = m_progress[m_progressOf[idx(flow)]];
         progress.remainingBytes =
             std::max(0.0, progress.remainingBytes - progress.rate * (now - progress.updatedAtS));
         progress.updatedAtS = now;
@@ -244,15 +244,7 @@ inline void FluidSimulation::becomeReady(TaskId id, double now) {
     case SimTask::Kind::Flow:
         timing.startS = now;
         if (task.bytes > 0.0) {
-            int at = static_cast<int>(m_progress.size());
-            if (m_freeProgress.empty()) {
-                m_progress.emplace_back();
-            } else {
-                at = m_freeProgress.back();
-                m_freeProgress.pop_back();
-            }
-            m_progress[idx(at)] = {task.bytes, now, 0.0};
-            m_progressOf[idx(id)] = at;
+            m_progressOf[idx(id)] = m_progress.acquire({task.bytes, now, 0.0});
             m_solver.activate(id);
         } else {
             finishSending(id, now); // nothing to send: only the latency remains
@@ -273,7 +265,7 @@ inline void FluidSimulation::finishSending(TaskId flow, double now) {
     const SimTask& task = m_problem->tasks[idx(flow)];
     if (task.bytes > 0.0) {
         m_solver.deactivate(flow);
-        m_freeProgress.push_back(m_progressOf[idx(flow)]);
+        m_progress.release(m_progressOf[idx(flow)]);
         m_progressOf[idx(flow)] = -1;
     }
     m_result.tasks[idx(flow)].lastByteS = now;

@@ -4,6 +4,7 @@
 #include "sim/indexed_min_heap.h"
 #include "sim/max_min_solver.h"
 #include "sim/sim_problem.h"
+#include "sim/slot_pool.h"
 #include "sim/task_graph.h"
 
 #include <functional>
@@ -82,22 +83,21 @@ private:
 
     std::vector<int> m_pendingDeps;  // by task: dependencies not yet complete
     std::vector<char> m_becameReady; // by task: 1 once its Ready event was handled
-    // A flow's progress while it sends, in a pool of the flows sending now (a few thousand even
-    // in a step of millions of flows: the rate updates read it from cache).
+    // A flow's progress while it sends, in a pool of the flows sending now (sim/slot_pool.h):
+    // the rate updates read it from cache.
     struct FlowProgress {
         double remainingBytes; // bytes left to send at updatedAtS
         double updatedAtS;
         double rate; // bytes/s since updatedAtS
     };
-    std::vector<FlowProgress> m_progress; // the pool
-    std::vector<int> m_freeProgress;      // free entries of m_progress, reused last first
-    std::vector<int> m_progressOf;        // by task: its m_progress entry while it sends
-    IndexedMinHeap m_lastByteHeap;        // active flows keyed by projected last-byte time
-    std::vector<TimedEvent> m_events;     // min-heap by (time, seq)
-    std::vector<TimedEvent> m_dueNow;     // events at m_batchS, in push order (= by seq)
-    std::size_t m_dueHead = 0;            // m_dueNow[m_dueHead..] not handled yet
-    std::vector<TimedEvent> m_oneHop;     // one-hop deliveries, in push order (= by time, seq)
-    std::size_t m_oneHopHead = 0;         // m_oneHop[m_oneHopHead..] not handled yet
+    SlotPool<FlowProgress> m_progress;
+    std::vector<int> m_progressOf;    // by task: its slot in m_progress while it sends
+    IndexedMinHeap m_lastByteHeap;    // active flows keyed by projected last-byte time
+    std::vector<TimedEvent> m_events; // min-heap by (time, seq)
+    std::vector<TimedEvent> m_dueNow; // events at m_batchS, in push order (= by seq)
+    std::size_t m_dueHead = 0;        // m_dueNow[m_dueHead..] not handled yet
+    std::vector<TimedEvent> m_oneHop; // one-hop deliveries, in push order (= by time, seq)
+    std::size_t m_oneHopHead = 0;     // m_oneHop[m_oneHopHead..] not handled yet
     double m_batchS = std::numeric_limits<double>::quiet_NaN(); // time of the batch running
     long long m_seq = 0;
 

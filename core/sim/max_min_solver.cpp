@@ -65,19 +65,13 @@ void MaxMinSolver::setFlowLinks(int flow, std::span<const LinkId> links) {
 }
 
 void MaxMinSolver::activate(int flow) {
-    int pooled = static_cast<int>(m_active.size());
-    if (m_freeActive.empty()) {
-        m_active.emplace_back();
-    } else {
-        pooled = m_freeActive.back();
-        m_freeActive.pop_back();
-    }
-    ActiveFlow& active = m_active[idx(pooled)];
-    active.rate = 0.0;
-    active.fresh = m_touchStamp;
-    active.flow = flow;
-    active.linkBegin = m_flowLinkBegin[idx(flow)];
-    active.linkEnd = m_flowLinkEnd[idx(flow)];
+    ActiveFlow added;
+    added.fresh = m_touchStamp;
+    added.flow = flow;
+    added.linkBegin = m_flowLinkBegin[idx(flow)];
+    added.linkEnd = m_flowLinkEnd[idx(flow)];
+    const int pooled = m_active.acquire(added);
+    const ActiveFlow& active = m_active[pooled];
     m_activeSlotOf[idx(flow)] = pooled;
     for (int slot = active.linkBegin; slot < active.linkEnd; ++slot) {
         const LinkId link = m_flowLinks[idx(slot)];
@@ -91,7 +85,7 @@ void MaxMinSolver::activate(int flow) {
 
 void MaxMinSolver::deactivate(int flow) {
     const int pooled = m_activeSlotOf[idx(flow)];
-    ActiveFlow& active = m_active[idx(pooled)];
+    const ActiveFlow& active = m_active[pooled];
     for (int slot = active.linkBegin; slot < active.linkEnd; ++slot) {
         const LinkId link = m_flowLinks[idx(slot)];
         auto& list = m_linkFlows[idx(link)];
@@ -106,8 +100,7 @@ void MaxMinSolver::deactivate(int flow) {
     // A flow that never had a rate (added and removed between two solves) gives no floor but 0.
     const bool fresh = active.fresh == m_touchStamp;
     m_removalFloor = std::min(m_removalFloor, fresh ? 0.0 : active.rate);
-    active = ActiveFlow{};
-    m_freeActive.push_back(pooled);
+    m_active.release(pooled);
     m_activeSlotOf[idx(flow)] = -1;
     --m_activeFlowCount;
 }
@@ -136,7 +129,7 @@ double MaxMinSolver::floorOfTouchedLinks() {
         int fresh = 0;
         m_oldRates.clear();
         for (const LinkEntry& entry : m_linkFlows[idx(link)]) {
-            const ActiveFlow& active = m_active[idx(entry.active)];
+            const ActiveFlow& active = m_active[entry.active];
             if (active.fresh == m_touchStamp) {
                 ++fresh;
             } else {
@@ -190,7 +183,7 @@ void MaxMinSolver::collectComponent(double floor) {
         double capacity = m_bandwidth[idx(link)];
         m_linkFlowBegin.push_back(static_cast<int>(m_linkFlowsLocal.size()));
         for (const LinkEntry& entry : m_linkFlows[idx(link)]) {
-            ActiveFlow& active = m_active[idx(entry.active)];
+            ActiveFlow& active = m_active[entry.active];
             if (active.rate < floor && active.fresh != m_touchStamp) {
                 capacity -= active.rate;
                 continue;
@@ -315,7 +308,7 @@ void MaxMinSolver::fill() {
             }
             m_frozen[flow] = 1;
             --unfrozen;
-            m_active[idx(m_componentFlows[flow])].rate = share;
+            m_active[m_componentFlows[flow]].rate = share;
             for (int slot = m_flowLinkBeginLocal[flow]; slot < m_flowLinkBeginLocal[flow + 1];
                  ++slot) {
                 const std::size_t other = idx(m_flowLinksLocal[idx(slot)]);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "sim/slot_pool.h"
 #include "topology/wafer_topology.h"
 
 #include <limits>
@@ -64,14 +65,14 @@ public:
     // an inactive one).
     double rate(int flow) const {
         const int at = m_activeSlotOf[static_cast<std::size_t>(flow)];
-        return at < 0 ? 0.0 : m_active[static_cast<std::size_t>(at)].rate;
+        return at < 0 ? 0.0 : m_active[at].rate;
     }
     int activeFlowCount() const { return m_activeFlowCount; }
 
 private:
-    // An active flow's state, in a pool that holds the active flows only (a few thousand even
-    // when the problem has millions of flows), so that the walks over the links' flow lists
-    // read it from cache: by flow id it would be spread over tens of megabytes.
+    // An active flow's state, in a pool of the active flows only (sim/slot_pool.h), so that the
+    // walks over the links' flow lists read it from cache: by flow id it would be spread over
+    // tens of megabytes.
     struct ActiveFlow {
         double rate = 0.0;  // bytes/s
         unsigned fresh = 0; // == m_touchStamp if activated since the last solve
@@ -98,9 +99,8 @@ private:
     std::vector<LinkId> m_flowLinks; // by slot: every flow's links, each flow's contiguous
     std::vector<int> m_slotPos;      // by slot: position in its link's m_linkFlows list
     std::vector<std::vector<LinkEntry>> m_linkFlows; // active flows per link (unordered)
-    std::vector<ActiveFlow> m_active;                // the pool; free entries have flow -1
-    std::vector<int> m_freeActive;                   // free entries of m_active, reused last first
-    std::vector<int> m_activeSlotOf;                 // by flow: its m_active index while active
+    SlotPool<ActiveFlow> m_active;
+    std::vector<int> m_activeSlotOf; // by flow: its slot in m_active while active
     int m_activeFlowCount = 0;
     // bytes/s: the lowest old rate of a flow removed since the last solve.
     double m_removalFloor = std::numeric_limits<double>::infinity();
