@@ -211,7 +211,7 @@ void StepGraph::appendTraffic(const TrafficPlan& plan) {
         const SimTask::Kind kind = plan.problem.tasks[task].kind;
         infos[task].kind = kind == SimTask::Kind::Flow ? StepTaskInfo::Kind::Collective
                                                        : StepTaskInfo::Kind::Barrier;
-        infos[task].phase = "explicit traffic";
+        infos[task].phase = StepPhase::ExplicitTraffic;
     }
     for (const Flow& flow : plan.flows) {
         StepTaskInfo& info = infos[static_cast<std::size_t>(flow.task)];

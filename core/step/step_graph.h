@@ -8,6 +8,7 @@
 #include "sim/sim_problem.h"
 #include "step/collective_role.h"
 #include "step/compute_model.h"
+#include "step/step_phase.h"
 #include "topology/wafer_topology.h"
 
 #include <map>
@@ -21,16 +22,16 @@ namespace ws {
 
 // What a task of a training step is, for the timeline and the report. A step keeps one per task
 // (2.4 million on a 32x32 wafer), so the members go largest first and the small ones pack
-// into 8 bytes: 128 bytes in all.
+// into 8 bytes: 96 bytes in all.
 struct StepTaskInfo {
     enum class Kind : unsigned char { Compute, Transfer, Collective, Barrier };
     std::string label;     // "L0 fwd mlp_up I1*W3", "L0 bwd dp grad all-reduce", ...
-    std::string phase;     // "forward", "backward", "gradient sync", ...
     double flops = 0.0;    // compute tasks
     double hbmBytes = 0.0; // compute tasks: bytes moved between HBM and SRAM
     ComputeCost cost = {}; // compute tasks: the time's terms and which decides it
     int round = -1;        // TATP round, or collective step; -1 when not in a round
     Kind kind = Kind::Compute;
+    StepPhase phase = StepPhase::Forward;
     std::optional<CollectiveRole> role = std::nullopt; // collectives and their flows
 };
 

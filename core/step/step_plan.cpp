@@ -41,24 +41,6 @@ LayerSegment layerSegmentOf(GemmRole role) {
     return LayerSegment::None;
 }
 
-std::string toString(StepPhase phase) {
-    switch (phase) {
-    case StepPhase::Forward:
-        return "forward";
-    case StepPhase::Recompute:
-        return "recompute";
-    case StepPhase::Backward:
-        return "backward";
-    case StepPhase::Head:
-        return "head";
-    case StepPhase::GradientSync:
-        return "gradient sync";
-    case StepPhase::Optimizer:
-        break;
-    }
-    return "optimizer";
-}
-
 namespace {
 
 // Writes the plan's sections in the order each die runs them.

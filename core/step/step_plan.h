@@ -7,6 +7,7 @@
 #include "step/compute_model.h"
 #include "step/memory_model.h"
 #include "step/pipeline_schedule.h"
+#include "step/step_phase.h"
 #include "strategy/placement.h"
 #include "strategy/workload_divisibility.h"
 #include "workload/layer_gemm.h"
@@ -32,12 +33,6 @@ TpSplit tpSplitOf(GemmRole role);
 enum class LayerSegment { Attention, Mlp, None };
 
 LayerSegment layerSegmentOf(GemmRole role);
-
-// The phase a task belongs to, as the timeline groups tasks.
-enum class StepPhase { Forward, Recompute, Backward, Head, GradientSync, Optimizer };
-
-// "forward", "recompute", "backward", "head", "gradient sync", "optimizer".
-std::string toString(StepPhase phase);
 
 // One GEMM that every model-parallel group runs at once, with its die-local shape: M, K, N and
 // the instance count after SP, TP and (for attention) the head split, before the TATP group

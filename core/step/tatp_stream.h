@@ -12,8 +12,8 @@ namespace ws {
 // Die p owns the p-th blocks of both operands; the streamed operand's blocks travel so that
 // every die computes with every block: n block computations per die, one per round.
 struct TatpGemm {
-    std::string label;          // "L0 fwd mlp_up"
-    std::string phase;          // "forward", "backward", ...
+    std::string label; // "L0 fwd mlp_up"
+    StepPhase phase = StepPhase::Forward;
     double blockFlops = 0.0;    // FLOPs of one block product (e.g. I_p x W_q)
     double streamedBytes = 0.0; // bytes of one streamed block (the smaller of W_q and I_p)
     // The compute and memory model (step/compute_model.h): HBM bytes of round 0 and of each

@@ -77,7 +77,7 @@ private:
             const PlannedTask& task = section.tasks[i];
             m_step.repetitions.push_back({static_cast<TaskId>(m_graph.problem().tasks.size()),
                                           runs * m_plan.layerRepetitions(task.layer)});
-            const std::string phase = toString(task.phase);
+            const StepPhase phase = task.phase;
             const std::vector<TaskId>* waits = nullptr;
             if (task.waitsFor >= 0)
                 waits = &asyncDone.at(task.waitsFor);
@@ -88,7 +88,7 @@ private:
                 addWaits(waits);
                 runElementwise(*work, phase);
             } else if (const auto* barrier = std::get_if<PlannedBarrier>(&task.work)) {
-                const TaskId id = allDiesBarrier(barrier->label);
+                const TaskId id = allDiesBarrier(barrier->label, phase);
                 if (barriers != nullptr)
                     barriers->push_back(id);
             } else {
@@ -109,13 +109,16 @@ private:
                     addDep(die, done[static_cast<std::size_t>(die)]);
         // Every die meets at the end, those of a section the last stage ran alone included.
         m_lastStageOnly = false;
-        return allDiesBarrier(section.barrierLabel);
+        // The barrier belongs to the phase its section ends with.
+        return allDiesBarrier(section.barrierLabel, section.tasks.empty()
+                                                        ? StepPhase::Forward
+                                                        : section.tasks.back().phase);
     }
 
     // A pipeline send (PlannedCollective over Stage groups): along every Stage group, each
     // stage's die sends `bytes` to the next stage's (forward: activations) or to the one before
     // (backward: their gradients), all at once; the dies at both ends of each transfer wait for it.
-    void runStageSends(const PlannedCollective& collective, const std::string& phase) {
+    void runStageSends(const PlannedCollective& collective, StepPhase phase) {
         const bool forward = collective.role == CollectiveRole::PipelineActivations;
         const auto& groups = groupsOf(GroupKind::Stage);
         std::vector<std::pair<DieId, TaskId>> sent; // (die, transfer) to wait for
@@ -127,8 +130,8 @@ private:
                 const DieId src = forward ? stages[k] : stages[k + 1];
                 const DieId dst = forward ? stages[k + 1] : stages[k];
                 StepTaskInfo info{.label = id + "/s" + std::to_string(k),
-                                  .phase = phase,
-                                  .kind = StepTaskInfo::Kind::Transfer};
+                                  .kind = StepTaskInfo::Kind::Transfer,
+                                  .phase = phase};
                 info.role = collective.role;
                 const TaskId transfer =
                     m_graph.addTransfer(src, dst, collective.bytes, depsOf(src), std::move(info));
@@ -221,20 +224,20 @@ private:
         m_lastOnDie[static_cast<std::size_t>(die)].push_back(task);
     }
 
-    TaskId allDiesBarrier(const std::string& label) {
+    TaskId allDiesBarrier(const std::string& label, StepPhase phase) {
         std::vector<TaskId> deps;
         for (DieId die : usedDies())
             for (TaskId task : depsOf(die))
                 deps.push_back(task);
         const TaskId barrier = m_graph.addBarrier(
-            deps, {.label = label, .phase = label, .kind = StepTaskInfo::Kind::Barrier});
+            deps, {.label = label, .kind = StepTaskInfo::Kind::Barrier, .phase = phase});
         for (DieId die : usedDies())
             setLast(die, barrier);
         return barrier;
     }
 
     // One collective per group; each member's next task waits for its group's collective.
-    void runCollective(const PlannedCollective& collective, const std::string& phase) {
+    void runCollective(const PlannedCollective& collective, StepPhase phase) {
         const auto& groups = groupsOf(collective.group);
         for (std::size_t g = 0; g < groups.size(); ++g) {
             std::vector<TaskId> deps;
@@ -250,8 +253,7 @@ private:
     // One asynchronous collective per group: issued after each member's previous task and
     // `waits` (by die, or null), not waited for by the members' next tasks. Returns each die's
     // group's collective, by die id (-1 for dies outside every group).
-    std::vector<TaskId> runAsyncCollective(const PlannedCollective& collective,
-                                           const std::string& phase,
+    std::vector<TaskId> runAsyncCollective(const PlannedCollective& collective, StepPhase phase,
                                            const std::vector<TaskId>* waits) {
         std::vector<TaskId> doneOnDie(m_lastOnDie.size(), -1);
         const auto& groups = groupsOf(collective.group);
@@ -275,11 +277,11 @@ private:
                std::to_string(index);
     }
 
-    TaskId addGroupCollective(const PlannedCollective& collective, const std::string& phase,
-                              std::size_t g, std::vector<TaskId> deps) {
+    TaskId addGroupCollective(const PlannedCollective& collective, StepPhase phase, std::size_t g,
+                              std::vector<TaskId> deps) {
         throwIfCancelled(m_cancel);
         const std::string id = collectiveId(collective, g, m_collectiveCount++);
-        StepTaskInfo info{.label = id, .phase = phase, .kind = StepTaskInfo::Kind::Collective};
+        StepTaskInfo info{.label = id, .kind = StepTaskInfo::Kind::Collective, .phase = phase};
         info.role = collective.role;
         return m_graph.addCollective(id, collective.op, collective.algorithm,
                                      groupsOf(collective.group)[g], collective.bytes,
@@ -287,7 +289,7 @@ private:
     }
 
     // One GEMM on every model-parallel group: a compute task per die, or a TATP stream.
-    void runGemm(const PlannedGemm& gemm, const std::string& phase) {
+    void runGemm(const PlannedGemm& gemm, StepPhase phase) {
         const std::string label = gemm.label();
         for (const std::vector<DieId>& path : groupsOf(GroupKind::TATP)) {
             throwIfCancelled(m_cancel);
@@ -295,9 +297,9 @@ private:
                 const DieId die = path.front();
                 const TaskId task = m_graph.addCompute(die, gemm.blockWork(true), depsOf(die),
                                                        {.label = label,
-                                                        .phase = phase,
                                                         .round = 0,
-                                                        .kind = StepTaskInfo::Kind::Compute});
+                                                        .kind = StepTaskInfo::Kind::Compute,
+                                                        .phase = phase});
                 setLast(die, task);
                 continue;
             }
@@ -321,13 +323,13 @@ private:
     }
 
     // Memory-bound work: every die the strategy uses runs it on its own data.
-    void runElementwise(const PlannedElementwise& work, const std::string& phase) {
+    void runElementwise(const PlannedElementwise& work, StepPhase phase) {
         throwIfCancelled(m_cancel);
         const std::string label = m_graph.keepsTaskLabels() ? work.label() : std::string();
         for (DieId die : usedDies()) {
             const TaskId task = m_graph.addCompute(
                 die, work.work(), depsOf(die),
-                {.label = label, .phase = phase, .kind = StepTaskInfo::Kind::Compute});
+                {.label = label, .kind = StepTaskInfo::Kind::Compute, .phase = phase});
             setLast(die, task);
         }
     }

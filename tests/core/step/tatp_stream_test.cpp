@@ -127,7 +127,8 @@ StreamRun runStream(int waferRows, int waferCols, std::vector<DieId> path, const
     const std::vector<std::vector<TaskId>> startDeps =
         prepare ? prepare(*run.graph) : std::vector<std::vector<TaskId>>{};
     run.path = std::move(path);
-    const TatpGemm gemm{"L0 fwd mlp_up", "forward", options.blockFlops, options.blockBytes};
+    const TatpGemm gemm{"L0 fwd mlp_up", StepPhase::Forward, options.blockFlops,
+                        options.blockBytes};
     run.stream = addTatpStream(*run.graph, run.path, gemm, options.schedule,
                                options.doubleBuffering, startDeps);
     run.result = simulate(run.graph->problem());
@@ -187,7 +188,7 @@ void checkBidirectionalStructure(const StreamRun& run) {
         // Relays keep the direction: the block moves away from its owner.
         const int q = blockOf(run.info(t).label);
         EXPECT_EQ(std::abs(to - q), std::abs(from - q) + 1) << run.info(t).label;
-        EXPECT_EQ(run.info(t).phase, "forward");
+        EXPECT_EQ(run.info(t).phase, StepPhase::Forward);
     }
 
     // n rounds per die, blocks in the order p, p-1, p+1, ..., each fed by its own arrival.
