@@ -8,6 +8,14 @@
 
 namespace ws {
 
+// A flow's links: its route's, or a simulator task's own.
+template <class Flow> const std::vector<LinkId>& roundFlowLinks(const Flow& flow) {
+    if constexpr (requires { flow.route.links; })
+        return flow.route.links;
+    else
+        return flow.links;
+}
+
 // Per-round link loads, the one place they are summed: the bytes each link carries in each
 // round, from flows that each belong to at most one round. `Flows` is any range of flows with
 // `bytes` and `route.links` (Flow, EvaluatedFlow, FlowReport) or `links` (SimTask);
@@ -31,14 +39,7 @@ std::map<int, std::vector<double>> roundLinkBytes(const Flows& flows, RoundOf ro
             continue;
         std::vector<double>& bytes = bytesPerRound[round];
         bytes.resize(linkCount, 0.0);
-        const auto& links = [&]() -> const auto& {
-            if constexpr (requires { flow.route.links; })
-                return flow.route.links;
-            else
-                return flow.links;
-        }
-        ();
-        for (LinkId link : links)
+        for (LinkId link : roundFlowLinks(flow))
             bytes[static_cast<std::size_t>(link)] += flow.bytes;
     }
     return bytesPerRound;
