@@ -109,10 +109,25 @@ void MaxMinSolver::deactivate(int flow) {
 // flows it shared a bottleneck with reach 1/7 along different sums), and such a flow must be
 // re-solved. So only rates below the floor by more than this fraction of it are kept.
 constexpr double kFloorMargin = 1e-6;
+// A flow left out of a re-solve breaks the result only if its rate exceeds the level of a link
+// that froze re-solved flows; equal rates (ties) do not, and rounding makes equal ones differ in
+// their last bits, so only an excess beyond this fraction of the level counts.
+constexpr double kTieMargin = 1e-9;
+// Re-solves that found a left-out flow above a link's level and were widened to include it;
+// after this many, the solve takes every flow at or above the floor (which needs no check).
+constexpr int kMaxWidenings = 3;
 
 const std::vector<int>& MaxMinSolver::solveTouched() {
-    collectComponent(floorOfTouchedLinks() * (1.0 - kFloorMargin));
-    fill();
+    const double floor = floorOfTouchedLinks() * (1.0 - kFloorMargin);
+    for (int widenings = 0;; ++widenings) {
+        const Reach reach = widenings < kMaxWidenings ? Reach::Bottlenecked : Reach::AboveFloor;
+        collectComponent(floor, reach);
+        fill();
+        if (reach == Reach::AboveFloor || !forceFlowsAboveTheirLevels()) {
+            break;
+        }
+    }
+    commitRates();
     m_touchedLinks.clear();
     m_removalFloor = std::numeric_limits<double>::infinity();
     ++m_touchStamp;
@@ -154,13 +169,24 @@ double MaxMinSolver::floorOfTouchedLinks() {
     return floor;
 }
 
+bool MaxMinSolver::reaches(const ActiveFlow& active, LinkId link, double floor, Reach reach) const {
+    if (active.fresh == m_touchStamp) {
+        return true;
+    }
+    if (active.rate < floor) {
+        return false;
+    }
+    return reach == Reach::AboveFloor || active.bottleneck == link ||
+           active.forced == m_touchStamp;
+}
+
 // Breadth-first over the bipartite link/flow graph from the touched links, through the flows to
-// re-solve (fresh ones, and those whose old rate is at or above `floor`), numbering links and
-// those flows as it meets them and recording both incidences locally. A kept flow (old rate below
-// the floor) is not walked through: it only takes its rate off each link's capacity. A link's
-// flows are read when the walk reaches the link (every reached link once), a flow's links when
-// the walk first meets the flow.
-void MaxMinSolver::collectComponent(double floor) {
+// re-solve (see `reaches`), numbering links and those flows as they are met and recording each
+// flow's local links. Then every reached link's flows are read once more, in the order of the
+// global lists: the re-solved ones make the link's local flow list, the others take their rates
+// off its capacity (so the filling, and its rounding, depend on nothing but the problem and its
+// history).
+void MaxMinSolver::collectComponent(double floor, Reach reach) {
     ++m_epoch;
     m_componentLinks.clear();
     m_componentFlows.clear();
@@ -170,6 +196,7 @@ void MaxMinSolver::collectComponent(double floor) {
     m_flowLinkBeginLocal.clear();
     m_flowLinksLocal.clear();
     m_capacityLeft.clear();
+    m_leftOutRate.clear();
     const auto addLink = [&](LinkId link) {
         m_linkStamp[idx(link)] = m_epoch;
         m_localLink[idx(link)] = static_cast<int>(m_componentLinks.size());
@@ -180,35 +207,76 @@ void MaxMinSolver::collectComponent(double floor) {
     }
     for (std::size_t i = 0; i < m_componentLinks.size(); ++i) {
         const LinkId link = m_componentLinks[i];
-        double capacity = m_bandwidth[idx(link)];
-        m_linkFlowBegin.push_back(static_cast<int>(m_linkFlowsLocal.size()));
         for (const LinkEntry& entry : m_linkFlows[idx(link)]) {
             ActiveFlow& active = m_active[entry.active];
-            if (active.rate < floor && active.fresh != m_touchStamp) {
-                capacity -= active.rate;
+            if (active.stamp == m_epoch || !reaches(active, link, floor, reach)) {
                 continue;
             }
-            if (active.stamp != m_epoch) {
-                active.stamp = m_epoch;
-                active.local = static_cast<int>(m_componentFlows.size());
-                m_componentFlows.push_back(entry.active);
-                m_resolvedFlows.push_back(active.flow);
-                m_flowLinkBeginLocal.push_back(static_cast<int>(m_flowLinksLocal.size()));
-                for (int slot = active.linkBegin; slot < active.linkEnd; ++slot) {
-                    const LinkId other = m_flowLinks[idx(slot)];
-                    if (m_linkStamp[idx(other)] != m_epoch) {
-                        addLink(other);
-                    }
-                    m_flowLinksLocal.push_back(m_localLink[idx(other)]);
+            active.stamp = m_epoch;
+            active.local = static_cast<int>(m_componentFlows.size());
+            m_componentFlows.push_back(entry.active);
+            m_resolvedFlows.push_back(active.flow);
+            m_flowLinkBeginLocal.push_back(static_cast<int>(m_flowLinksLocal.size()));
+            for (int slot = active.linkBegin; slot < active.linkEnd; ++slot) {
+                const LinkId other = m_flowLinks[idx(slot)];
+                if (m_linkStamp[idx(other)] != m_epoch) {
+                    addLink(other);
                 }
+                m_flowLinksLocal.push_back(m_localLink[idx(other)]);
             }
-            m_linkFlowsLocal.push_back(active.local);
+        }
+    }
+    m_flowLinkBeginLocal.push_back(static_cast<int>(m_flowLinksLocal.size()));
+    for (const LinkId link : m_componentLinks) {
+        double capacity = m_bandwidth[idx(link)];
+        double leftOut = 0.0; // the highest rate of a flow at or above the floor left out
+        m_linkFlowBegin.push_back(static_cast<int>(m_linkFlowsLocal.size()));
+        for (const LinkEntry& entry : m_linkFlows[idx(link)]) {
+            const ActiveFlow& active = m_active[entry.active];
+            if (active.stamp == m_epoch) {
+                m_linkFlowsLocal.push_back(active.local);
+                continue;
+            }
+            capacity -= active.rate;
+            if (active.rate >= floor) {
+                leftOut = std::max(leftOut, active.rate);
+            }
         }
         // Rounding can leave a link's kept rates a hair above its bandwidth; clamp.
         m_capacityLeft.push_back(std::max(0.0, capacity));
+        m_leftOutRate.push_back(leftOut);
     }
     m_linkFlowBegin.push_back(static_cast<int>(m_linkFlowsLocal.size()));
-    m_flowLinkBeginLocal.push_back(static_cast<int>(m_flowLinksLocal.size()));
+}
+
+// After a fill: a flow left out of it keeps its rate, which is its max-min rate as long as no
+// re-solved flow's bottleneck carries it at a higher rate (every flow then still has a
+// bottleneck: a full link on which no flow goes faster). Marks the left-out flows that do, to be
+// re-solved, and says whether there were any.
+bool MaxMinSolver::forceFlowsAboveTheirLevels() {
+    bool forced = false;
+    for (std::size_t local = 0; local < m_componentLinks.size(); ++local) {
+        const double limit = m_linkLevel[local] * (1.0 + kTieMargin);
+        if (m_leftOutRate[local] <= limit) {
+            continue;
+        }
+        for (const LinkEntry& entry : m_linkFlows[idx(m_componentLinks[local])]) {
+            ActiveFlow& active = m_active[entry.active];
+            if (active.stamp != m_epoch && active.rate > limit) {
+                active.forced = m_touchStamp;
+                forced = true;
+            }
+        }
+    }
+    return forced;
+}
+
+void MaxMinSolver::commitRates() {
+    for (std::size_t local = 0; local < m_componentFlows.size(); ++local) {
+        ActiveFlow& active = m_active[m_componentFlows[local]];
+        active.rate = m_newRate[local];
+        active.bottleneck = m_componentLinks[idx(m_newBottleneck[local])];
+    }
 }
 
 // Sorts m_sorted by (share, link position). Per solve this is the costliest step after the
@@ -256,7 +324,10 @@ void MaxMinSolver::fill() {
     m_sorted.clear();
     m_heap.clear();
     m_unfrozenCount.resize(linkCount);
+    m_linkLevel.assign(linkCount, std::numeric_limits<double>::infinity());
     m_frozen.assign(m_componentFlows.size(), 0);
+    m_newRate.resize(m_componentFlows.size());
+    m_newBottleneck.resize(m_componentFlows.size());
     for (std::size_t local = 0; local < linkCount; ++local) {
         const int count = m_linkFlowBegin[local + 1] - m_linkFlowBegin[local];
         m_unfrozenCount[local] = count;
@@ -301,6 +372,7 @@ void MaxMinSolver::fill() {
                 continue;
             }
         }
+        m_linkLevel[local] = share;
         for (int at = m_linkFlowBegin[local]; at < m_linkFlowBegin[local + 1]; ++at) {
             const std::size_t flow = idx(m_linkFlowsLocal[idx(at)]);
             if (m_frozen[flow] != 0) {
@@ -308,7 +380,8 @@ void MaxMinSolver::fill() {
             }
             m_frozen[flow] = 1;
             --unfrozen;
-            m_active[m_componentFlows[flow]].rate = share;
+            m_newRate[flow] = share;
+            m_newBottleneck[flow] = static_cast<int>(local);
             for (int slot = m_flowLinkBeginLocal[flow]; slot < m_flowLinkBeginLocal[flow + 1];
                  ++slot) {
                 const std::size_t other = idx(m_flowLinksLocal[idx(slot)]);

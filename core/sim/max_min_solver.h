@@ -11,7 +11,7 @@
 namespace ws {
 
 // Max-min fair rates (docs/network-model.md) for a changing set of active flows, re-solved
-// incrementally. Two facts bound what a change can move:
+// incrementally. Three facts bound what a change can move:
 //  - Max-min allocations decompose over connected components (flows linked through shared
 //    links), so only the component of the links touched since the last solve can change.
 //  - Progressive filling raises one level for every unfrozen flow; below the lowest level at
@@ -19,10 +19,19 @@ namespace ws {
 //    "floor", is a removed flow's old rate (below it the flow was frozen nowhere, and without it
 //    its links only fill later), and for a link that gained flows the level at which it would
 //    now fill, its other flows keeping their old rates. So every flow whose old rate is below
-//    the lowest floor of the changes keeps it exactly, and only the others are re-solved: a
-//    smaller max-min problem on the links' capacity left after the kept flows' rates. Those
-//    kept flows also stop the walk that gathers the component, so a flow finishing at the
-//    bottom of a wafer-wide collective re-solves the flows above it, not the whole wafer.
+//    the lowest floor of the changes keeps it exactly.
+//  - An allocation is the max-min one if and only if every flow has a bottleneck: a full link on
+//    which no flow goes faster. Each flow remembers the link that froze it (its bottleneck). A
+//    change reaches a link's flows only through the flows bottlenecked on it: the walk from the
+//    touched links takes, on each link, the flows at or above the floor that are fresh or
+//    bottlenecked there, and then all their links. A flow it leaves out keeps its rate and its
+//    bottleneck (which the walk did not reach, so nothing on it changed), and takes its rate off
+//    the capacity of the links it shares with the re-solved flows. That is the max-min
+//    allocation unless a left-out flow now goes faster than the level at which one of those
+//    links froze re-solved flows (a link that lost capacity to a flow that sped up); then those
+//    flows are re-solved too, and after a few such widenings every flow at or above the floor is.
+//    A flow finishing at the bottom of a wafer-wide collective so re-solves the flows its
+//    bottlenecks feed, not the whole wafer.
 //
 // Progressive filling, run as "bottleneck first": repeatedly take the link with the smallest fair
 // share remaining_capacity / unfrozen_flows, give each of its unfrozen flows that share, freeze
@@ -77,7 +86,9 @@ private:
         double rate = 0.0;  // bytes/s
         unsigned fresh = 0; // == m_touchStamp if activated since the last solve
         unsigned stamp = 0; // == m_epoch when re-solved by the current solve
+        unsigned forced = 0; // == m_touchStamp if the current solve must re-solve it
         int local = 0;      // its local index in that solve (valid when stamped)
+        LinkId bottleneck = -1; // the link that froze it in the solve that set its rate
         int flow = -1;      // its flow id
         int linkBegin = 0;  // its links: m_flowLinks[linkBegin, linkEnd)
         int linkEnd = 0;
@@ -87,10 +98,17 @@ private:
         int slot;   // index into m_flowLinks of this (flow, link) pair
     };
 
+    // Which flows at or above the floor a solve re-solves: only those a change reaches through
+    // their bottlenecks, or (the fallback, which needs no check) all of them.
+    enum class Reach { Bottlenecked, AboveFloor };
+
     void touch(LinkId link);
     double floorOfTouchedLinks();
-    void collectComponent(double floor);
+    bool reaches(const ActiveFlow& active, LinkId link, double floor, Reach reach) const;
+    void collectComponent(double floor, Reach reach);
     void fill();
+    bool forceFlowsAboveTheirLevels();
+    void commitRates();
     void sortByShare();
 
     std::vector<double> m_bandwidth;  // bytes/s by LinkId
@@ -124,7 +142,11 @@ private:
     std::vector<int> m_flowLinkBeginLocal; // by local flow, + 1: CSR into m_flowLinksLocal
     std::vector<int> m_flowLinksLocal;     // local links of each local flow
     std::vector<double> m_oldRates;        // scratch for one link's kept rates
-    std::vector<double> m_capacityLeft;    // bytes/s by local link, after the kept flows
+    std::vector<double> m_capacityLeft;    // bytes/s by local link, after the flows left out
+    std::vector<double> m_leftOutRate;     // bytes/s by local link: its fastest flow left out
+    std::vector<double> m_linkLevel;       // bytes/s by local link: the share it froze flows at
+    std::vector<double> m_newRate;         // bytes/s by local flow, until committed
+    std::vector<int> m_newBottleneck;      // by local flow: the local link that froze it
     std::vector<int> m_unfrozenCount;      // by local link: re-solved flows not yet frozen
     std::vector<char> m_frozen;            // by local flow
     std::vector<std::pair<double, LinkId>> m_sorted;     // (initial share, link), ascending

@@ -159,5 +159,58 @@ TEST(MaxMinSolver, AFlowEndingReSolvesOnlyTheFlowsAtOrAboveItsRate) {
     EXPECT_NEAR(solver.rate(3), 0.5e9, 1e-3);
 }
 
+// A flow at or above the floor that a change reaches only through a link it is not bottlenecked
+// on keeps its rate, and so do the flows behind it (docs/network-model.md, "When rates change").
+TEST(MaxMinSolver, AFlowEndingReSolvesOnlyTheFlowsItReachesThroughTheirBottlenecks) {
+    // L0 of 1 GB/s carries A and B; L1 of 3 GB/s carries A, C and D; L2 of 1 GB/s carries D and
+    // E. A and B share L0 at 1/2, D and E share L2 at 1/2, C gets the 2 GB/s L1 has left.
+    const std::vector<double> bandwidth{1e9, 3e9, 1e9};
+    const std::vector<int> offsets{0, 2, 3, 4, 6, 7};
+    const std::vector<LinkId> links{0, 1, 0, 1, 1, 2, 2};
+    MaxMinSolver solver(bandwidth, offsets, links);
+    for (int flow = 0; flow < 5; ++flow) {
+        solver.activate(flow);
+    }
+    solver.solveTouched();
+    EXPECT_NEAR(solver.rate(0), 0.5e9, 1e-3);
+    EXPECT_NEAR(solver.rate(2), 2e9, 1e-3);
+    EXPECT_NEAR(solver.rate(3), 0.5e9, 1e-3);
+
+    // B ends: A speeds up to 1 GB/s and takes it from C. D, at the floor but bottlenecked on L2,
+    // keeps its 1/2, and E behind it is not reached at all.
+    solver.deactivate(1);
+    std::vector<int> resolved = solver.solveTouched();
+    std::sort(resolved.begin(), resolved.end());
+    EXPECT_EQ(resolved, (std::vector<int>{0, 2}));
+    EXPECT_NEAR(solver.rate(0), 1e9, 1e-3);
+    EXPECT_NEAR(solver.rate(2), 1.5e9, 1e-3);
+    EXPECT_NEAR(solver.rate(3), 0.5e9, 1e-3);
+    EXPECT_NEAR(solver.rate(4), 0.5e9, 1e-3);
+}
+
+// A flow left out because its bottleneck is elsewhere is re-solved after all when the change
+// leaves it faster than the flows that fill the link they share.
+TEST(MaxMinSolver, AFlowLeftOutAboveTheLevelOfALinkItCrossesIsReSolved) {
+    // G crosses L0 (1 GB/s) and L1 (0.6 GB/s): alone it gets 0.6 GB/s, bottlenecked on L1. Then
+    // F1 and F2 join it on L0; with G at 0.6 they would get 0.2 each, below G, so G is
+    // re-solved and all three share L0 at 1/3 GB/s.
+    const std::vector<double> bandwidth{1e9, 0.6e9};
+    const std::vector<int> offsets{0, 2, 3, 4};
+    const std::vector<LinkId> links{0, 1, 0, 0};
+    MaxMinSolver solver(bandwidth, offsets, links);
+    solver.activate(0);
+    solver.solveTouched();
+    EXPECT_NEAR(solver.rate(0), 0.6e9, 1e-3);
+
+    solver.activate(1);
+    solver.activate(2);
+    std::vector<int> resolved = solver.solveTouched();
+    std::sort(resolved.begin(), resolved.end());
+    EXPECT_EQ(resolved, (std::vector<int>{0, 1, 2}));
+    for (int flow = 0; flow < 3; ++flow) {
+        EXPECT_NEAR(solver.rate(flow), 1e9 / 3, 1e-3) << "flow " << flow;
+    }
+}
+
 } // namespace
 } // namespace ws
