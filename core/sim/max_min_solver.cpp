@@ -176,8 +176,7 @@ bool MaxMinSolver::reaches(const ActiveFlow& active, LinkId link, double floor, 
     if (active.rate < floor) {
         return false;
     }
-    return reach == Reach::AboveFloor || active.bottleneck == link ||
-           active.forced == m_touchStamp;
+    return reach == Reach::AboveFloor || active.bottleneck == link || active.forced == m_touchStamp;
 }
 
 // Breadth-first over the bipartite link/flow graph from the touched links, through the flows to

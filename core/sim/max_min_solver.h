@@ -83,14 +83,14 @@ private:
     // walks over the links' flow lists read it from cache: by flow id it would be spread over
     // tens of megabytes.
     struct ActiveFlow {
-        double rate = 0.0;  // bytes/s
-        unsigned fresh = 0; // == m_touchStamp if activated since the last solve
-        unsigned stamp = 0; // == m_epoch when re-solved by the current solve
-        unsigned forced = 0; // == m_touchStamp if the current solve must re-solve it
-        int local = 0;      // its local index in that solve (valid when stamped)
+        double rate = 0.0;      // bytes/s
+        unsigned fresh = 0;     // == m_touchStamp if activated since the last solve
+        unsigned stamp = 0;     // == m_epoch when re-solved by the current solve
+        unsigned forced = 0;    // == m_touchStamp if the current solve must re-solve it
+        int local = 0;          // its local index in that solve (valid when stamped)
         LinkId bottleneck = -1; // the link that froze it in the solve that set its rate
-        int flow = -1;      // its flow id
-        int linkBegin = 0;  // its links: m_flowLinks[linkBegin, linkEnd)
+        int flow = -1;          // its flow id
+        int linkBegin = 0;      // its links: m_flowLinks[linkBegin, linkEnd)
         int linkEnd = 0;
     };
     struct LinkEntry {
