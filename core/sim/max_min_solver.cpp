@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdint>
 #include <limits>
+#include <tuple>
 
 namespace ws {
 
@@ -116,6 +117,8 @@ constexpr double kTieMargin = 1e-9;
 // Re-solves that found a left-out flow above a link's level and were widened to include it;
 // after this many, the solve takes every flow at or above the floor (which needs no check).
 constexpr int kMaxWidenings = 3;
+// bytes/s: what a link that left out no flow at or above the floor records as its fastest.
+constexpr double kNoneLeftOut = -1.0;
 
 const std::vector<int>& MaxMinSolver::solveTouched() {
     const double floor = floorOfTouchedLinks() * (1.0 - kFloorMargin);
@@ -169,7 +172,8 @@ double MaxMinSolver::floorOfTouchedLinks() {
     return floor;
 }
 
-bool MaxMinSolver::reaches(const ActiveFlow& active, LinkId link, double floor, Reach reach) const {
+inline bool MaxMinSolver::reaches(const ActiveFlow& active, LinkId link, double floor,
+                                  Reach reach) const {
     if (active.fresh == m_touchStamp) {
         return true;
     }
@@ -180,72 +184,86 @@ bool MaxMinSolver::reaches(const ActiveFlow& active, LinkId link, double floor, 
 }
 
 // Breadth-first over the bipartite link/flow graph from the touched links, through the flows to
-// re-solve (see `reaches`), numbering links and those flows as they are met and recording each
-// flow's local links. Then every reached link's flows are read once more, in the order of the
-// global lists: the re-solved ones make the link's local flow list, the others take their rates
-// off its capacity (so the filling, and its rounding, depend on nothing but the problem and its
-// history).
+// re-solve (see `reaches`), numbering links and those flows as they are met and recording both
+// incidences locally; a flow left out only takes its rate off each link's capacity. A link's
+// flows are read when the walk reaches the link (every reached link once), a flow's links when
+// the walk first meets the flow. A flow at or above the floor that one link leaves out can still
+// be met later through its bottleneck, so a link that left such a flow out is read once more at
+// the end, in the order of its global list as before (so the filling, and its rounding, depend on
+// nothing but the problem and its history).
 void MaxMinSolver::collectComponent(double floor, Reach reach) {
     ++m_epoch;
     m_componentLinks.clear();
     m_componentFlows.clear();
     m_resolvedFlows.clear();
     m_linkFlowBegin.clear();
+    m_linkFlowEnd.clear();
     m_linkFlowsLocal.clear();
     m_flowLinkBeginLocal.clear();
     m_flowLinksLocal.clear();
     m_capacityLeft.clear();
     m_leftOutRate.clear();
+    m_anyLeftOut = false;
     const auto addLink = [&](LinkId link) {
         m_linkStamp[idx(link)] = m_epoch;
         m_localLink[idx(link)] = static_cast<int>(m_componentLinks.size());
         m_componentLinks.push_back(link);
     };
+    // One link's local flow list, capacity after the flows left out and fastest flow left out at
+    // or above the floor (kNoneLeftOut if none). `walk` also takes in the flows the walk reaches
+    // there.
+    const auto readLink = [&](LinkId link, bool walk) {
+        double capacity = m_bandwidth[idx(link)];
+        double leftOut = kNoneLeftOut;
+        m_linkFlowBegin.push_back(static_cast<int>(m_linkFlowsLocal.size()));
+        for (const LinkEntry& entry : m_linkFlows[idx(link)]) {
+            ActiveFlow& active = m_active[entry.active];
+            if (active.stamp != m_epoch) {
+                if (!walk || !reaches(active, link, floor, reach)) {
+                    capacity -= active.rate;
+                    if (active.rate >= floor) {
+                        leftOut = std::max(leftOut, active.rate);
+                    }
+                    continue;
+                }
+                active.stamp = m_epoch;
+                active.local = static_cast<int>(m_componentFlows.size());
+                m_componentFlows.push_back(entry.active);
+                m_resolvedFlows.push_back(active.flow);
+                m_flowLinkBeginLocal.push_back(static_cast<int>(m_flowLinksLocal.size()));
+                for (int slot = active.linkBegin; slot < active.linkEnd; ++slot) {
+                    const LinkId other = m_flowLinks[idx(slot)];
+                    if (m_linkStamp[idx(other)] != m_epoch) {
+                        addLink(other);
+                    }
+                    m_flowLinksLocal.push_back(m_localLink[idx(other)]);
+                }
+            }
+            m_linkFlowsLocal.push_back(active.local);
+        }
+        m_linkFlowEnd.push_back(static_cast<int>(m_linkFlowsLocal.size()));
+        // Rounding can leave a link's kept rates a hair above its bandwidth; clamp.
+        return std::pair{std::max(0.0, capacity), leftOut};
+    };
     for (const LinkId link : m_touchedLinks) {
         addLink(link);
     }
     for (std::size_t i = 0; i < m_componentLinks.size(); ++i) {
-        const LinkId link = m_componentLinks[i];
-        for (const LinkEntry& entry : m_linkFlows[idx(link)]) {
-            ActiveFlow& active = m_active[entry.active];
-            if (active.stamp == m_epoch || !reaches(active, link, floor, reach)) {
-                continue;
-            }
-            active.stamp = m_epoch;
-            active.local = static_cast<int>(m_componentFlows.size());
-            m_componentFlows.push_back(entry.active);
-            m_resolvedFlows.push_back(active.flow);
-            m_flowLinkBeginLocal.push_back(static_cast<int>(m_flowLinksLocal.size()));
-            for (int slot = active.linkBegin; slot < active.linkEnd; ++slot) {
-                const LinkId other = m_flowLinks[idx(slot)];
-                if (m_linkStamp[idx(other)] != m_epoch) {
-                    addLink(other);
-                }
-                m_flowLinksLocal.push_back(m_localLink[idx(other)]);
-            }
-        }
-    }
-    m_flowLinkBeginLocal.push_back(static_cast<int>(m_flowLinksLocal.size()));
-    for (const LinkId link : m_componentLinks) {
-        double capacity = m_bandwidth[idx(link)];
-        double leftOut = 0.0; // the highest rate of a flow at or above the floor left out
-        m_linkFlowBegin.push_back(static_cast<int>(m_linkFlowsLocal.size()));
-        for (const LinkEntry& entry : m_linkFlows[idx(link)]) {
-            const ActiveFlow& active = m_active[entry.active];
-            if (active.stamp == m_epoch) {
-                m_linkFlowsLocal.push_back(active.local);
-                continue;
-            }
-            capacity -= active.rate;
-            if (active.rate >= floor) {
-                leftOut = std::max(leftOut, active.rate);
-            }
-        }
-        // Rounding can leave a link's kept rates a hair above its bandwidth; clamp.
-        m_capacityLeft.push_back(std::max(0.0, capacity));
+        const auto [capacity, leftOut] = readLink(m_componentLinks[i], true);
+        m_capacityLeft.push_back(capacity);
         m_leftOutRate.push_back(leftOut);
     }
-    m_linkFlowBegin.push_back(static_cast<int>(m_linkFlowsLocal.size()));
+    m_flowLinkBeginLocal.push_back(static_cast<int>(m_flowLinksLocal.size()));
+    for (std::size_t i = 0; i < m_componentLinks.size(); ++i) {
+        if (m_leftOutRate[i] != kNoneLeftOut) {
+            m_anyLeftOut = true;
+            std::tie(m_capacityLeft[i], m_leftOutRate[i]) = readLink(m_componentLinks[i], false);
+            m_linkFlowBegin[i] = m_linkFlowBegin.back();
+            m_linkFlowEnd[i] = m_linkFlowEnd.back();
+            m_linkFlowBegin.pop_back();
+            m_linkFlowEnd.pop_back();
+        }
+    }
 }
 
 // After a fill: a flow left out of it keeps its rate, which is its max-min rate as long as no
@@ -254,6 +272,9 @@ void MaxMinSolver::collectComponent(double floor, Reach reach) {
 // re-solved, and says whether there were any.
 bool MaxMinSolver::forceFlowsAboveTheirLevels() {
     bool forced = false;
+    if (!m_anyLeftOut) {
+        return false;
+    }
     for (std::size_t local = 0; local < m_componentLinks.size(); ++local) {
         const double limit = m_linkLevel[local] * (1.0 + kTieMargin);
         if (m_leftOutRate[local] <= limit) {
@@ -328,7 +349,7 @@ void MaxMinSolver::fill() {
     m_newRate.resize(m_componentFlows.size());
     m_newBottleneck.resize(m_componentFlows.size());
     for (std::size_t local = 0; local < linkCount; ++local) {
-        const int count = m_linkFlowBegin[local + 1] - m_linkFlowBegin[local];
+        const int count = m_linkFlowEnd[local] - m_linkFlowBegin[local];
         m_unfrozenCount[local] = count;
         if (count > 0) {
             m_sorted.emplace_back(m_capacityLeft[local] / count, m_componentLinks[local]);
@@ -372,7 +393,7 @@ void MaxMinSolver::fill() {
             }
         }
         m_linkLevel[local] = share;
-        for (int at = m_linkFlowBegin[local]; at < m_linkFlowBegin[local + 1]; ++at) {
+        for (int at = m_linkFlowBegin[local]; at < m_linkFlowEnd[local]; ++at) {
             const std::size_t flow = idx(m_linkFlowsLocal[idx(at)]);
             if (m_frozen[flow] != 0) {
                 continue;

@@ -131,19 +131,21 @@ private:
     unsigned m_epoch = 0;
     // The flows to re-solve and the links they cross, as a dense local problem that the filling
     // reads contiguously: links and flows are numbered in the order the breadth-first walk meets
-    // them, and both incidences are kept in CSR form in the order of the global lists (so the
+    // them, and both incidences are kept as ranges in the order of the global lists (so the
     // filling, and its rounding, depend on nothing but the problem and its history).
     std::vector<LinkId> m_componentLinks;  // by local link: its LinkId
     std::vector<int> m_componentFlows;     // by local flow: its m_active index (re-solved only)
     std::vector<int> m_resolvedFlows;      // by local flow: its flow id (what solveTouched returns)
     std::vector<int> m_localLink;          // by LinkId: its local index (valid when stamped)
-    std::vector<int> m_linkFlowBegin;      // by local link, + 1: CSR into m_linkFlowsLocal
+    std::vector<int> m_linkFlowBegin;      // by local link: its re-solved flows are
+    std::vector<int> m_linkFlowEnd;        // m_linkFlowsLocal[begin, end)
     std::vector<int> m_linkFlowsLocal;     // re-solved local flows of each local link
     std::vector<int> m_flowLinkBeginLocal; // by local flow, + 1: CSR into m_flowLinksLocal
     std::vector<int> m_flowLinksLocal;     // local links of each local flow
     std::vector<double> m_oldRates;        // scratch for one link's kept rates
     std::vector<double> m_capacityLeft;    // bytes/s by local link, after the flows left out
     std::vector<double> m_leftOutRate;     // bytes/s by local link: its fastest flow left out
+    bool m_anyLeftOut = false;             // whether any local link left out such a flow
     std::vector<double> m_linkLevel;       // bytes/s by local link: the share it froze flows at
     std::vector<double> m_newRate;         // bytes/s by local flow, until committed
     std::vector<int> m_newBottleneck;      // by local flow: the local link that froze it
