@@ -271,10 +271,10 @@ void MaxMinSolver::collectComponent(double floor, Reach reach) {
 // bottleneck: a full link on which no flow goes faster). Marks the left-out flows that do, to be
 // re-solved, and says whether there were any.
 bool MaxMinSolver::forceFlowsAboveTheirLevels() {
-    bool forced = false;
     if (!m_anyLeftOut) {
         return false;
     }
+    bool forced = false;
     for (std::size_t local = 0; local < m_componentLinks.size(); ++local) {
         const double limit = m_linkLevel[local] * (1.0 + kTieMargin);
         if (m_leftOutRate[local] <= limit) {
