@@ -23,7 +23,7 @@ namespace ws {
 //  - An allocation is the max-min one if and only if every flow has a bottleneck: a full link on
 //    which no flow goes faster. Each flow remembers the link that froze it (its bottleneck). A
 //    change reaches a link's flows only through the flows bottlenecked on it: the walk from the
-//    touched links takes, on each link, the flows at or above the floor that are fresh or
+//    touched links takes, on each link, the fresh flows and the flows at or above the floor
 //    bottlenecked there, and then all their links. A flow it leaves out keeps its rate and its
 //    bottleneck (which the walk did not reach, so nothing on it changed), and takes its rate off
 //    the capacity of the links it shares with the re-solved flows. That is the max-min
