@@ -61,6 +61,9 @@ QString actionText(const TcmeAction& action) {
     case TcmeAction::Kind::Split:
         return QCoreApplication::translate("ws", "split %1: %2")
             .arg(qs(action.flow), qs(action.detail));
+    case TcmeAction::Kind::BidirectionalRing:
+        return QCoreApplication::translate("ws", "bidirectional ring %1: %2")
+            .arg(qs(action.flow), qs(action.detail));
     }
     return {};
 }

@@ -43,6 +43,8 @@ std::string algorithmName(Algorithm algorithm) {
         return "direct";
     case Algorithm::Tree:
         return "tree";
+    case Algorithm::BidirectionalRing:
+        return "bidirectional_ring";
     }
     return "?";
 }
@@ -75,8 +77,9 @@ public:
             throw std::logic_error("flow id suffix overflow");
         end = afterRank.ptr;
         Flow& flow = m_flows.emplace_back();
-        flow.id.reserve(m_op.id.size() + static_cast<std::size_t>(end - suffix));
-        flow.id.append(m_op.id).append(suffix, end);
+        flow.id.reserve(m_op.id.size() + static_cast<std::size_t>(end - suffix) +
+                        m_idSuffix.size());
+        flow.id.append(m_op.id).append(suffix, end).append(m_idSuffix);
         flow.opIndex = m_opIndex;
         flow.step = step;
         flow.rank = rank;
@@ -94,6 +97,9 @@ public:
     }
 
     DieId die(int rank) const { return m_op.group[static_cast<std::size_t>(rank)]; }
+    // Appended to the ids of the flows added from now on ("/rev": a bidirectional ring's
+    // second ring).
+    void setIdSuffix(std::string suffix) { m_idSuffix = std::move(suffix); }
     int groupSize() const { return static_cast<int>(m_op.group.size()); }
     std::vector<Flow> take() { return std::move(m_flows); }
 
@@ -176,6 +182,7 @@ private:
     int m_opIndex;
     const std::function<bool()>& m_cancel;
     std::vector<Flow> m_flows;
+    std::string m_idSuffix;
 };
 
 std::string dieRange(const WaferTopology& topology) {
@@ -279,6 +286,25 @@ std::vector<Flow> expandRing(const TrafficOp& op, Expansion& e) {
     case OpKind::P2P:
         break;
     }
+    return e.take();
+}
+
+// Two rings at once in opposite directions, each on half of the buffer: the group's order and
+// its reverse. The second ring's flows are "<op id>/s<step>/r<rank>/rev" (rank i sends to
+// rank i - 1). On a cycle of dies each ring uses one direction of every link.
+std::vector<Flow> expandBidirectionalRing(const TrafficOp& op, Expansion& e) {
+    const int p = e.groupSize();
+    const double n = op.bytes.value / 2.0;
+    std::vector<int> ring(static_cast<std::size_t>(p));
+    for (int i = 0; i < p; ++i)
+        ring[static_cast<std::size_t>(i)] = i;
+    const int steps = op.kind == OpKind::AllReduce ? 2 * (p - 1) : p - 1;
+    std::vector<int> lastReceived(static_cast<std::size_t>(p), -1);
+    e.ringPhase({ring}, steps, n / p, 0, lastReceived);
+    std::reverse(ring.begin(), ring.end());
+    std::fill(lastReceived.begin(), lastReceived.end(), -1);
+    e.setIdSuffix("/rev");
+    e.ringPhase({ring}, steps, n / p, 0, lastReceived);
     return e.take();
 }
 
@@ -455,6 +481,11 @@ std::vector<Flow> expandWhole(const TrafficOp& op, int opIndex, const WaferTopol
         return expandHierarchical(op, expansion, topology, opKeyPath);
     case Algorithm::Tree:
         return expandTree(op, expansion, opKeyPath);
+    case Algorithm::BidirectionalRing:
+        if (op.kind != OpKind::AllGather && op.kind != OpKind::ReduceScatter &&
+            op.kind != OpKind::AllReduce)
+            unsupported(op, opKeyPath);
+        return expandBidirectionalRing(op, expansion);
     }
     return {};
 }

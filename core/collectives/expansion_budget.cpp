@@ -48,6 +48,10 @@ ExpansionSize expansionSizeOf(const TrafficOp& op, const WaferTopology& topology
     } else if (p > 1) {
         const std::int64_t pairs = p * (p - 1);
         switch (op.effectiveAlgorithm()) {
+        case Algorithm::BidirectionalRing: // two rings, each on half of the buffer
+            flows = 2 * (op.kind == OpKind::AllReduce ? 2 * pairs : pairs);
+            flowBytes /= 2.0;
+            break;
         case Algorithm::Ring:
         case Algorithm::Direct:
             flows = op.kind == OpKind::AllReduce   ? 2 * pairs

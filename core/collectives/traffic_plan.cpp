@@ -1,6 +1,7 @@
 #include "collectives/traffic_plan.h"
 
 #include "collectives/collective_expansion.h"
+#include "collectives/protocol_choice.h"
 #include "routing/router.h"
 #include "sim/run_cancelled.h"
 
@@ -207,10 +208,24 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
     ExpansionBudget budget(limits, scenario.networkSettings());
     for (std::size_t i = 0; i < opCount; ++i)
         budget.charge(scenario.traffic[i], topology, opKey(i)); // all refused before any is built
+    // Each op runs with the fastest protocol of the slowest tier it spans (docs/network-model.md
+    // section 4.8): its flows carry their bytes on the wire, its first flows wait its latency.
+    const TierProtocols protocols = scenario.tierProtocols();
+    std::vector<double> startDelayS(opCount, 0.0);
     for (std::size_t i = 0; i < opCount; ++i) {
         throwIfCancelled(cancel);
-        expanded[i] =
-            expandOp(scenario.traffic[i], static_cast<int>(i), topology, opKey(i), cancel);
+        const TrafficOp& op = scenario.traffic[i];
+        expanded[i] = expandOp(op, static_cast<int>(i), topology, opKey(i), cancel);
+        if (protocols.any()) {
+            const std::vector<DieId> group =
+                op.kind == OpKind::P2P ? std::vector<DieId>{op.src, op.dst} : op.group;
+            const LinkTier tier = protocolTierOf(topology, group);
+            const ProtocolChoice protocol =
+                chooseProtocol(protocols.of(tier), op.kind, static_cast<int>(group.size()),
+                               op.bytes.value, scenario.linkSpeed(tier).bandwidth);
+            applyProtocol(expanded[i], protocol);
+            startDelayS[i] = protocol.latencyS;
+        }
         total += expanded[i].size();
     }
     std::vector<int> firstFlow(opCount + 1, 0); // flows of op i: [firstFlow[i], firstFlow[i+1])
@@ -320,6 +335,7 @@ TrafficPlan planTraffic(const Scenario& scenario, const WaferTopology& topology,
         // (a plan's flows keep none, collectives/flow.h).
         task.deps = std::exchange(flow.flowDeps, {});
         if (task.deps.empty()) {
+            task.startDelayS = startDelayS[static_cast<std::size_t>(flow.opIndex)];
             for (const std::string& id : op.after)
                 task.deps.push_back(plan.opDone[static_cast<std::size_t>(opIndexById.at(id))]);
         }

@@ -68,6 +68,8 @@ const char* toString(TcmeAction::Kind kind) {
         return "reduction_tree";
     case TcmeAction::Kind::Split:
         return "split";
+    case TcmeAction::Kind::BidirectionalRing:
+        return "bidirectional_ring";
     }
     return "unknown";
 }

@@ -125,7 +125,7 @@ const std::vector<std::string> kOpNames =
                OpKind::Broadcast, OpKind::AllToAll});
 const std::vector<std::string> kAlgorithmNames =
     spellings({Algorithm::Ring, Algorithm::Multicast, Algorithm::Hierarchical, Algorithm::Direct,
-               Algorithm::Tree});
+               Algorithm::Tree, Algorithm::BidirectionalRing});
 const std::vector<std::string> kRoutingModeNames =
     spellings({RoutingMode::XY, RoutingMode::YX, RoutingMode::Shortest, RoutingMode::Adaptive});
 const std::vector<std::string> kTopologyNames =
@@ -245,6 +245,51 @@ Quantity readLinkLatency(const json& value, const std::string& path) {
     const Quantity latency = readQuantity(value, path, Dimension::Seconds);
     checkAtMost(latency, path, kMaxLinkLatency, "1 s per hop");
     return latency;
+}
+
+// A tier's `protocols` (docs/file-format.md "Protocols"): an array of objects, each a `name`
+// (unique in the array), a `latency` (0 to 1 s, per collective) and exactly one of `efficiency`
+// (above 0, at most 2) and `bus_bandwidth` (above 0, at most twice `lineRate`, the tier's line
+// rate: more than the line rate is in-network reduction). An empty array: the line rate.
+std::vector<ProtocolSpec> readProtocols(const json& value, const std::string& path,
+                                        double lineRate) {
+    expectArray(value, path);
+    std::vector<ProtocolSpec> protocols;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        const std::string at = elementPath(path, i);
+        expectObject(value[i], at);
+        ProtocolSpec protocol;
+        protocol.extensions =
+            checkKeys(value[i], at, {"name", "latency", "efficiency", "bus_bandwidth"});
+        protocol.name = readString(requireMember(value[i], at, "name"), memberPath(at, "name"));
+        for (const ProtocolSpec& earlier : protocols)
+            if (earlier.name == protocol.name)
+                failAt(memberPath(at, "name"),
+                       "protocol '" + protocol.name + "' is named twice in " + path);
+        protocol.latency =
+            readLinkLatency(requireMember(value[i], at, "latency"), memberPath(at, "latency"));
+        const json* efficiency = findMember(value[i], "efficiency");
+        const json* bus = findMember(value[i], "bus_bandwidth");
+        if ((efficiency == nullptr) == (bus == nullptr))
+            failAt(at, "needs exactly one of `efficiency` and `bus_bandwidth`");
+        if (efficiency != nullptr) {
+            const double share = readNumber(*efficiency, memberPath(at, "efficiency"));
+            if (!(share > 0 && share <= 2))
+                failAt(memberPath(at, "efficiency"),
+                       "must be greater than 0 and at most 2, got " + numberText(share));
+            protocol.efficiency = share;
+        } else {
+            const std::string key = memberPath(at, "bus_bandwidth");
+            protocol.busBandwidth = readQuantity(*bus, key, Dimension::BytesPerSecond);
+            checkPositive(*protocol.busBandwidth, key);
+            if (protocol.busBandwidth->value > 2 * lineRate)
+                failAt(key, "'" + protocol.busBandwidth->text +
+                                "' is more than twice the tier's line rate (" +
+                                numberText(lineRate / 1e9) + " GB/s)");
+        }
+        protocols.push_back(std::move(protocol));
+    }
+    return protocols;
 }
 
 // `die` holds the values in force before this object is read (the defaults, or a wafer
@@ -456,9 +501,11 @@ WaferSpec readWafer(const json& value, const std::string& path) {
     expectObject(value, path);
     const json extensions = checkKeys(value, path,
                                       {"preset", "rows", "cols", "topology", "link_bandwidth",
-                                       "link_latency", "die", "energy", "faults"});
+                                       "link_latency", "die", "energy", "protocols", "faults"});
     const json* preset = findMember(value, "preset");
     WaferSpec wafer = preset ? readWaferPreset(*preset, memberPath(path, "preset")) : WaferSpec{};
+    if (!preset)
+        wafer.protocols = defaultWaferProtocols();
     wafer.extensions = extensions;
     const auto readSide = [&](const char* key, int& side) {
         const json* v = preset ? findMember(value, key) : &requireMember(value, path, key);
@@ -482,6 +529,9 @@ WaferSpec readWafer(const json& value, const std::string& path) {
         wafer.die = readDie(*v, memberPath(path, "die"), wafer.die);
     if (const json* v = findMember(value, "energy"))
         wafer.energy = readEnergy(*v, memberPath(path, "energy"), wafer.energy);
+    if (const json* v = findMember(value, "protocols"))
+        wafer.protocols =
+            readProtocols(*v, memberPath(path, "protocols"), wafer.linkBandwidth.value);
     return wafer;
 }
 
@@ -491,7 +541,8 @@ SystemSpec readSystem(const json& value, const std::string& path, const WaferSpe
     expectObject(value, path);
     SystemSpec system;
     system.extensions = checkKeys(
-        value, path, {"wafers", "link_bandwidth", "link_latency", "links_per_edge", "pj_per_bit"});
+        value, path,
+        {"wafers", "link_bandwidth", "link_latency", "links_per_edge", "pj_per_bit", "protocols"});
     const std::string wafersPath = memberPath(path, "wafers");
     const json& wafers = expectArray(requireMember(value, path, "wafers"), wafersPath);
     if (wafers.size() != 2)
@@ -537,6 +588,11 @@ SystemSpec readSystem(const json& value, const std::string& path, const WaferSpe
             failAt(at, "must be at least 0, got " + numberText(picojoules));
         system.picojoulesPerBit = picojoules;
     }
+    // Off-wafer links run the die-to-die default too, unless the file says otherwise.
+    system.protocols = defaultWaferProtocols();
+    if (const json* v = findMember(value, "protocols"))
+        system.protocols =
+            readProtocols(*v, memberPath(path, "protocols"), system.linkBandwidth.value);
     return system;
 }
 
@@ -570,17 +626,21 @@ ClusterPreset readCluster(const json& value, const std::string& path) {
     if (const json* v = member(value, path, "intra")) {
         const std::string at = memberPath(path, "intra");
         expectObject(*v, at);
-        gpus.extensions = checkKeys(*v, at, {"bandwidth", "latency"});
+        gpus.extensions = checkKeys(*v, at, {"bandwidth", "latency", "protocols"});
         if (const json* b = member(*v, at, "bandwidth"))
             gpus.linkBandwidth = readLinkBandwidth(*b, memberPath(at, "bandwidth"));
         if (const json* l = findMember(*v, "latency"))
             gpus.linkLatency = readLinkLatency(*l, memberPath(at, "latency"));
+        if (const json* p = findMember(*v, "protocols"))
+            gpus.protocols =
+                readProtocols(*p, memberPath(at, "protocols"), gpus.linkBandwidth.value);
     }
     if (const json* v = member(value, path, "inter")) {
         const std::string at = memberPath(path, "inter");
         expectObject(*v, at);
-        cluster.interExtensions = checkKeys(
-            *v, at, {"kind", "nic_bandwidth", "latency", "oversubscription", "nodes_per_leaf"});
+        cluster.interExtensions = checkKeys(*v, at,
+                                            {"kind", "nic_bandwidth", "latency", "oversubscription",
+                                             "nodes_per_leaf", "protocols"});
         if (const json* k = member(*v, at, "kind"))
             cluster.network = readEnum<ClusterNetwork>(
                 *k, memberPath(at, "kind"), "inter-node network", clusterNetworkFromString,
@@ -602,6 +662,9 @@ ClusterPreset readCluster(const json& value, const std::string& path) {
         if (const json* n = findMember(*v, "nodes_per_leaf"))
             cluster.nodesPerLeaf =
                 readIntRange(*n, memberPath(at, "nodes_per_leaf"), 1, kMaxWaferSide);
+        if (const json* p = findMember(*v, "protocols"))
+            cluster.interProtocols =
+                readProtocols(*p, memberPath(at, "protocols"), cluster.nicBandwidth.value);
     }
     if (cluster.network == ClusterNetwork::FatTree && gpus.rows % cluster.nodesPerLeaf != 0)
         failAt(memberPath(memberPath(path, "inter"), "nodes_per_leaf"),
@@ -686,6 +749,12 @@ void checkAlgorithm(const TrafficOp& op, const std::string& path, const WaferTop
         checkRectangle(op.group, path, topology);
         break;
     case Algorithm::Tree:
+        if (op.kind == OpKind::AllToAll)
+            notFor("ring or direct");
+        break;
+    case Algorithm::BidirectionalRing:
+        if (op.kind == OpKind::Broadcast)
+            notFor("ring, multicast or direct");
         if (op.kind == OpKind::AllToAll)
             notFor("ring or direct");
         break;

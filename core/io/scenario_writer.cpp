@@ -50,6 +50,23 @@ ordered_json faultsJson(const WaferSpec& wafer) {
     return faults;
 }
 
+// A tier's protocols as the file writes them (docs/file-format.md "Protocols").
+ordered_json protocolsJson(const std::vector<ProtocolSpec>& protocols) {
+    ordered_json out = ordered_json::array();
+    for (const ProtocolSpec& protocol : protocols) {
+        ordered_json entry = ordered_json::object();
+        entry["name"] = protocol.name;
+        entry["latency"] = quantityJson(protocol.latency);
+        if (protocol.efficiency)
+            entry["efficiency"] = *protocol.efficiency;
+        else
+            entry["bus_bandwidth"] = quantityJson(*protocol.busBandwidth);
+        addExtensions(entry, protocol.extensions);
+        out.push_back(std::move(entry));
+    }
+    return out;
+}
+
 // Every key of `wafer` but the preset's name, in the documented order.
 ordered_json waferKeysJson(const WaferSpec& wafer) {
     ordered_json out = ordered_json::object();
@@ -60,6 +77,7 @@ ordered_json waferKeysJson(const WaferSpec& wafer) {
     out["link_latency"] = quantityJson(wafer.linkLatency);
     out["die"] = toOrderedJson(wafer.die);
     out["energy"] = energyJson(wafer.energy);
+    out["protocols"] = protocolsJson(wafer.protocols);
     out["faults"] = faultsJson(wafer);
     addExtensions(out, wafer.extensions);
     return out;
@@ -91,8 +109,12 @@ ordered_json keysThatDiffer(const ordered_json& keys, const ordered_json& base) 
 // nothing is lost; reading it back refuses the name.
 ordered_json waferJson(const WaferSpec& wafer) {
     ordered_json keys = waferKeysJson(wafer);
-    if (!wafer.preset)
+    if (!wafer.preset) {
+        // The reader's default without a preset: a file that never had the key keeps its text.
+        if (wafer.protocols == defaultWaferProtocols())
+            keys.erase("protocols");
         return keys;
+    }
     ordered_json out = ordered_json::object();
     out["preset"] = *wafer.preset;
     const std::optional<WaferSpec> preset = waferPreset(*wafer.preset);
@@ -111,7 +133,8 @@ ordered_json clusterKeysJson(const ClusterSpec& cluster, const WaferSpec& gpus) 
     out["gpus_per_node"] = gpus.cols;
     out["gpu"] = toOrderedJson(gpus.die);
     ordered_json intra = {{"bandwidth", quantityJson(gpus.linkBandwidth)},
-                          {"latency", quantityJson(gpus.linkLatency)}};
+                          {"latency", quantityJson(gpus.linkLatency)},
+                          {"protocols", protocolsJson(gpus.protocols)}};
     addExtensions(intra, gpus.extensions);
     out["intra"] = std::move(intra);
     ordered_json inter = ordered_json::object();
@@ -120,6 +143,7 @@ ordered_json clusterKeysJson(const ClusterSpec& cluster, const WaferSpec& gpus) 
     inter["latency"] = quantityJson(cluster.interLatency);
     inter["oversubscription"] = cluster.oversubscription;
     inter["nodes_per_leaf"] = cluster.nodesPerLeaf;
+    inter["protocols"] = protocolsJson(cluster.interProtocols);
     addExtensions(inter, cluster.interExtensions);
     out["inter"] = std::move(inter);
     out["energy"] = energyJson(gpus.energy);
@@ -132,8 +156,14 @@ ordered_json clusterKeysJson(const ClusterSpec& cluster, const WaferSpec& gpus) 
 // As waferJson: a preset's name, then only the keys that override it.
 ordered_json clusterJson(const ClusterSpec& cluster, const WaferSpec& gpus) {
     ordered_json keys = clusterKeysJson(cluster, gpus);
-    if (!cluster.preset)
+    if (!cluster.preset) {
+        // Without a preset the protocols default to none: written only when there are some.
+        if (gpus.protocols.empty())
+            keys["intra"].erase("protocols");
+        if (cluster.interProtocols.empty())
+            keys["inter"].erase("protocols");
         return keys;
+    }
     ordered_json out = ordered_json::object();
     out["preset"] = *cluster.preset;
     if (const std::optional<ClusterPreset> preset = clusterPreset(*cluster.preset))
@@ -153,6 +183,8 @@ ordered_json systemJson(const SystemSpec& system) {
         out["links_per_edge"] = *system.linksPerEdge;
     if (system.picojoulesPerBit)
         out["pj_per_bit"] = *system.picojoulesPerBit;
+    if (system.protocols != defaultWaferProtocols()) // the reader's default
+        out["protocols"] = protocolsJson(system.protocols);
     addExtensions(out, system.extensions);
     return out;
 }

@@ -27,6 +27,7 @@ const std::vector<std::string> kKnownKeys = {"dp",
                                              "fsdp",
                                              "fsdp_allgather",
                                              "fsdp_reducescatter",
+                                             "ring_algorithm",
                                              "tatp_schedule",
                                              "double_buffering",
                                              "mapping",
@@ -127,6 +128,8 @@ StrategySpec parseStrategy(const json& strategy) {
         spec.fsdpAllGatherMulticast = readRingOr(*v, "fsdp_allgather", "multicast");
     if (const json* v = at("fsdp_reducescatter"))
         spec.fsdpReduceScatterTree = readRingOr(*v, "fsdp_reducescatter", "tree");
+    if (const json* v = at("ring_algorithm"))
+        spec.bidirectionalRings = readRingOr(*v, "ring_algorithm", "bidirectional_ring");
     if (const json* v = at("tatp_schedule")) {
         const std::string name = readString(*v, path("tatp_schedule"));
         if (name == "bidirectional")
@@ -218,6 +221,8 @@ ordered_json toOrderedJson(const StrategySpec& spec) {
     out["fsdp_allgather"] = spec.fsdpAllGatherMulticast ? "multicast" : "ring";
     if (spec.fsdpReduceScatterTree) // files without it keep their text
         out["fsdp_reducescatter"] = "tree";
+    if (spec.bidirectionalRings) // files without it keep their text
+        out["ring_algorithm"] = "bidirectional_ring";
     out["tatp_schedule"] = toString(spec.tatpSchedule);
     out["double_buffering"] = spec.doubleBuffering;
     if (spec.balance != StrategySpec::Balance::Even) // files without it keep their text

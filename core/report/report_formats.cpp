@@ -174,6 +174,11 @@ nlohmann::json stepToJson(const StepMetrics& step) {
             {"pp", step.pp},
             {"pp_bubble_fraction", step.ppBubbleFraction},
             {"pipeline", pipelineToJson(step.pipeline)},
+            {"sram",
+             {{"usable_bytes", step.sram.usableBytes},
+              {"largest_working_set_bytes", step.sram.largestWorkingSetBytes},
+              {"fits", step.sram.fits},
+              {"single_buffered", step.sram.singleBuffered}}},
             {"notes", step.notes}};
 }
 
@@ -525,6 +530,10 @@ std::string humanSummary(const SimulationReport& report, const WaferTopology& to
                       percent(step.tasks > 0 ? step.memoryBoundTasks / step.tasks : 0).c_str(),
                       percent(step.tasks > 0 ? step.overheadBoundTasks / step.tasks : 0).c_str());
         out << line;
+        out << "sram:      largest working set " << formatBytes(step.sram.largestWorkingSetBytes)
+            << " of " << formatBytes(step.sram.usableBytes)
+            << " usable: " << (step.sram.fits ? "fits" : "overflows, operands re-read from HBM")
+            << (step.sram.singleBuffered ? "; single buffering" : "") << "\n";
         std::snprintf(
             line, sizeof line, "throughput: %.4g tokens/s, %.4g TFLOP/s achieved, MFU %s\n",
             step.tokensPerSecond, step.achievedFlopsPerSecond / 1e12, percent(step.mfu).c_str());

@@ -6,6 +6,7 @@
 #include "step/compute_model.h"
 #include "step/memory_model.h"
 #include "step/pipeline_schedule.h"
+#include "step/sram_use.h"
 #include "topology/wafer_topology.h"
 
 #include <functional>
@@ -127,6 +128,9 @@ struct StepMetrics {
     int pp = 1;
     double ppBubbleFraction = 0.0;
     std::vector<PipelinePass> pipeline;
+    // A die's SRAM (docs/compute-model.md section 4): the largest working set, whether every
+    // one fits, and whether the streams fell back to single buffering.
+    SramUse sram;
 };
 
 // Link load of TATP round r over the simulated window: the bytes sent for round r (every

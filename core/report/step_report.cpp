@@ -263,6 +263,7 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     metrics.pp = step.plan.stages;
     metrics.ppBubbleFraction = timing.pipeline.bubbleFraction;
     metrics.pipeline = timing.pipeline.passes;
+    metrics.sram = step.plan.sram;
     metrics.notes = step.notes;
     for (const std::string& note : step.placement.notes())
         metrics.notes.push_back(note);

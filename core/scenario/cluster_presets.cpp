@@ -13,6 +13,25 @@
 namespace ws {
 namespace {
 
+ProtocolSpec protocol(std::string name, const std::string& latency, double efficiency) {
+    ProtocolSpec spec;
+    spec.name = std::move(name);
+    spec.latency = writtenQuantity(latency, Dimension::Seconds);
+    spec.efficiency = efficiency;
+    return spec;
+}
+
+// The network between nodes (docs/hardware.md section 5.1): no multi-node nccl-tests curve of
+// these networks is published, so NCCL's own cost model gives each protocol's latency (the
+// ring's base latencies of src/graph/tuning.cc: LL 6.6, LL128 14.0, Simple 8.4 us) and its
+// payload share (LL 50%, LL128 0.92), times the share of a NIC's line rate a large RDMA write
+// reaches (23.94 of 25 GB/s on an HDR ConnectX-6: SuperBench on Azure NDm A100 v4).
+std::vector<ProtocolSpec> networkProtocols() {
+    const double nic = 23.94 / 25.0;
+    return {protocol("LL", "6.6 us", 0.5 * nic), protocol("LL128", "14 us", 0.92 * nic),
+            protocol("Simple", "8.4 us", nic)};
+}
+
 // The parts both DGX generations share: 8 GPUs per node, 4 nodes, a rail-optimised network
 // (one leaf switch per rail, NVIDIA's DGX SuperPOD reference design), and the compute model's
 // defaults where the GPU does not publish its own (docs/compute-model.md section 2).
@@ -25,9 +44,9 @@ ClusterPreset dgxNode(std::string name) {
     preset.gpus.topology = TopologyKind::Mesh;
     // Calibrated, the preset's one fitted value: the fraction of peak at which Megatron-LM's 22B
     // step on one DGX A100 node with full recomputation takes its measured 1.42 s
-    // (`waferscope-cli validate-model resources/validation/suite.json --calibrate`: 0.63019;
+    // (`waferscope-cli validate-model resources/validation/suite.json --calibrate`: 0.77597;
     // docs/validation.md section 10). The H100 has no calibration point of its own and assumes it.
-    preset.gpus.die.efficiency = 0.630;
+    preset.gpus.die.efficiency = 0.776;
     preset.gpus.die.gemmTile = 128; // a CUTLASS/cuBLAS thread-block tile edge
     preset.gpus.die.sramReserve = 0.10;
     // Not published: a CUDA kernel's launch and tail, a few microseconds.
@@ -53,6 +72,11 @@ ClusterPreset dgxA100Selene() {
     // Not published per bit: NVLink about 1.3 pJ/bit, HBM2e about 4 pJ/bit (docs/hardware.md).
     preset.gpus.energy.d2dPicojoulesPerBit = 1.3;
     preset.gpus.energy.hbmPicojoulesPerBit = 4.0;
+    // Fitted to nccl-tests' all-reduce on 8 A100 (Azure ND A100 v4, NCCL 2.18.5) on every size
+    // but the validation suite's, by scripts/fit_nccl_protocols.py (docs/hardware.md 5.1).
+    preset.gpus.protocols = {protocol("LL", "16.7 us", 0.05), protocol("LL128", "14.1 us", 0.404),
+                             protocol("Simple", "161.1 us", 0.773)};
+    preset.cluster.interProtocols = networkProtocols();
     return preset;
 }
 
@@ -69,6 +93,12 @@ ClusterPreset dgxH100() {
     preset.gpus.energy.flopsPerJoule = 989e12 / 700.0;
     preset.gpus.energy.d2dPicojoulesPerBit = 1.3;
     preset.gpus.energy.hbmPicojoulesPerBit = 4.0;
+    // Fitted likewise to nccl-tests on 8 H100 (Azure ND H100 v5, NCCL 2.18.5, NVLink SHARP: its
+    // bus bandwidth passes the line rate, hence an efficiency above 1).
+    preset.gpus.protocols = {protocol("LL", "0 us", 0.05), protocol("LL128", "12.5 us", 0.825),
+                             protocol("Simple", "50.4 us", 1.06)};
+    // Not measured for NDR: the HDR NIC's share assumed.
+    preset.cluster.interProtocols = networkProtocols();
     return preset;
 }
 

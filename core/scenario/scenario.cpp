@@ -16,12 +16,13 @@ constexpr std::array<std::pair<OpKind, const char*>, 6> kOpKinds = {{
     {OpKind::AllToAll, "alltoall"},
 }};
 
-constexpr std::array<std::pair<Algorithm, const char*>, 5> kAlgorithms = {{
+constexpr std::array<std::pair<Algorithm, const char*>, 6> kAlgorithms = {{
     {Algorithm::Ring, "ring"},
     {Algorithm::Multicast, "multicast"},
     {Algorithm::Hierarchical, "hierarchical"},
     {Algorithm::Direct, "direct"},
     {Algorithm::Tree, "tree"},
+    {Algorithm::BidirectionalRing, "bidirectional_ring"},
 }};
 
 constexpr std::array<std::pair<RoutingMode, const char*>, 4> kRoutingModes = {{
@@ -127,6 +128,29 @@ LinkTierSpeeds Scenario::linkTierSpeeds() const {
         tiers.nic = LinkSpeed{cluster->nicBandwidth.value, cluster->interLatency.value};
         tiers.uplink = LinkSpeed{cluster->uplinkBandwidth(wafer.cols), cluster->interLatency.value};
     }
+    return tiers;
+}
+
+namespace {
+
+std::vector<CollectiveProtocol> resolvedProtocols(const std::vector<ProtocolSpec>& specs,
+                                                  double lineRate) {
+    std::vector<CollectiveProtocol> protocols;
+    protocols.reserve(specs.size());
+    for (const ProtocolSpec& spec : specs)
+        protocols.push_back(spec.resolved(lineRate));
+    return protocols;
+}
+
+} // namespace
+
+TierProtocols Scenario::tierProtocols() const {
+    TierProtocols tiers;
+    tiers.wafer = resolvedProtocols(wafer.protocols, wafer.linkBandwidth.value);
+    if (system)
+        tiers.offWafer = resolvedProtocols(system->protocols, system->linkBandwidth.value);
+    if (cluster)
+        tiers.network = resolvedProtocols(cluster->interProtocols, cluster->nicBandwidth.value);
     return tiers;
 }
 

@@ -35,6 +35,24 @@ struct DieSpec {
     friend bool operator==(const DieSpec&, const DieSpec&) = default;
 };
 
+// A collective protocol as a file writes it (docs/file-format.md "Protocols",
+// docs/network-model.md section 4.8): a name, a fixed latency per collective, and either the
+// share of its tier's line rate its data moves at or the bus bandwidth it reaches (nccl-tests'
+// busbw; above the line rate with in-network reduction).
+struct ProtocolSpec {
+    std::string name;
+    Quantity latency{0.0, "0 s"};         // seconds, once per collective
+    std::optional<double> efficiency;     // (0, 2]; exactly one of the two is set
+    std::optional<Quantity> busBandwidth; // bytes/s
+    nlohmann::json extensions = nlohmann::json::object();
+    friend bool operator==(const ProtocolSpec&, const ProtocolSpec&) = default;
+
+    // On a tier whose line rate is `lineRate` bytes/s per direction.
+    CollectiveProtocol resolved(double lineRate) const {
+        return {name, latency.value, efficiency ? *efficiency : busBandwidth->value / lineRate};
+    }
+};
+
 struct EnergySpec {
     double d2dPicojoulesPerBit = 5.0;
     double hbmPicojoulesPerBit = 6.0;
@@ -68,6 +86,10 @@ struct WaferSpec {
     // Degraded dies (SPEC section 4, `wafer.faults.slow_dies`): die -> the fraction of its peak
     // FLOP/s it reaches, in (0, 1). Its HBM and links keep their speed. Never a dead die.
     std::map<DieId, double> slowDies;
+    // The protocols collectives run with over the die-to-die links (on a cluster, the node
+    // switch): docs/network-model.md section 4.8. Empty: the line rate, no latency of their
+    // own. A file without `protocols` gets defaultWaferProtocols() (scenario/wafer_presets.h).
+    std::vector<ProtocolSpec> protocols;
     nlohmann::json extensions = nlohmann::json::object();
     friend bool operator==(const WaferSpec&, const WaferSpec&) = default;
 
@@ -90,7 +112,9 @@ struct WaferSpec {
 enum class OpKind { P2P, AllGather, ReduceScatter, AllReduce, Broadcast, AllToAll };
 // docs/file-format.md: `tree` is a reduction tree per rank for reduce-scatter (and all-reduce, then
 // a multicast tree back), and the same as `multicast` for all-gather and broadcast.
-enum class Algorithm { Ring, Multicast, Hierarchical, Direct, Tree };
+// `bidirectional_ring` splits an all-gather, reduce-scatter or all-reduce into two rings in
+// opposite directions, each on half of the buffer (docs/network-model.md section 4.7).
+enum class Algorithm { Ring, Multicast, Hierarchical, Direct, Tree, BidirectionalRing };
 
 struct TrafficOp {
     std::string id;
@@ -163,6 +187,8 @@ struct SystemSpec {
     std::optional<int> linksPerEdge;
     // pJ per bit an off-wafer link spends; unset: the wafer's energy.d2d_pj_per_bit.
     std::optional<double> picojoulesPerBit;
+    // The protocols of the off-wafer links (docs/network-model.md section 4.8).
+    std::vector<ProtocolSpec> protocols;
     nlohmann::json extensions = nlohmann::json::object();
     friend bool operator==(const SystemSpec&, const SystemSpec&) = default;
 
@@ -184,6 +210,8 @@ struct ClusterSpec {
     Quantity interLatency{2e-6, "2 us"};           // seconds per link of the inter network
     double oversubscription = 1.0;                 // fat tree: leaf down / up bandwidth, >= 1
     int nodesPerLeaf = 4;                          // fat tree: nodes behind one leaf switch
+    // The protocols of the network between nodes (docs/network-model.md section 4.8).
+    std::vector<ProtocolSpec> interProtocols;
     nlohmann::json interExtensions = nlohmann::json::object();
     nlohmann::json extensions = nlohmann::json::object();
     friend bool operator==(const ClusterSpec&, const ClusterSpec&) = default;
@@ -227,6 +255,8 @@ struct Scenario {
     // The speeds of the links that are not the wafer's: a system's off-wafer links, a
     // cluster's network cards and fat-tree uplinks.
     LinkTierSpeeds linkTierSpeeds() const;
+    // The protocols of each link tier, their efficiencies over each tier's line rate.
+    TierProtocols tierProtocols() const;
     // The bandwidth (bytes/s) and latency (s) of a link of `tier`.
     LinkSpeed linkSpeed(LinkTier tier) const {
         return linkTierSpeeds().of(tier, {wafer.linkBandwidth.value, wafer.linkLatency.value});

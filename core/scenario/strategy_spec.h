@@ -44,6 +44,10 @@ struct StrategySpec {
     // How FSDP reduce-scatters gradients: ring (default) or one reduction tree per rank (TCME's
     // reduction trees, docs/tcme.md; "fsdp_reducescatter": "ring" | "tree").
     bool fsdpReduceScatterTree = false;
+    // Whether the step's ring collectives (TP, SP, the gradient reductions, FSDP's rings) run
+    // as two rings in opposite directions, each on half of the buffer ("ring_algorithm":
+    // "ring" | "bidirectional_ring"; docs/network-model.md section 4.7).
+    bool bidirectionalRings = false;
     bool doubleBuffering = true;
     MappingKind mapping = Sequential;
     int microBatches = 1; // gradient accumulation steps per global batch

@@ -9,6 +9,19 @@
 #include <utility>
 
 namespace ws {
+
+std::vector<ProtocolSpec> defaultWaferProtocols() {
+    ProtocolSpec d2d;
+    d2d.name = "d2d";
+    // Not published for these wafers: the order of a DMA descriptor set-up plus a handshake
+    // with the receiver, as the compute model's task_overhead (docs/compute-model.md section 2).
+    d2d.latency = writtenQuantity("1 us", Dimension::Seconds);
+    // PCIe 6.0's flit mode, which UCIe carries die to die: 236 bytes of payload in every
+    // 256-byte flit (the rest: data-link bytes, CRC and FEC).
+    d2d.efficiency = 0.92;
+    return {d2d};
+}
+
 namespace {
 
 // The TEMP paper's wafer (Wang et al., arXiv 2512.14256, Table I, as DOMAIN.md reads it):
@@ -36,6 +49,7 @@ WaferSpec paperWafer(std::string name, const std::string& linkBandwidth) {
     wafer.energy.d2dPicojoulesPerBit = 5.0;
     wafer.energy.hbmPicojoulesPerBit = 6.0;
     wafer.energy.flopsPerJoule = 2e12;
+    wafer.protocols = defaultWaferProtocols();
     return wafer;
 }
 
@@ -68,6 +82,7 @@ WaferSpec dojoTrainingTile() {
     wafer.energy.d2dPicojoulesPerBit = 5.0;
     wafer.energy.hbmPicojoulesPerBit = 6.0;
     wafer.energy.flopsPerJoule = 362e12 / 400.0;
+    wafer.protocols = defaultWaferProtocols(); // not published for Dojo either
     return wafer;
 }
 
@@ -96,6 +111,7 @@ WaferSpec tpuV5ePod() {
     wafer.energy.d2dPicojoulesPerBit = 5.0;
     wafer.energy.hbmPicojoulesPerBit = 6.0;
     wafer.energy.flopsPerJoule = 1e12;
+    wafer.protocols = defaultWaferProtocols(); // not published for ICI: the wafer's default
     return wafer;
 }
 

@@ -30,4 +30,10 @@ std::optional<WaferSpec> waferPreset(std::string_view name);
 Quantity writtenQuantity(const std::string& text, Dimension dimension);
 std::vector<std::string> waferPresetNames(); // in the order listed above
 
+// The protocol die-to-die links run collectives and transfers with unless a file says otherwise
+// (docs/network-model.md section 4.8, docs/hardware.md section 6.2): every wafer preset's, and a
+// wafer's without a preset and without `protocols`. One protocol, "d2d": a per-message overhead
+// of 1 us and 0.92 of the line rate (the payload share of a 256-byte flit).
+std::vector<ProtocolSpec> defaultWaferProtocols();
+
 } // namespace ws

@@ -66,30 +66,46 @@ public:
             return firstS;
         const double later = m_s.tatp - 1;
         const double blockS = m_compute.seconds(g.blockWork(false));
-        const double roundS = streamRoundS(g.streamedBlockBytes);
-        if (!m_s.doubleBuffering)
+        const auto& path = groupsOf(GroupKind::TATP).front();
+        const ProtocolChoice protocol =
+            m_e.protocolFor(OpKind::P2P, {path[0], path[1]}, g.streamedBlockBytes);
+        const double roundS =
+            streamRoundS(g.streamedBlockBytes / protocol.efficiency) + protocol.latencyS;
+        if (!g.doubleBuffered)
             return firstS + later * (blockS + roundS);
         return firstS + later * std::max(blockS, roundS);
     }
 
-    // A collective over every group of its kind at once.
+    // A collective over every group of its kind at once, with its protocol's latency and its
+    // bytes on the wire (docs/network-model.md section 4.8).
     double collective(const PlannedCollective& c) {
+        const auto& groups = groupsOf(c.group);
+        std::vector<DieId> group = groups.front();
+        if (c.op == OpKind::P2P && group.size() >= 2)
+            group.resize(2); // one send between neighbouring stages
+        const ProtocolChoice protocol = m_e.protocolFor(c.op, group, c.bytes);
+        const double bytes = c.bytes / protocol.efficiency;
+        return protocol.latencyS + collectiveOnWire(c, bytes);
+    }
+    double collectiveOnWire(const PlannedCollective& c, double bytes) {
         if (c.op == OpKind::P2P)
-            return stageSends(c.bytes, c.role == CollectiveRole::PipelineActivations);
+            return stageSends(bytes, c.role == CollectiveRole::PipelineActivations);
         switch (c.algorithm) {
         case Algorithm::Ring:
-            return ring(c.group, c.bytes, c.op == OpKind::AllReduce ? 2 : 1);
+            return ring(c.group, bytes, c.op == OpKind::AllReduce ? 2 : 1, false);
+        case Algorithm::BidirectionalRing:
+            return ring(c.group, bytes, c.op == OpKind::AllReduce ? 2 : 1, true);
         case Algorithm::Multicast:
-            return trees(c.group, c.bytes, TreeDirection::FromRoot);
+            return trees(c.group, bytes, TreeDirection::FromRoot);
         case Algorithm::Tree: // reduction trees; an all-reduce multicasts the sums back
             if (c.op == OpKind::ReduceScatter)
-                return trees(c.group, c.bytes, TreeDirection::ToRoot);
+                return trees(c.group, bytes, TreeDirection::ToRoot);
             if (c.op == OpKind::AllReduce)
-                return trees(c.group, c.bytes, TreeDirection::ToRoot) +
-                       trees(c.group, c.bytes, TreeDirection::FromRoot);
-            return trees(c.group, c.bytes, TreeDirection::FromRoot);
+                return trees(c.group, bytes, TreeDirection::ToRoot) +
+                       trees(c.group, bytes, TreeDirection::FromRoot);
+            return trees(c.group, bytes, TreeDirection::FromRoot);
         case Algorithm::Direct:
-            return allToAll(c.group, c.bytes);
+            return allToAll(c.group, bytes);
         case Algorithm::Hierarchical:
             break;
         }
@@ -113,13 +129,14 @@ public:
     }
 
     // Ring all-gather / reduce-scatter (steps = P - 1) or all-reduce (2 (P - 1)) of `bytes` (the
-    // whole buffer) over every group of a kind at once.
-    double ring(GroupKind kind, double bytes, int stepsPerRank) {
+    // whole buffer) over every group of a kind at once; `bidirectional`: half of it on the ring
+    // in each direction.
+    double ring(GroupKind kind, double bytes, int stepsPerRank, bool bidirectional) {
         const auto& groups = groupsOf(kind);
         const int p = static_cast<int>(groups.front().size());
         if (p <= 1)
             return 0.0;
-        const auto [load, hops] = ringLoad(groups);
+        const auto [load, hops] = ringLoad(groups, bidirectional);
         const double chunk = bytes / p;
         const double steps = static_cast<double>(stepsPerRank) * (p - 1);
         return steps * (load * chunk / m_e.linkBandwidth() + m_e.linkLatencyS()) +
@@ -191,14 +208,20 @@ private:
         return cached;
     }
 
-    // The most ring edges on one link (all groups at once) and the longest edge in hops.
-    std::pair<double, int> ringLoad(const std::vector<std::vector<DieId>>& groups) {
+    // The most ring edges on one link (all groups at once; a bidirectional ring's edges both
+    // ways, each carrying half) and the longest edge in hops.
+    std::pair<double, int> ringLoad(const std::vector<std::vector<DieId>>& groups,
+                                    bool bidirectional) {
         m_counter.reset();
         int hops = 0;
+        const double weight = bidirectional ? 0.5 : 1.0;
         for (const auto& group : groups)
-            for (std::size_t i = 0; i < group.size(); ++i)
-                hops = std::max(
-                    hops, m_counter.add(routeFn(), group[i], group[(i + 1) % group.size()], 1.0));
+            for (std::size_t i = 0; i < group.size(); ++i) {
+                const DieId next = group[(i + 1) % group.size()];
+                hops = std::max(hops, m_counter.add(routeFn(), group[i], next, weight));
+                if (bidirectional)
+                    hops = std::max(hops, m_counter.add(routeFn(), next, group[i], weight));
+            }
         return {m_counter.max(), hops};
     }
 
@@ -240,10 +263,17 @@ private:
 
 AnalyticEvaluator::AnalyticEvaluator(const Workload& workload, const WaferSpec& wafer,
                                      const WaferTopology& topology, RoutingMode routingMode,
-                                     const LinkTierSpeeds& tiers)
+                                     const LinkTierSpeeds& tiers,
+                                     std::optional<TierProtocols> protocols)
     : m_workload(workload), m_topology(topology), m_die(wafer.die), m_mode(routingMode),
-      m_bandwidth(wafer.linkBandwidth.value), m_latencyS(wafer.linkLatency.value),
+      m_bandwidth(wafer.linkBandwidth.value), m_latencyS(wafer.linkLatency.value), m_tiers(tiers),
       m_compute(wafer.die) {
+    if (protocols) {
+        m_protocols = std::move(*protocols);
+    } else {
+        for (const ProtocolSpec& protocol : wafer.protocols)
+            m_protocols.wafer.push_back(protocol.resolved(m_bandwidth));
+    }
     if (tiers.any()) {
         m_linkSlowdown.assign(static_cast<std::size_t>(topology.linkCount()), 1.0);
         for (const LinkProperties& link : topology.links()) {
@@ -271,6 +301,15 @@ AnalyticEvaluator::AnalyticEvaluator(const Workload& workload, const WaferSpec& 
                 m_routeLinks.insert(m_routeLinks.end(), route->links.begin(), route->links.end());
         }
     m_routeStart.push_back(static_cast<int>(m_routeLinks.size()));
+}
+
+ProtocolChoice AnalyticEvaluator::protocolFor(OpKind kind, const std::vector<DieId>& group,
+                                              double bytes) const {
+    if (!m_protocols.any())
+        return {};
+    const LinkTier tier = protocolTierOf(m_topology, group);
+    return chooseProtocol(m_protocols.of(tier), kind, static_cast<int>(group.size()), bytes,
+                          m_tiers.of(tier, {m_bandwidth, m_latencyS}).bandwidth);
 }
 
 int AnalyticEvaluator::routeOnTheFly(DieId src, DieId dst, std::vector<LinkId>& links) const {
@@ -334,7 +373,7 @@ AnalyticEstimate AnalyticEvaluator::evaluate(const StrategySpec& strategy) const
         return estimate;
     }
     estimate.feasible = true;
-    const StepPlan plan = buildStepPlan(m_workload, strategy, m_die);
+    const StepPlan plan = buildStepPlan(m_workload, strategy, m_die, {m_bandwidth, m_latencyS});
     Estimator e(*this, strategy, placement, m_compute);
     const WindowTiming window = walkSection(plan.window, plan, e, &estimate.segments);
     const WindowTiming finalWindow = walkSection(plan.finalWindow, plan, e, nullptr);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "collectives/protocol_choice.h"
 #include "scenario/scenario.h"
 #include "scenario/strategy_spec.h"
 #include "scenario/workload.h"
@@ -64,9 +65,13 @@ class AnalyticEvaluator {
 public:
     // `tiers`: the speeds of off-wafer and cluster network links (Scenario::linkTierSpeeds); each
     // crossing of one counts as wafer bandwidth / its bandwidth crossings of a wafer link.
+    // `protocols`: each tier's collective protocols (Scenario::tierProtocols), chosen and
+    // charged as the simulator does (docs/network-model.md section 4.8); unset, the wafer's own
+    // (`wafer.protocols`) for its links and none for the other tiers.
     AnalyticEvaluator(const Workload& workload, const WaferSpec& wafer,
                       const WaferTopology& topology, RoutingMode routingMode,
-                      const LinkTierSpeeds& tiers = {});
+                      const LinkTierSpeeds& tiers = {},
+                      std::optional<TierProtocols> protocols = std::nullopt);
 
     AnalyticEstimate evaluate(const StrategySpec& strategy) const;
 
@@ -77,6 +82,8 @@ public:
     // By link: how many wafer links' worth of time a byte takes on it (1 on a wafer, the
     // bandwidth ratio on an off-wafer link); empty when every link is a wafer link.
     const std::vector<double>& linkSlowdown() const { return m_linkSlowdown; }
+    // The protocol a collective of `kind` over `group` (or a transfer between two dies) uses.
+    ProtocolChoice protocolFor(OpKind kind, const std::vector<DieId>& group, double bytes) const;
 
     // Calls visit(LinkId) for every link of the route src -> dst and returns its hops (0 when
     // src == dst, -1 when dst cannot be reached).
@@ -90,6 +97,8 @@ private:
     double m_bandwidth = 0.0;
     double m_latencyS = 0.0;
     std::vector<double> m_linkSlowdown;
+    LinkTierSpeeds m_tiers;
+    TierProtocols m_protocols;
     ComputeModel m_compute;
     int routeOnTheFly(DieId src, DieId dst, std::vector<LinkId>& links) const;
 

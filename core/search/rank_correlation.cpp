@@ -62,7 +62,7 @@ RankAgreement measureRankAgreement(const Scenario& scenario, const WaferTopology
     const Workload& workload = *scenario.workload;
     const SearchSpace space(workload, topology);
     const AnalyticEvaluator evaluator(workload, scenario.wafer, topology, scenario.routingMode(),
-                                      scenario.linkTierSpeeds());
+                                      scenario.linkTierSpeeds(), scenario.tierProtocols());
     std::mt19937_64 rng(seed);
     std::vector<Genome> genomes;
     std::vector<AnalyticEstimate> estimates;

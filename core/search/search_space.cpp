@@ -76,7 +76,7 @@ std::uint64_t Genome::key() const {
     std::uint64_t k = static_cast<std::uint64_t>(dieCount());
     for (int value : {dp, sp, tp, tatp, microBatches})
         k = k * 65537u + static_cast<std::uint64_t>(value);
-    for (bool flag : {fsdp, fsdpMulticast, !doubleBuffering, sequenceParallel})
+    for (bool flag : {fsdp, fsdpMulticast, !doubleBuffering, sequenceParallel, bidirectionalRings})
         k = k * 2u + (flag ? 1u : 0u);
     k = k * 3u + static_cast<std::uint64_t>(checkpointing); // none, selective, full
     return k * 3u + static_cast<std::uint64_t>(placement);
@@ -159,6 +159,7 @@ Genome SearchSpace::random(std::mt19937_64& rng) const {
     g.doubleBuffering = coin(rng);
     g.checkpointing = m_transformer ? randomCheckpointing(rng) : Checkpointing::None;
     g.sequenceParallel = m_transformer && coin(rng);
+    g.bidirectionalRings = coin(rng);
     g.microBatches = pick(microBatchValues(g.dp), rng);
     g.placement = static_cast<PlacementGene>(std::uniform_int_distribution<int>(0, 2)(rng));
     return repair(g);
@@ -212,7 +213,7 @@ Genome SearchSpace::mutate(const Genome& parent, std::mt19937_64& rng) const {
             g.pp = pick(m_pp, rng);
             break;
         default:
-            switch (rng() % 4) {
+            switch (rng() % 5) {
             case 0:
                 g.checkpointing = otherCheckpointing(g.checkpointing, rng);
                 break;
@@ -221,6 +222,9 @@ Genome SearchSpace::mutate(const Genome& parent, std::mt19937_64& rng) const {
                 break;
             case 2:
                 g.sequenceParallel = !g.sequenceParallel;
+                break;
+            case 3:
+                g.bidirectionalRings = !g.bidirectionalRings;
                 break;
             default:
                 g.fsdpMulticast = !g.fsdpMulticast;
@@ -244,6 +248,7 @@ Genome SearchSpace::crossover(const Genome& a, const Genome& b, std::mt19937_64&
     g.doubleBuffering = coin(rng) ? a.doubleBuffering : b.doubleBuffering;
     g.checkpointing = coin(rng) ? a.checkpointing : b.checkpointing;
     g.sequenceParallel = coin(rng) ? a.sequenceParallel : b.sequenceParallel;
+    g.bidirectionalRings = coin(rng) ? a.bidirectionalRings : b.bidirectionalRings;
     g.microBatches = coin(rng) ? a.microBatches : b.microBatches;
     g.placement = coin(rng) ? a.placement : b.placement;
     return repair(g);
@@ -318,9 +323,10 @@ std::vector<Genome> SearchSpace::neighbours(const Genome& g) const {
         n.placement = static_cast<PlacementGene>(placement);
         add(n);
     }
-    for (int flag = 0; flag < 4; ++flag) {
+    for (int flag = 0; flag < 5; ++flag) {
         Genome n = g;
-        bool* flags[4] = {&n.fsdp, &n.fsdpMulticast, &n.doubleBuffering, &n.sequenceParallel};
+        bool* flags[5] = {&n.fsdp, &n.fsdpMulticast, &n.doubleBuffering, &n.sequenceParallel,
+                          &n.bidirectionalRings};
         *flags[flag] = !*flags[flag];
         if (flag == 1)
             n.fsdp = true; // a multicast all-gather only exists with FSDP
@@ -348,6 +354,7 @@ StrategySpec SearchSpace::toStrategy(const Genome& g) const {
     s.doubleBuffering = g.doubleBuffering;
     s.activationCheckpointing = g.checkpointing;
     s.sequenceParallel = g.sequenceParallel;
+    s.bidirectionalRings = g.bidirectionalRings;
     s.microBatches = g.microBatches;
     switch (g.placement) {
     case PlacementGene::Sequential:
@@ -389,6 +396,8 @@ std::string strategyLabel(const StrategySpec& s) {
         label += s.fsdpAllGatherMulticast ? ", fsdp (multicast)" : ", fsdp";
     if (s.sequenceParallel)
         label += ", sequence parallel";
+    if (s.bidirectionalRings)
+        label += ", bidirectional rings";
     if (s.microBatches > 1)
         label += ", " + std::to_string(s.microBatches) + " micro-batches";
     if (s.activationCheckpointing == Checkpointing::Full)

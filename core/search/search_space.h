@@ -33,6 +33,8 @@ struct Genome {
     bool doubleBuffering = true;
     Checkpointing checkpointing = Checkpointing::None;
     bool sequenceParallel = false; // Megatron's, inside the TP group
+    // Every ring collective as two rings in opposite directions (strategy.ring_algorithm).
+    bool bidirectionalRings = false;
     int microBatches = 1;
     PlacementGene placement = PlacementGene::Sequential;
 
@@ -129,7 +131,7 @@ template <class Visit> void SearchSpace::forEach(Visit visit) const {
                         if (static_cast<long long>(pp) * dp * sp * tp * tatp > m_liveDies)
                             continue;
                         for (int micro : microBatchValues(dp))
-                            for (int flags = 0; flags < 48; ++flags)
+                            for (int flags = 0; flags < 96; ++flags)
                                 for (int placement = 0; placement < 3; ++placement) {
                                     Genome g;
                                     g.pp = pp;
@@ -140,8 +142,9 @@ template <class Visit> void SearchSpace::forEach(Visit visit) const {
                                     g.fsdp = (flags & 1) != 0;
                                     g.fsdpMulticast = (flags & 2) != 0;
                                     g.doubleBuffering = (flags & 4) != 0;
-                                    g.checkpointing = static_cast<Checkpointing>(flags / 16);
+                                    g.checkpointing = static_cast<Checkpointing>((flags / 16) % 3);
                                     g.sequenceParallel = (flags & 8) != 0;
+                                    g.bidirectionalRings = flags >= 48;
                                     g.microBatches = micro;
                                     g.placement = static_cast<PlacementGene>(placement);
                                     if (!m_transformer && (g.checkpointing != Checkpointing::None ||

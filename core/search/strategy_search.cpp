@@ -304,7 +304,7 @@ SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& top
     const double tokensPerStep = workload.tokensPerStep();
     const SearchSpace space(workload, topology);
     const AnalyticEvaluator evaluator(workload, scenario.wafer, topology, scenario.routingMode(),
-                                      scenario.linkTierSpeeds());
+                                      scenario.linkTierSpeeds(), scenario.tierProtocols());
     ThreadPool pool(options.threads);
     EvaluationMemo memo(evaluator, space, pool);
     SearchResult result;

@@ -66,7 +66,8 @@ FluidSimulation::FluidSimulation(const SimProblem& problem, std::shared_ptr<cons
     for (std::size_t t = 0; t < taskCount; ++t) {
         m_pendingDeps[t] = static_cast<int>(problem.tasks[t].deps.size());
         if (m_pendingDeps[t] == 0) {
-            push(problem.tasks[t].earliestStartS, static_cast<TaskId>(t), TimedEvent::Kind::Ready);
+            push(readyTimeS(problem.tasks[t], 0.0), static_cast<TaskId>(t),
+                 TimedEvent::Kind::Ready);
         }
     }
 }
@@ -290,7 +291,7 @@ inline void FluidSimulation::complete(TaskId id, double now) {
     }
     m_result.makespanS = std::max(m_result.makespanS, now);
     m_graph->releaseDependents(id, m_pendingDeps, [&](TaskId dependent) {
-        const double readyS = std::max(now, m_problem->tasks[idx(dependent)].earliestStartS);
+        const double readyS = readyTimeS(m_problem->tasks[idx(dependent)], now);
         push(readyS, dependent, TimedEvent::Kind::Ready);
     });
 }

@@ -25,8 +25,18 @@ struct SimTask {
     DieId die = -1;            // Compute: the die that runs it
     double seconds = 0.0;      // Compute: duration
     double earliestStartS = 0.0; // no earlier than this, even when dependencies are met
-    std::vector<TaskId> deps;    // all must be complete first (a flow completes when delivered)
+    // Seconds between its dependencies being met (t = 0 without any) and its start: a
+    // collective protocol's fixed latency, paid once by its first flows (docs/network-model.md
+    // section 4.8).
+    double startDelayS = 0.0;
+    std::vector<TaskId> deps; // all must be complete first (a flow completes when delivered)
 };
+
+// When `task` becomes ready once its dependencies are met at `depsMetS`.
+inline double readyTimeS(const SimTask& task, double depsMetS) {
+    const double delayed = depsMetS + task.startDelayS;
+    return delayed > task.earliestStartS ? delayed : task.earliestStartS;
+}
 
 struct SimProblem {
     std::vector<SimTask> tasks;

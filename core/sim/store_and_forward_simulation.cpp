@@ -81,7 +81,7 @@ StoreAndForwardSimulation::StoreAndForwardSimulation(const SimProblem& problem,
     for (std::size_t t = 0; t < taskCount; ++t) {
         m_pendingDeps[t] = static_cast<int>(problem.tasks[t].deps.size());
         if (m_pendingDeps[t] == 0)
-            push(problem.tasks[t].earliestStartS, Event::Kind::Ready, static_cast<TaskId>(t));
+            push(readyTimeS(problem.tasks[t], 0.0), Event::Kind::Ready, static_cast<TaskId>(t));
     }
 }
 
@@ -391,7 +391,7 @@ void StoreAndForwardSimulation::complete(TaskId id, double now) {
     }
     m_result.makespanS = std::max(m_result.makespanS, now);
     m_graph.releaseDependents(id, m_pendingDeps, [&](TaskId dependent) {
-        const double readyS = std::max(now, m_problem.tasks[idx(dependent)].earliestStartS);
+        const double readyS = readyTimeS(m_problem.tasks[idx(dependent)], now);
         push(readyS, Event::Kind::Ready, dependent);
     });
 }

@@ -28,6 +28,9 @@ void checkTask(const SimProblem& problem, TaskId id, std::vector<int>& linkSeenB
     if (!isNonNegativeFinite(task.earliestStartS)) {
         fail(id, "earliestStartS must be a finite number >= 0");
     }
+    if (!isNonNegativeFinite(task.startDelayS)) {
+        fail(id, "startDelayS must be a finite number >= 0");
+    }
     for (const TaskId dep : task.deps) {
         if (dep < 0 || dep >= taskCount) {
             fail(id, "dependency " + std::to_string(dep) + " out of range");

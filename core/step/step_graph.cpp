@@ -6,8 +6,10 @@
 namespace ws {
 
 StepGraph::StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode,
-                     NetworkSettings network, const LinkTierSpeeds& tiers)
-    : m_topology(topology), m_router(topology, mode), m_compute(wafer.die),
+                     NetworkSettings network, const LinkTierSpeeds& tiers, TierProtocols protocols)
+    : m_topology(topology),
+      m_tiers(tiers), m_waferLink{wafer.linkBandwidth.value, wafer.linkLatency.value},
+      m_protocols(std::move(protocols)), m_router(topology, mode), m_compute(wafer.die),
       m_problem(problemOnLinks(topology, wafer.linkBandwidth.value, wafer.linkLatency.value,
                                network, tiers)),
       m_budget({}, network) {
@@ -19,6 +21,15 @@ StepGraph::StepGraph(const WaferTopology& topology, const WaferSpec& wafer, Rout
 ComputeWork StepGraph::workOn(DieId die, const ComputeWork& work) const {
     const double share = workShare(die);
     return {work.flops * share, work.hbmBytes * share, work.tileEfficiency};
+}
+
+ProtocolChoice StepGraph::protocolFor(OpKind kind, const std::vector<DieId>& group,
+                                      double bytes) const {
+    if (!m_protocols.any())
+        return {};
+    const LinkTier tier = protocolTierOf(m_topology, group);
+    return chooseProtocol(m_protocols.of(tier), kind, static_cast<int>(group.size()), bytes,
+                          m_tiers.of(tier, m_waferLink).bandwidth);
 }
 
 TaskId StepGraph::push(SimTask task, StepTaskInfo info) {
@@ -82,11 +93,16 @@ TaskId StepGraph::addTransfer(DieId src, DieId dst, double bytes, std::vector<Ta
         throw ScenarioError("strategy", "die " + std::to_string(src) + " cannot reach die " +
                                             std::to_string(dst) +
                                             ": dead dies or links cut it off");
+    // A transfer runs with its tier's protocol as a collective of two does: its bytes on the
+    // wire, its latency before it starts (docs/network-model.md section 4.8).
+    const ProtocolChoice protocol = protocolFor(OpKind::P2P, {src, dst}, bytes);
+    bytes /= protocol.efficiency;
     m_router.addLoad(*route, bytes);
     SimTask task;
     task.kind = SimTask::Kind::Flow;
     task.bytes = bytes;
     task.hops = route->hops;
+    task.startDelayS = protocol.latencyS;
     task.deps = std::move(deps);
     info.kind = StepTaskInfo::Kind::Transfer;
     ++m_flowCount;
@@ -122,6 +138,8 @@ TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm al
     if (!m_countedAhead)
         m_budget.charge(op, m_topology, "strategy");
     std::vector<Flow> flows = expandOp(op, -1, m_topology, "strategy");
+    const ProtocolChoice protocol = protocolFor(kind, group, bytes);
+    applyProtocol(flows, protocol);
 
     std::vector<TaskId> flowTasks;
     flowTasks.reserve(flows.size());
@@ -142,6 +160,7 @@ TaskId StepGraph::addCollective(const std::string& id, OpKind kind, Algorithm al
             task.links = route->links;
         else
             task.links = std::move(route->links); // the route is dropped with the flow
+        task.startDelayS = firstFlowDelayS(flow, protocol);
         if (flow.flowDeps.empty())
             task.deps = deps;
         for (int dep : flow.flowDeps)

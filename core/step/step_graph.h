@@ -2,6 +2,7 @@
 
 #include "collectives/expansion_budget.h"
 #include "collectives/flow.h"
+#include "collectives/protocol_choice.h"
 #include "collectives/traffic_plan.h"
 #include "routing/router.h"
 #include "scenario/scenario.h"
@@ -44,9 +45,12 @@ struct StepTaskInfo {
 // t, in task order; with them dropped (setFlowRecords), `flows` stays empty.
 class StepGraph {
 public:
-    // `tiers`: the speeds of off-wafer and cluster network links (Scenario::linkTierSpeeds).
+    // `tiers`: the speeds of off-wafer and cluster network links (Scenario::linkTierSpeeds);
+    // `protocols`: the protocols of each tier (Scenario::tierProtocols), which every collective
+    // and transfer runs with (docs/network-model.md section 4.8).
     StepGraph(const WaferTopology& topology, const WaferSpec& wafer, RoutingMode mode,
-              NetworkSettings network, const LinkTierSpeeds& tiers = {});
+              NetworkSettings network, const LinkTierSpeeds& tiers = {},
+              TierProtocols protocols = {});
 
     // A compute task on `die`, costed by the die's compute model (step/compute_model.h) at its
     // speed and share (costOn). `work` is an even share's.
@@ -135,6 +139,8 @@ public:
 
 private:
     TaskId push(SimTask task, StepTaskInfo info);
+    // The protocol a collective of `kind` over `group` (or a transfer between two dies) uses.
+    ProtocolChoice protocolFor(OpKind kind, const std::vector<DieId>& group, double bytes) const;
     static TrafficOp collectiveOp(const std::string& id, OpKind kind, Algorithm algorithm,
                                   const std::vector<DieId>& group, double bytes);
     // The pinned route of a flow, if any (ScenarioError if it is not a live route for it).
@@ -143,6 +149,9 @@ private:
                                      TreeDirection direction = TreeDirection::FromRoot);
 
     const WaferTopology& m_topology;
+    LinkTierSpeeds m_tiers;
+    LinkSpeed m_waferLink;
+    TierProtocols m_protocols;
     Router m_router;
     ComputeModel m_compute;
     std::vector<double> m_speeds; // by die: WaferSpec::dieSpeed

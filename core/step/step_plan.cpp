@@ -1,6 +1,9 @@
 #include "step/step_plan.h"
 
+#include "step/sram_residency.h"
+
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace ws {
@@ -60,8 +63,14 @@ public:
         if (fsdpActive())
             m_nextWaitsFor = gatherWeights(window, StepPhase::Forward, "fsdp weights", -1,
                                            shape.k * shape.n / tpTatp() * m_dtype);
-        addGemm(window, StepPhase::Forward, linear, GemmPass::Forward, "fwd",
-                shape.m / (m_strategy.dp * m_strategy.sp));
+        // The input comes from the layer before and the output goes to the layer after: both
+        // are carried across the section's edges (docs/compute-model.md section 4).
+        const double rows = shape.m / (m_strategy.dp * m_strategy.sp);
+        const double perDie = 1.0 / m_strategy.tatp;
+        const TensorUse input = newActivation(rows * shape.k * m_dtype * perDie);
+        addGemm(window, StepPhase::Forward, linear, GemmPass::Forward, "fwd", rows,
+                {input, weights()},
+                newActivation(rows * shape.n / m_strategy.tp * m_dtype * perDie));
         m_plan.replicaGemms = {linear};
         m_plan.modelFlopsPerStep = linear.flops();
     }
@@ -101,12 +110,17 @@ public:
         m_plan.head.barrierLabel = "head done";
         m_plan.head.lastStageOnly = true;
         m_layer = -1;
-        addGemm(m_plan.head, StepPhase::Head, head, GemmPass::Forward, "head fwd",
-                m_replicaTokens / m_strategy.sp);
-        addGemm(m_plan.head, StepPhase::Head, head, GemmPass::InputGradient, "head bwd dI",
-                m_replicaTokens / m_strategy.sp);
-        addGemm(m_plan.head, StepPhase::Head, head, GemmPass::WeightGradient, "head bwd dW",
-                m_replicaTokens / m_strategy.sp);
+        // The last layer's output comes in; the logits go to the loss, whose gradient comes back.
+        const double rows = m_replicaTokens / m_strategy.sp;
+        const TensorUse hidden = newActivation(tokenBytes());
+        const double logitBytes = m_tokensPerDie * model.vocab / m_strategy.tp * m_dtype;
+        addGemm(m_plan.head, StepPhase::Head, head, GemmPass::Forward, "head fwd", rows,
+                {hidden, weights()}, newActivation(logitBytes));
+        const TensorUse logitGradient = newActivation(logitBytes);
+        addGemm(m_plan.head, StepPhase::Head, head, GemmPass::InputGradient, "head bwd dI", rows,
+                {logitGradient, weights()}, newActivation(tokenBytes()));
+        addGemm(m_plan.head, StepPhase::Head, head, GemmPass::WeightGradient, "head bwd dW", rows,
+                {hidden, logitGradient}, gradients());
 
         planOptimizer();
         if (m_strategy.pp > 1)
@@ -136,6 +150,10 @@ private:
         // Per GEMM: forward, recomputed, two backward, and at most four collectives around them.
         window.tasks.reserve(static_cast<std::size_t>(layers) * (8 * m_gemms.size() + 8));
         const bool fsdp = fsdpActive();
+        // The residual stream: layer 0's input comes from the layer before the window, each
+        // next layer's is the one before's output (docs/compute-model.md section 4).
+        m_records.assign(static_cast<std::size_t>(layers), {});
+        m_x = newActivation(sequenceBytes());
         std::vector<int> gather(static_cast<std::size_t>(layers), -1);
         auto gatherOf = [&](int layer) -> int& { return gather[static_cast<std::size_t>(layer)]; };
         for (int layer = 0; layer < layers; ++layer) {
@@ -156,6 +174,8 @@ private:
             addBarrier(window, StepPhase::Forward, "fwd layer " + std::to_string(layer) + " done");
         }
         std::fill(gather.begin(), gather.end(), -1);
+        // The gradient of the last layer's output comes from the layer after the window.
+        m_gradient = newActivation(sequenceBytes());
         for (int layer = layers - 1; layer >= 0; --layer) {
             m_layer = layer;
             if (fsdp) {
@@ -195,13 +215,13 @@ private:
                 addCollective(window, StepPhase::GradientSync, LayerSegment::None,
                               {CollectiveRole::FsdpGradientScatter, "dp grad reduce-scatter",
                                GroupKind::DP, OpKind::ReduceScatter,
-                               m_strategy.fsdpReduceScatterTree ? Algorithm::Tree : Algorithm::Ring,
+                               m_strategy.fsdpReduceScatterTree ? Algorithm::Tree : ringAlgorithm(),
                                m_layerWeightBytes, true},
                               -1);
             if (m_strategy.sp > 1)
                 addCollective(window, StepPhase::GradientSync, LayerSegment::None,
                               {CollectiveRole::GradientSync, "sp grad all-reduce", GroupKind::SP,
-                               OpKind::AllReduce, Algorithm::Ring,
+                               OpKind::AllReduce, ringAlgorithm(),
                                m_layerWeightBytes / m_strategy.dp, true},
                               scatter);
             return;
@@ -209,7 +229,7 @@ private:
         if (static_cast<long long>(m_strategy.dp) * m_strategy.sp > 1)
             addCollective(window, StepPhase::GradientSync, LayerSegment::None,
                           {CollectiveRole::GradientSync, "grad all-reduce", GroupKind::Replica,
-                           OpKind::AllReduce, Algorithm::Ring, m_layerWeightBytes, true},
+                           OpKind::AllReduce, ringAlgorithm(), m_layerWeightBytes, true},
                           -1);
     }
 
@@ -241,15 +261,22 @@ private:
         const double parameters =
             (m_plan.layers * model.parametersPerLayer() + model.embeddingParameters()) / tpTatp() /
             shards;
-        const double weights = parameters * m_dtype;
-        const double gradients = parameters * m_dtype;
-        const double state = parameters * m_workload.optimizerBytesPerParameter;
+        const double weightBytes = parameters * m_dtype;
+        const double gradientBytes = parameters * m_dtype;
+        const double stateBytes = parameters * m_workload.optimizerBytesPerParameter;
+        const TensorUse state{TensorUse::Kind::State, -1, stateBytes, false};
+        PlannedElementwise update{"optimizer", "update"};
+        update.reads = {weights(weightBytes), gradients(gradientBytes), state};
+        update.writes = {weights(weightBytes), state};
         m_plan.optimizer.barrierLabel = "optimizer done";
         m_plan.optimizer.tasks.push_back(
-            {StepPhase::Optimizer, LayerSegment::None,
-             PlannedElementwise{"optimizer", "update", 2.0 * weights + gradients + 2.0 * state}});
+            {StepPhase::Optimizer, LayerSegment::None, std::move(update)});
     }
 
+    // The algorithm of every ring collective of the step (strategy.ring_algorithm).
+    Algorithm ringAlgorithm() const {
+        return m_strategy.bidirectionalRings ? Algorithm::BidirectionalRing : Algorithm::Ring;
+    }
     double tpTatp() const { return static_cast<double>(m_strategy.tp) * m_strategy.tatp; }
     bool fsdpActive() const { return m_strategy.fsdp && m_strategy.dp > 1; }
 
@@ -261,7 +288,7 @@ private:
         return addCollective(
             section, phase, LayerSegment::None,
             {CollectiveRole::FsdpWeightGather, label, GroupKind::DP, OpKind::AllGather,
-             m_strategy.fsdpAllGatherMulticast ? Algorithm::Multicast : Algorithm::Ring,
+             m_strategy.fsdpAllGatherMulticast ? Algorithm::Multicast : ringAlgorithm(),
              bytes < 0.0 ? m_layerWeightBytes : bytes, true},
             after);
     }
@@ -286,14 +313,57 @@ private:
         return push(section, {phase, segment, std::move(collective), -1, after});
     }
 
+    // A collective that turns the activation `in` of each die into a new one of `outBytes`
+    // (an all-gather, a reduce-scatter, an all-to-all); returns the new one.
+    TensorUse addTransforming(StepSection& section, StepPhase phase, LayerSegment segment,
+                              PlannedCollective collective, const TensorUse& in, double outBytes) {
+        collective.consumes = in;
+        collective.produces = newActivation(outBytes);
+        const TensorUse out = collective.produces;
+        addCollective(section, phase, segment, std::move(collective));
+        return out;
+    }
+
     void addBarrier(StepSection& section, StepPhase phase, std::string label) {
         push(section, {phase, LayerSegment::None, PlannedBarrier{std::move(label)}});
     }
 
+    // Tensors (docs/compute-model.md section 4): a new activation, and the die's persistent
+    // state. A GEMM's inputs take their bytes from its shape, and so does an output written with
+    // kFromShape; an output of 0 bytes accumulates into a tensor an earlier write allocated.
+    static constexpr double kFromShape = -1.0;
+    TensorUse newActivation(double bytes) {
+        return {TensorUse::Kind::Activation, m_nextTensor++, bytes, false};
+    }
+    static TensorUse weights(double bytes = 0.0) {
+        return {TensorUse::Kind::Weights, -1, bytes, false};
+    }
+    static TensorUse gradients(double bytes = kFromShape) {
+        return {TensorUse::Kind::Gradients, -1, bytes, false};
+    }
+    static TensorUse fused() { return {TensorUse::Kind::Fused, -1, 0.0, false}; }
+    // How a later pass reads back what `use` wrote: an activation from the forward's stash.
+    static TensorUse fromStash(TensorUse use) {
+        if (use.kind == TensorUse::Kind::Activation)
+            use.kind = TensorUse::Kind::Stash;
+        return use;
+    }
+    // A write into an activation already allocated (gradients accumulating into one tensor).
+    static TensorUse into(TensorUse use) {
+        use.bytes = 0.0;
+        return use;
+    }
+
     // `mPerSpRank` is a weight GEMM's M (tokens) on one SP rank of a DP replica; attention
-    // GEMMs take theirs from the shape.
-    void addGemm(StepSection& section, StepPhase phase, const LayerGemm& gemm, GemmPass kind,
-                 const char* pass, double mPerSpRank) {
+    // GEMMs take theirs from the shape. `inputs` and `output` name the pass's tensors (their
+    // bytes are set here from the shape: the die's share). Returns them as planned.
+    struct GemmTensors {
+        TensorUse a, b, c;
+    };
+    GemmTensors addGemm(StepSection& section, StepPhase phase, const LayerGemm& gemm, GemmPass kind,
+                        const char* pass, double mPerSpRank, std::array<TensorUse, 2> inputs,
+                        TensorUse output,
+                        TensorUse alsoReads = {TensorUse::Kind::Fused, -1, 0.0, false}) {
         PlannedGemm planned;
         planned.role = gemm.role;
         planned.pass = pass;
@@ -317,11 +387,32 @@ private:
         planned.dieFlops =
             2.0 * planned.mLocal * planned.kLocal * planned.nLocal * planned.countLocal / tatp;
         planned.blockFlops = planned.dieFlops / tatp;
-        // The three passes' block products have the same three extents, in other roles.
-        planned.tileEfficiency = gemmTileEfficiency(planned.mLocal / tatp, planned.kLocal,
-                                                    planned.nLocal / tatp, m_die.gemmTile);
+        // The three passes' block products have the same three extents, in other roles. TATP
+        // splits tokens: attention's query rows, with the keys and values streamed (ring
+        // attention), so the values product of a round is (s/t) x (s/t) x d and the head
+        // dimension d is never split (docs/compute-model.md section 3).
+        planned.tileEfficiency =
+            gemm.role == GemmRole::AttentionValues
+                ? gemmTileEfficiency(planned.mLocal / tatp, planned.kLocal / tatp, planned.nLocal,
+                                     m_die.gemmTile)
+                : gemmTileEfficiency(planned.mLocal / tatp, planned.kLocal, planned.nLocal / tatp,
+                                     m_die.gemmTile);
         const Operands bytes = operandBytes(planned);
-        setHbmBytes(planned, kind, bytes);
+        // The die's shares of the pass's inputs and output: forward reads A and B and writes C,
+        // the input gradient reads dC and B and writes dA, the weight gradient reads A and dC
+        // and writes dB.
+        const std::array<double, 3> shares =
+            kind == GemmPass::Forward         ? std::array{bytes.a, bytes.b, bytes.c}
+            : kind == GemmPass::InputGradient ? std::array{bytes.c, bytes.b, bytes.a}
+                                              : std::array{bytes.a, bytes.c, bytes.b};
+        for (std::size_t i = 0; i < 2; ++i) {
+            planned.inputs[i] = inputs[i];
+            planned.inputs[i].bytes = shares[i] / tatp;
+        }
+        planned.output = output;
+        if (output.bytes == kFromShape)
+            planned.output.bytes = shares[2] / tatp;
+        planned.alsoReads = alsoReads;
         if (m_strategy.tatp > 1) {
             // Each round passes on the smaller of what the product can stream (per instance, A
             // = m x k, B = k x n, C = m x n, n dies): forward, B's K x N/n block or A's M/n x K
@@ -333,19 +424,24 @@ private:
             switch (kind) {
             case GemmPass::Forward:
                 block = std::min(bytes.b, bytes.a);
+                planned.streamedInput = bytes.b <= bytes.a ? 1 : 0;
                 break;
             case GemmPass::InputGradient:
                 block = std::min(bytes.b, bytes.c);
+                planned.streamedInput = bytes.b <= bytes.c ? 1 : 0;
                 break;
             case GemmPass::WeightGradient:
                 block = std::min(bytes.b, bytes.a + bytes.c / tatp);
+                planned.streamedInput = bytes.b <= bytes.a + bytes.c / tatp ? -1 : 0;
                 break;
             }
             planned.streamedBlockBytes = block / tatp;
             m_plan.largestStreamedBlockBytes =
                 std::max(m_plan.largestStreamedBlockBytes, planned.streamedBlockBytes);
         }
+        const GemmTensors tensors{planned.inputs[0], planned.inputs[1], planned.output};
         push(section, {phase, layerSegmentOf(gemm.role), std::move(planned)});
+        return tensors;
     }
 
     // A GEMM's operands in bytes, all instances of the die: A = m x k, B = k x n, C = m x n.
@@ -360,56 +456,24 @@ private:
                 planned.mLocal * planned.nLocal * scale};
     }
 
-    // The GEMM's compulsory HBM bytes when the step does not fit in SRAM (docs/compute-model.md,
-    // "Residency"): a die reads its own blocks of the pass's two inputs once, in its first block
-    // product (the streamed blocks of later rounds arrive over a link), and writes every block of
-    // the pass's output it produces. Forward reads A and B and writes C; the input gradient reads
-    // dC and B and writes dA; the weight gradient reads A and dC and writes dB. Flash attention
-    // keeps the s x s scores and probabilities (the scores' C, the values' A, and their
-    // gradients) in SRAM, in every pass.
-    void setHbmBytes(PlannedGemm& planned, GemmPass kind, Operands bytes) const {
-        if (m_workload.attention == AttentionKind::Flash) {
-            if (planned.role == GemmRole::AttentionScores)
-                bytes.c = 0.0;
-            if (planned.role == GemmRole::AttentionValues)
-                bytes.a = 0.0;
-        }
-        double inputs = 0.0;
-        double output = 0.0;
-        switch (kind) {
-        case GemmPass::Forward:
-            inputs = bytes.a + bytes.b;
-            output = bytes.c;
-            break;
-        case GemmPass::InputGradient:
-            inputs = bytes.c + bytes.b;
-            output = bytes.a;
-            break;
-        case GemmPass::WeightGradient:
-            inputs = bytes.a + bytes.c;
-            output = bytes.b;
-            break;
-        }
-        const double n = m_strategy.tatp;
-        planned.firstHbmBytes = inputs / n + output / (n * n);
-        planned.roundHbmBytes = output / (n * n);
-    }
-
-    // Memory-bound work around a layer's GEMMs (docs/compute-model.md, "Non-GEMM work"), per die:
-    // t tokens of width h. A norm reads and writes t h values, a residual add reads two and
+    // Memory-bound work around a layer's GEMMs (docs/compute-model.md section 5), per die: t
+    // tokens of width h. A norm reads and writes t h values, a residual add reads two and
     // writes one, the activation function reads (gated: two) and writes t f/tp per expert slot,
-    // standard attention's softmax reads and writes the t x s x heads/tp scores. Backward moves
-    // twice the forward's bytes (it reads the output gradient and the saved input, and writes
-    // the input gradient). With sequence parallelism the norms and residual adds run on t / tp
-    // tokens (sequenceBytes): they sit between a reduce-scatter and an all-gather.
+    // standard attention's softmax reads and writes the t x s x heads/tp scores. With sequence
+    // parallelism the norms and residual adds run on t / tp tokens (sequenceBytes): they sit
+    // between a reduce-scatter and an all-gather. Each reads and writes tensors of the layer
+    // (docs/compute-model.md section 4); backward reads the output's gradient and what the
+    // forward saved and writes the inputs' gradients.
+    enum class ElementwiseKind { Norm, Softmax, Residual, Activation };
     struct Elementwise {
+        ElementwiseKind kind;
         const char* name;
-        double bytes;
+        double outputBytes;
         LayerSegment segment;
     };
     std::vector<Elementwise> elementwiseBefore(GemmRole role) const {
         if (role == GemmRole::Qkv)
-            return {{"norm", 2.0 * sequenceBytes(), LayerSegment::Attention}};
+            return {{ElementwiseKind::Norm, "norm", sequenceBytes(), LayerSegment::Attention}};
         return {};
     }
     std::vector<Elementwise> elementwiseAfter(GemmRole role) const {
@@ -418,20 +482,21 @@ private:
         case GemmRole::AttentionScores:
             if (m_workload.attention == AttentionKind::Flash)
                 return {};
-            return {{"softmax",
-                     2.0 * m_tokensPerDie * static_cast<double>(m_workload.seqLen) * model.heads /
+            return {{ElementwiseKind::Softmax, "softmax",
+                     m_tokensPerDie * static_cast<double>(m_workload.seqLen) * model.heads /
                          m_strategy.tp * m_dtype,
                      LayerSegment::Attention}};
         case GemmRole::OutputProjection:
-            return {{"residual", 3.0 * sequenceBytes(), LayerSegment::Attention},
-                    {"norm", 2.0 * sequenceBytes(), LayerSegment::Mlp}};
+            return {
+                {ElementwiseKind::Residual, "residual", sequenceBytes(), LayerSegment::Attention},
+                {ElementwiseKind::Norm, "norm", sequenceBytes(), LayerSegment::Mlp}};
         case GemmRole::MlpUp:
-            return {{"activation",
-                     (model.gatedMlp ? 3.0 : 2.0) * m_tokensPerDie * model.expertsPerToken *
-                         model.ffnHidden / m_strategy.tp * m_dtype,
-                     LayerSegment::Mlp}};
+            return {
+                {ElementwiseKind::Activation, "activation",
+                 m_tokensPerDie * model.expertsPerToken * model.ffnHidden / m_strategy.tp * m_dtype,
+                 LayerSegment::Mlp}};
         case GemmRole::MlpDown:
-            return {{"residual", 3.0 * sequenceBytes(), LayerSegment::Mlp}};
+            return {{ElementwiseKind::Residual, "residual", sequenceBytes(), LayerSegment::Mlp}};
         case GemmRole::Linear:
         case GemmRole::Qkv:
         case GemmRole::AttentionValues:
@@ -441,10 +506,64 @@ private:
         }
         return {};
     }
-    void addElementwise(StepSection& section, StepPhase phase, const char* pass,
-                        const Elementwise& work, double factor) {
-        push(section,
-             {phase, work.segment, PlannedElementwise{pass, work.name, factor * work.bytes}});
+    // A forward (or recomputed) element-wise task: reads the chain's tensor (a norm, the
+    // residual stream), writes a new one; records what its backward reads (`slot`).
+    void addElementwiseForward(StepSection& section, StepPhase phase, const char* pass,
+                               const Elementwise& work, int slot) {
+        PlannedElementwise task{pass, work.name};
+        const TensorUse out = newActivation(work.outputBytes);
+        switch (work.kind) {
+        case ElementwiseKind::Norm:
+            task.reads = {m_x};
+            break;
+        case ElementwiseKind::Residual:
+            task.reads = {m_current, m_x};
+            m_x = out;
+            break;
+        case ElementwiseKind::Softmax:
+        case ElementwiseKind::Activation:
+            task.reads = {m_current};
+            break;
+        }
+        task.writes = {out};
+        m_current = out;
+        const bool recompute = phase == StepPhase::Recompute;
+        std::vector<TensorUse>& saved = record().elementwise[slot];
+        saved.clear();
+        for (const TensorUse& read : task.reads)
+            saved.push_back(recompute ? read : fromStash(read));
+        push(section, {phase, work.segment, std::move(task)});
+    }
+    // Its backward, reading the gradient of its output (m_gradient) and what the forward saved.
+    // The residual stream's gradient (m_residualGradient) passes a residual add unchanged and
+    // gains each norm's input gradient.
+    void addElementwiseBackward(StepSection& section, const Elementwise& work, int slot) {
+        PlannedElementwise task{"bwd", work.name};
+        const std::vector<TensorUse>& saved = record().elementwise[slot];
+        switch (work.kind) {
+        case ElementwiseKind::Residual:
+            task.reads = {m_gradient};
+            m_residualGradient = m_gradient;
+            m_gradient = newActivation(work.outputBytes);
+            task.writes = {m_gradient};
+            break;
+        case ElementwiseKind::Norm:
+            task.reads = {m_gradient, saved.front(), m_residualGradient};
+            m_residualGradient = newActivation(work.outputBytes);
+            m_gradient = m_residualGradient;
+            task.writes = {m_gradient};
+            break;
+        case ElementwiseKind::Softmax:
+        case ElementwiseKind::Activation:
+            task.reads = {m_gradient, saved.front()};
+            m_gradient = newActivation(saved.front().bytes);
+            task.writes = {m_gradient};
+            break;
+        }
+        push(section, {StepPhase::Backward, work.segment, std::move(task)});
+    }
+    static int slotOf(std::size_t gemm, bool after, std::size_t k) {
+        return static_cast<int>((gemm * 2 + (after ? 1 : 0)) * 2 + k);
     }
 
     double rowsOf(const LayerGemm& gemm) const {
@@ -454,7 +573,7 @@ private:
     double kvBytes() const {
         const TransformerConfig& model = m_workload.model;
         return m_replicaTokens / m_strategy.tatp * 2.0 * model.kvHeads * model.headDim() /
-               m_strategy.tp * m_dtype;
+               m_strategy.tp * m_dtype / m_strategy.sp;
     }
     double tokenBytes() const { return m_tokensPerDie * m_workload.model.hidden * m_dtype; }
     // A die's share of the layer's hidden states outside the TP region: all of tokenBytes, or
@@ -466,6 +585,7 @@ private:
     double moeBytes() const { return tokenBytes() * m_workload.model.expertsPerToken; }
 
     bool isFirstAttention(std::size_t i) const { return i == indexWhere(false, &isAttention); }
+    bool isLastAttention(std::size_t i) const { return i == indexWhere(true, &isAttention); }
     // The first GEMM of a residual segment, the one its norm feeds (qkv; the router or mlp_up).
     bool opensSegment(std::size_t i) const {
         return i == 0 || layerSegmentOf(m_gemms[i - 1].role) != layerSegmentOf(m_gemms[i].role);
@@ -486,8 +606,10 @@ private:
     // Megatron's TP communication of tokenBytes (the whole buffer) over the TP group: an
     // all-reduce, or with sequence parallelism (Korthikanti et al., MLSys 2023, figures 5 and 6)
     // the reduce-scatter or the all-gather it splits into; a ring moves the same bytes in the
-    // two halves as in the all-reduce.
-    void addTpCollective(StepSection& section, StepPhase phase, LayerSegment segment, OpKind op) {
+    // two halves as in the all-reduce. The all-reduce works in place on `tensor`; the others
+    // turn it into its shard or its gathered whole, which they return.
+    TensorUse addTpCollective(StepSection& section, StepPhase phase, LayerSegment segment,
+                              OpKind op, const TensorUse& tensor) {
         // By pass: forward, recompute, backward.
         static constexpr const char* kAllReduce[] = {"fwd tp all-reduce", "recompute tp all-reduce",
                                                      "bwd tp all-reduce"};
@@ -498,62 +620,120 @@ private:
         const std::size_t pass = phase == StepPhase::Forward     ? 0
                                  : phase == StepPhase::Recompute ? 1
                                                                  : 2;
-        CollectiveRole role = CollectiveRole::TpAllReduce;
-        const char* label = kAllReduce[pass];
-        if (op == OpKind::ReduceScatter) {
-            role = CollectiveRole::TpReduceScatter;
-            label = kReduceScatter[pass];
-        } else if (op == OpKind::AllGather) {
-            role = CollectiveRole::TpAllGather;
-            label = kAllGather[pass];
+        PlannedCollective collective{CollectiveRole::TpAllReduce,
+                                     kAllReduce[pass],
+                                     GroupKind::TP,
+                                     op,
+                                     ringAlgorithm(),
+                                     tokenBytes(),
+                                     false};
+        if (op == OpKind::AllReduce) {
+            addCollective(section, phase, segment, std::move(collective));
+            return tensor;
         }
-        addCollective(section, phase, segment,
-                      {role, label, GroupKind::TP, op, Algorithm::Ring, tokenBytes(), false});
+        const bool scatter = op == OpKind::ReduceScatter;
+        collective.role = scatter ? CollectiveRole::TpReduceScatter : CollectiveRole::TpAllGather;
+        collective.label = scatter ? kReduceScatter[pass] : kAllGather[pass];
+        return addTransforming(section, phase, segment, std::move(collective), tensor,
+                               scatter ? tokenBytes() / m_strategy.tp : tokenBytes());
     }
     // After a row-parallel GEMM forward (a column-parallel one backward): the partial sums.
     OpKind tpReduction() const {
         return sequenceParallel() ? OpKind::ReduceScatter : OpKind::AllReduce;
     }
 
+    // The forward GEMM i of the layer: its inputs from the chain (m_current), the layer's
+    // query, key and value tensor, or the weights, by role; its output continues the chain.
+    void forwardGemm(StepSection& section, StepPhase phase, const char* pass, std::size_t i) {
+        const LayerGemm& gemm = m_gemms[i];
+        const bool flash = m_workload.attention == AttentionKind::Flash;
+        std::array<TensorUse, 2> inputs{m_current, weights()};
+        TensorUse output = newActivation(kFromShape);
+        switch (gemm.role) {
+        case GemmRole::AttentionScores: // Q K^T: Q from qkv, K from qkv (or SP's gathered K, V)
+            inputs = {m_qkv, m_keysValues};
+            if (flash)
+                output = fused();
+            break;
+        case GemmRole::AttentionValues: // P V
+            inputs = {flash ? fused() : m_current, m_keysValues};
+            break;
+        case GemmRole::Linear:
+        case GemmRole::Qkv:
+        case GemmRole::OutputProjection:
+        case GemmRole::Router:
+        case GemmRole::MlpUp:
+        case GemmRole::MlpDown:
+        case GemmRole::LmHead:
+            break;
+        }
+        const GemmTensors planned =
+            addGemm(section, phase, gemm, GemmPass::Forward, pass, rowsOf(gemm), inputs, output);
+        const bool recompute = phase == StepPhase::Recompute;
+        record().gemms[i] = {recompute ? planned.a : fromStash(planned.a),
+                             recompute ? planned.b : fromStash(planned.b), planned.c};
+        if (gemm.role == GemmRole::Qkv) {
+            m_qkv = planned.c;
+            m_keysValues = planned.c;
+        }
+        if (gemm.role != GemmRole::Router) // the router's choices travel with the dispatch
+            m_current = planned.c;
+    }
+
     // The forward pass, or its recomputation, which repeats the forward's communication too
     // (SPEC section 5: Megatron's TP all-reduces, SP's K/V gathers, MoE's all-to-alls). With
     // sequence parallelism each TP all-reduce after a row-parallel GEMM is a reduce-scatter, and
-    // the segment's norm output is all-gathered before the column-parallel GEMM it feeds.
+    // the segment's norm output is all-gathered before the column-parallel GEMM it feeds. A
+    // recomputation reads the layer's input back from the checkpoint's stash.
     void forwardPass(StepSection& section, StepPhase phase) {
         const bool recompute = phase == StepPhase::Recompute;
         const char* pass = recompute ? "recompute" : "fwd";
+        LayerTensors& layer = record();
+        if (!recompute) {
+            layer.gemms.assign(m_gemms.size(), {});
+            layer.input = m_x;
+        } else {
+            m_x = fromStash(layer.input);
+        }
         // MoE experts are spread over the DP group: tokens travel only when it has two dies.
         const bool expertsAcrossDp = m_strategy.dp > 1;
         for (std::size_t i = 0; i < m_gemms.size(); ++i) {
             const LayerGemm& gemm = m_gemms[i];
             const LayerSegment segment = layerSegmentOf(gemm.role);
             if (m_strategy.sp > 1 && isFirstAttention(i))
-                addCollective(section, phase, segment,
-                              {CollectiveRole::SpKeyValueGather,
-                               recompute ? "recompute sp kv all-gather" : "fwd sp kv all-gather",
-                               GroupKind::SP, OpKind::AllGather, Algorithm::Ring, kvBytes(),
-                               false});
+                m_keysValues = addTransforming(
+                    section, phase, segment,
+                    {CollectiveRole::SpKeyValueGather,
+                     recompute ? "recompute sp kv all-gather" : "fwd sp kv all-gather",
+                     GroupKind::SP, OpKind::AllGather, ringAlgorithm(), kvBytes() * m_strategy.sp,
+                     false},
+                    {TensorUse::Kind::Activation, m_qkv.tensor, kvBytes(), false},
+                    kvBytes() * m_strategy.sp);
             if (expertsAcrossDp && isFirstExpert(i))
-                addCollective(section, phase, segment,
-                              {CollectiveRole::MoeDispatch,
-                               recompute ? "recompute moe dispatch" : "fwd moe dispatch",
-                               GroupKind::DP, OpKind::AllToAll, Algorithm::Direct, moeBytes(),
-                               false});
-            for (const Elementwise& work : elementwiseBefore(gemm.role))
-                addElementwise(section, phase, pass, work, 1.0);
+                m_current = addTransforming(
+                    section, phase, segment,
+                    {CollectiveRole::MoeDispatch,
+                     recompute ? "recompute moe dispatch" : "fwd moe dispatch", GroupKind::DP,
+                     OpKind::AllToAll, Algorithm::Direct, moeBytes(), false},
+                    m_current, moeBytes());
+            const auto before = elementwiseBefore(gemm.role);
+            for (std::size_t k = 0; k < before.size(); ++k)
+                addElementwiseForward(section, phase, pass, before[k], slotOf(i, false, k));
             if (sequenceParallel() && opensSegment(i))
-                addTpCollective(section, phase, segment, OpKind::AllGather);
-            addGemm(section, phase, gemm, GemmPass::Forward, pass, rowsOf(gemm));
+                m_current = addTpCollective(section, phase, segment, OpKind::AllGather, m_current);
+            forwardGemm(section, phase, pass, i);
             if (tpSplitOf(gemm.role) == TpSplit::Rows && m_strategy.tp > 1)
-                addTpCollective(section, phase, segment, tpReduction());
+                m_current = addTpCollective(section, phase, segment, tpReduction(), m_current);
             if (expertsAcrossDp && isLastExpert(i))
-                addCollective(section, phase, segment,
-                              {CollectiveRole::MoeCombine,
-                               recompute ? "recompute moe combine" : "fwd moe combine",
-                               GroupKind::DP, OpKind::AllToAll, Algorithm::Direct, moeBytes(),
-                               false});
-            for (const Elementwise& work : elementwiseAfter(gemm.role))
-                addElementwise(section, phase, pass, work, 1.0);
+                m_current = addTransforming(
+                    section, phase, segment,
+                    {CollectiveRole::MoeCombine,
+                     recompute ? "recompute moe combine" : "fwd moe combine", GroupKind::DP,
+                     OpKind::AllToAll, Algorithm::Direct, moeBytes(), false},
+                    m_current, tokenBytes());
+            const auto after = elementwiseAfter(gemm.role);
+            for (std::size_t k = 0; k < after.size(); ++k)
+                addElementwiseForward(section, phase, pass, after[k], slotOf(i, true, k));
         }
     }
 
@@ -561,14 +741,67 @@ private:
     // and, under standard attention, the softmax between them, from the Q, K and V the layer
     // kept; no communication.
     void recomputeAttention(StepSection& section) {
-        for (const LayerGemm& gemm : m_gemms) {
-            if (!isAttention(gemm))
+        LayerTensors& layer = record();
+        for (std::size_t i = 0; i < m_gemms.size(); ++i) {
+            if (!isAttention(m_gemms[i]))
                 continue;
-            addGemm(section, StepPhase::Recompute, gemm, GemmPass::Forward, "recompute",
-                    rowsOf(gemm));
-            for (const Elementwise& work : elementwiseAfter(gemm.role))
-                addElementwise(section, StepPhase::Recompute, "recompute", work, 1.0);
+            if (m_gemms[i].role == GemmRole::AttentionScores) {
+                m_qkv = layer.gemms[i][0];
+                m_keysValues = layer.gemms[i][1];
+            }
+            forwardGemm(section, StepPhase::Recompute, "recompute", i);
+            const auto after = elementwiseAfter(m_gemms[i].role);
+            for (std::size_t k = 0; k < after.size(); ++k)
+                addElementwiseForward(section, StepPhase::Recompute, "recompute", after[k],
+                                      slotOf(i, true, k));
         }
+    }
+
+    // The backward GEMMs of forward GEMM i: the input gradient dA = dC B^T from the gradient
+    // arriving (m_gradient) and B, then the weight gradient dB = A^T dC from what the forward
+    // (or its recomputation) kept. Attention's gradients of Q, K and V gather into the
+    // gradient of the qkv output (sequence parallelism: K's and V's into the gathered ones,
+    // reduce-scattered after).
+    void backwardGemms(StepSection& section, std::size_t i) {
+        const LayerGemm& gemm = m_gemms[i];
+        const auto& saved = record().gemms[i];
+        const bool flash = m_workload.attention == AttentionKind::Flash;
+        const double rows = rowsOf(gemm);
+        TensorUse inputGradient = newActivation(kFromShape);
+        TensorUse weightGradient = gradients();
+        TensorUse alsoReads{TensorUse::Kind::Fused, -1, 0.0, false};
+        switch (gemm.role) {
+        case GemmRole::AttentionValues: // dP = dO V^T; dV = P^T dO
+            if (flash)
+                inputGradient = fused();
+            weightGradient = m_keyValueGradient;
+            break;
+        case GemmRole::AttentionScores: // dQ = dS K; dK = dS^T Q
+            inputGradient = m_sequenceSplitKeys ? m_qkvGradient : into(m_qkvGradient);
+            weightGradient = into(m_keyValueGradient);
+            break;
+        case GemmRole::Qkv:
+            alsoReads = m_keyValueShard;
+            break;
+        case GemmRole::Router: // the gating's gradient comes with the experts' and joins theirs
+            addGemm(section, StepPhase::Backward, gemm, GemmPass::InputGradient, "bwd dI", rows,
+                    {newActivation(kFromShape), saved[1]}, into(m_gradient));
+            addGemm(section, StepPhase::Backward, gemm, GemmPass::WeightGradient, "bwd dW", rows,
+                    {saved[0], newActivation(kFromShape)}, gradients());
+            return;
+        case GemmRole::Linear:
+        case GemmRole::OutputProjection:
+        case GemmRole::MlpUp:
+        case GemmRole::MlpDown:
+        case GemmRole::LmHead:
+            break;
+        }
+        const GemmTensors dI =
+            addGemm(section, StepPhase::Backward, gemm, GemmPass::InputGradient, "bwd dI", rows,
+                    {m_gradient, saved[1]}, inputGradient, alsoReads);
+        addGemm(section, StepPhase::Backward, gemm, GemmPass::WeightGradient, "bwd dW", rows,
+                {saved[0], m_gradient}, weightGradient, alsoReads);
+        m_gradient = gemm.role == GemmRole::AttentionScores ? m_qkvGradient : dI.c;
     }
 
     // The backward pass mirrors the forward's TP communication: the column-parallel GEMMs'
@@ -582,31 +815,60 @@ private:
             const LayerGemm& gemm = m_gemms[i];
             const LayerSegment segment = layerSegmentOf(gemm.role);
             if (expertsAcrossDp && isLastExpert(i))
-                addCollective(section, phase, segment,
-                              {CollectiveRole::MoeCombine, "bwd moe combine", GroupKind::DP,
-                               OpKind::AllToAll, Algorithm::Direct, moeBytes(), false});
+                m_gradient =
+                    addTransforming(section, phase, segment,
+                                    {CollectiveRole::MoeCombine, "bwd moe combine", GroupKind::DP,
+                                     OpKind::AllToAll, Algorithm::Direct, moeBytes(), false},
+                                    m_gradient, moeBytes());
             const auto after = elementwiseAfter(gemm.role);
-            for (auto work = after.rbegin(); work != after.rend(); ++work)
-                addElementwise(section, phase, "bwd", *work, 2.0);
+            for (std::size_t k = after.size(); k-- > 0;)
+                addElementwiseBackward(section, after[k], slotOf(i, true, k));
             if (sequenceParallel() && tpSplitOf(gemm.role) == TpSplit::Rows)
-                addTpCollective(section, phase, segment, OpKind::AllGather);
-            addGemm(section, phase, gemm, GemmPass::InputGradient, "bwd dI", rowsOf(gemm));
-            addGemm(section, phase, gemm, GemmPass::WeightGradient, "bwd dW", rowsOf(gemm));
+                m_gradient =
+                    addTpCollective(section, phase, segment, OpKind::AllGather, m_gradient);
+            if (isLastAttention(i))
+                startAttentionGradients();
+            backwardGemms(section, i);
             if (tpSplitOf(gemm.role) == TpSplit::Columns && gemm.hasWeight && m_strategy.tp > 1)
-                addTpCollective(section, phase, segment, tpReduction());
+                m_gradient = addTpCollective(section, phase, segment, tpReduction(), m_gradient);
             if (expertsAcrossDp && isFirstExpert(i))
-                addCollective(section, phase, segment,
-                              {CollectiveRole::MoeDispatch, "bwd moe dispatch", GroupKind::DP,
-                               OpKind::AllToAll, Algorithm::Direct, moeBytes(), false});
+                m_gradient =
+                    addTransforming(section, phase, segment,
+                                    {CollectiveRole::MoeDispatch, "bwd moe dispatch", GroupKind::DP,
+                                     OpKind::AllToAll, Algorithm::Direct, moeBytes(), false},
+                                    m_gradient, tokenBytes());
             if (m_strategy.sp > 1 && isFirstAttention(i))
-                addCollective(section, phase, segment,
-                              {CollectiveRole::SpKeyValueScatter, "bwd sp kv reduce-scatter",
-                               GroupKind::SP, OpKind::ReduceScatter, Algorithm::Ring, kvBytes(),
-                               false});
-            for (const Elementwise& work : elementwiseBefore(gemm.role))
-                addElementwise(section, phase, "bwd", work, 2.0);
+                m_keyValueShard = addTransforming(
+                    section, phase, segment,
+                    {CollectiveRole::SpKeyValueScatter, "bwd sp kv reduce-scatter", GroupKind::SP,
+                     OpKind::ReduceScatter, ringAlgorithm(), kvBytes() * m_strategy.sp, false},
+                    m_keyValueGradient, kvBytes());
+            const auto before = elementwiseBefore(gemm.role);
+            for (std::size_t k = before.size(); k-- > 0;)
+                addElementwiseBackward(section, before[k], slotOf(i, false, k));
         }
     }
+
+    // The gradient of the qkv output (all of it without SP; with SP, Q's part, K's and V's
+    // gathered apart), allocated by the first write into it.
+    void startAttentionGradients() {
+        const double qkvBytes = record().gemms[indexWhere(false, &isAttention) - 1][2].bytes;
+        m_sequenceSplitKeys = m_strategy.sp > 1;
+        m_qkvGradient = newActivation(qkvBytes);
+        m_keyValueGradient =
+            m_sequenceSplitKeys ? newActivation(kvBytes() * m_strategy.sp) : m_qkvGradient;
+        m_keyValueShard = {TensorUse::Kind::Fused, -1, 0.0, false};
+    }
+
+    // What a window layer's backward reads of its forward pass (or of its recomputation, which
+    // replaces it): each GEMM's A and B as backward reads them (from the stash, or live after a
+    // recomputation) and its C; each element-wise task's inputs, by slot.
+    struct LayerTensors {
+        TensorUse input; // the layer's input: the residual stream as the forward read it
+        std::vector<std::array<TensorUse, 3>> gemms;
+        std::map<int, std::vector<TensorUse>> elementwise;
+    };
+    LayerTensors& record() { return m_records[static_cast<std::size_t>(m_layer)]; }
 
     StepPlan& m_plan;
     const Workload& m_workload;
@@ -619,6 +881,20 @@ private:
     double m_layerWeightBytes = 0.0; // one layer's weights on a die before FSDP sharding
     int m_layer = -1;                // the window layer the tasks being planned belong to
     int m_nextWaitsFor = -1;         // the gather the next synchronous task waits for
+    // Tensors (docs/compute-model.md section 4): the next id, the window's layers' records, and
+    // what the pass being planned is working on.
+    int m_nextTensor = 0;
+    std::vector<LayerTensors> m_records;
+    TensorUse m_x;                // the residual stream (the layer's input, then each add's output)
+    TensorUse m_current;          // the activation the next task reads
+    TensorUse m_qkv;              // the qkv output (Q's part is read by the scores)
+    TensorUse m_keysValues;       // K and V: the qkv output, or SP's gathered copy
+    TensorUse m_gradient;         // backward: the gradient the next task reads
+    TensorUse m_residualGradient; // backward: the residual stream's gradient
+    TensorUse m_qkvGradient;      // backward: the qkv output's gradient, gathering dQ, dK, dV
+    TensorUse m_keyValueGradient; // backward: dK and dV (with SP, the gathered ones)
+    TensorUse m_keyValueShard;    // backward, with SP: dK and dV reduce-scattered
+    bool m_sequenceSplitKeys = false;
 };
 
 } // namespace
@@ -701,7 +977,55 @@ double stepSeconds(const StepPlan& plan, const WindowTiming& window,
     return seconds;
 }
 
-StepPlan buildStepPlan(const Workload& workload, const StrategySpec& strategy, const DieSpec& die) {
+namespace {
+
+// One die's time for the plan's window and head, with its TATP streams at `doubleBuffered`
+// (the analytic evaluator's stream formula with one hop per round, no contention): what the
+// residency pass's buffering choice compares.
+double estimatedSeconds(const StepPlan& plan, const ComputeModel& compute, LinkSpeed link,
+                        int tatp) {
+    double seconds = 0.0;
+    for (const StepSection* section : {&plan.window, &plan.finalWindow, &plan.head})
+        for (const PlannedTask& task : section->tasks) {
+            const double times = plan.layerRepetitions(task.layer);
+            if (const auto* work = std::get_if<PlannedElementwise>(&task.work)) {
+                seconds += times * compute.seconds(work->work());
+                continue;
+            }
+            const auto* gemm = std::get_if<PlannedGemm>(&task.work);
+            if (gemm == nullptr)
+                continue;
+            const double firstS = compute.seconds(gemm->blockWork(true));
+            if (tatp == 1) {
+                seconds += times * firstS;
+                continue;
+            }
+            const double blockS = compute.seconds(gemm->blockWork(false));
+            const double roundS = link.bandwidth > 0.0
+                                      ? gemm->streamedBlockBytes / link.bandwidth + link.latencyS
+                                      : 0.0;
+            seconds +=
+                times * (firstS + (tatp - 1) * (gemm->doubleBuffered ? std::max(blockS, roundS)
+                                                                     : blockS + roundS));
+        }
+    return seconds;
+}
+
+// Memory, residency and HBM bytes of a planned step at the strategy's buffering, or at single
+// buffering.
+void placeInMemory(StepPlan& plan, const Workload& workload, const StrategySpec& strategy,
+                   const DieSpec& die, bool doubleBuffered) {
+    StrategySpec buffering = strategy;
+    buffering.doubleBuffering = doubleBuffered;
+    plan.memory = estimateMemory(workload, buffering, die, plan.largestStreamedBlockBytes);
+    plan.sramResident = plan.memory.fitsInSram();
+    plan.sram = assignHbmBytes(plan, die, strategy.tatp, workload.dtypeBytes, doubleBuffered);
+}
+
+} // namespace
+
+StepPlan buildStepPlan(const Workload& workload, const StrategySpec& strategy, const DieSpec& die,
+                       LinkSpeed streamLink) {
     StepPlan plan;
     plan.kind = workload.kind;
     StepPlanner planner(plan, workload, strategy, die);
@@ -709,17 +1033,20 @@ StepPlan buildStepPlan(const Workload& workload, const StrategySpec& strategy, c
         planner.planGemmWorkload();
     else
         planner.planTransformer();
-    plan.memory = estimateMemory(workload, strategy, die, plan.largestStreamedBlockBytes);
-    // Residency (docs/compute-model.md): when everything fits in usable SRAM no task touches HBM.
-    plan.sramResident = plan.memory.fitsInSram();
-    if (plan.sramResident)
-        for (StepSection* section : {&plan.window, &plan.finalWindow, &plan.head, &plan.optimizer})
-            for (PlannedTask& task : section->tasks) {
-                if (auto* gemm = std::get_if<PlannedGemm>(&task.work))
-                    gemm->firstHbmBytes = gemm->roundHbmBytes = 0.0;
-                else if (auto* work = std::get_if<PlannedElementwise>(&task.work))
-                    work->hbmBytes = 0.0;
-            }
+    placeInMemory(plan, workload, strategy, die, strategy.doubleBuffering);
+    // A stream whose double buffers overflow SRAM falls back to single buffering where that is
+    // faster (docs/compute-model.md section 4): the die then waits for each block, but holds
+    // its stationary block.
+    if (strategy.tatp > 1 && strategy.doubleBuffering && !plan.sram.fits) {
+        StepPlan single = plan;
+        placeInMemory(single, workload, strategy, die, false);
+        const ComputeModel compute(die);
+        if (estimatedSeconds(single, compute, streamLink, strategy.tatp) <
+            estimatedSeconds(plan, compute, streamLink, strategy.tatp)) {
+            plan = std::move(single);
+            plan.sram.singleBuffered = true;
+        }
+    }
     return plan;
 }
 

@@ -7,12 +7,15 @@
 #include "step/compute_model.h"
 #include "step/memory_model.h"
 #include "step/pipeline_schedule.h"
+#include "step/sram_use.h"
 #include "step/step_phase.h"
 #include "strategy/placement.h"
 #include "strategy/workload_divisibility.h"
+#include "topology/network_model.h"
 #include "workload/layer_gemm.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <variant>
 #include <vector>
@@ -33,6 +36,26 @@ TpSplit tpSplitOf(GemmRole role);
 enum class LayerSegment { Attention, Mlp, None };
 
 LayerSegment layerSegmentOf(GemmRole role);
+
+// An operand a planned task reads or writes on its die (docs/compute-model.md section 4,
+// "Residency"): an activation of the step with an id unique in the plan, or the die's
+// persistent state. `bytes` is the die's share (under TATP, its own block).
+struct TensorUse {
+    enum class Kind : unsigned char {
+        Activation, // produced and read inside a section, or carried from one layer to the next
+        Stash,      // a saved activation read back in backward from the forward's stash
+        Fused,      // flash attention's scores and probabilities: they never leave the array
+        Weights,    // the die's weights (under FSDP, the gathered layer)
+        Gradients,  // the die's weight gradients
+        State       // the optimizer state
+    };
+    Kind kind = Kind::Activation;
+    int tensor = -1;    // Activation and Stash: the tensor's id; -1 for the others
+    double bytes = 0.0; // on this die
+    bool saved = false; // a forward write that backward reads again: it also goes to the stash
+
+    bool isActivation() const { return kind == Kind::Activation && tensor >= 0; }
+};
 
 // One GEMM that every model-parallel group runs at once, with its die-local shape: M, K, N and
 // the instance count after SP, TP and (for attention) the head split, before the TATP group
@@ -55,6 +78,22 @@ struct PlannedGemm {
     double tileEfficiency = 1.0;
     double firstHbmBytes = 0.0;
     double roundHbmBytes = 0.0;
+    // The pass's operands on one die (docs/compute-model.md section 4): its two inputs and its
+    // output, each the die's share (under TATP, its own block), from which the residency pass
+    // (step/sram_residency.h) sets the HBM bytes above. Forward reads A and B and writes C; the
+    // input gradient reads dC and B and writes dA; the weight gradient reads A and dC and
+    // writes dB.
+    std::array<TensorUse, 2> inputs;
+    TensorUse output;
+    // Another activation read beside input 0, in every round (the qkv backward reads the key
+    // and value gradients beside the query's); Fused when there is none.
+    TensorUse alsoReads{TensorUse::Kind::Fused, -1, 0.0, false};
+    // Under TATP: which input each round passes on (0 or 1), or -1 when the rounds pass partial
+    // sums of the output (a weight gradient); what is not passed on is the stationary block.
+    int streamedInput = 1;
+    // Whether the die receives the next block while it computes (strategy.double_buffering,
+    // unless the residency pass fell back to single buffering: StepPlan::sram).
+    bool doubleBuffered = true;
 
     // One block product's work (round 0 or a later round); the whole GEMM's without TATP.
     ComputeWork blockWork(bool firstRound) const {
@@ -79,6 +118,12 @@ struct PlannedCollective {
     // that name it in waitsFor do, and the end of its section (FSDP's prefetched weight gathers,
     // the gradient reductions overlapped with backward: docs/training-model.md, "Schedule").
     bool async = false;
+    // An activation the collective turns into another on each die (an all-gather's input into
+    // the gathered tensor, a reduce-scatter's into its shard, an all-to-all's tokens into the
+    // dispatched ones): the residency pass places `produces` like a task's output. Unset
+    // (tensor -1) for collectives that work in place or on persistent state.
+    TensorUse consumes{};
+    TensorUse produces{};
 };
 // Memory-bound work every die runs on its own data (docs/compute-model.md): a norm, softmax,
 // activation function, residual add or the optimizer update. No FLOPs are counted; its time is
@@ -86,7 +131,9 @@ struct PlannedCollective {
 struct PlannedElementwise {
     const char* pass = "fwd"; // "fwd", "recompute", "bwd", "optimizer"
     const char* name = "";    // "norm", "softmax", "activation", "residual", "update"
-    double hbmBytes = 0.0;    // zero when the step fits in usable SRAM
+    double hbmBytes = 0.0;    // set by the residency pass from the reads and writes below
+    std::vector<TensorUse> reads{};
+    std::vector<TensorUse> writes{};
 
     std::string label() const { return std::string(pass) + " " + name; }
     ComputeWork work() const { return {0.0, hbmBytes, 1.0}; }
@@ -205,9 +252,11 @@ struct StepPlan {
     int windowLayers = 1;                   // layers simulated in a window: min(layers, 3)
     double largestStreamedBlockBytes = 0.0; // the largest block a die receives (0 without TATP)
     MemoryBreakdown memory;                 // every die the strategy uses holds the same
-    // Whether every tensor of the step lives in usable SRAM (memory.fitsInSram()); if not, the
-    // tasks' HBM bytes are their compulsory bytes (docs/compute-model.md, "Residency").
+    // Whether every tensor of the step lives in usable SRAM (memory.fitsInSram()); if not, each
+    // task reads from SRAM what is resident there and from HBM the rest (docs/compute-model.md
+    // section 4, step/sram_residency.h).
     bool sramResident = true;
+    SramUse sram;                   // what the residency pass found: working sets, buffering
     double modelFlopsPerStep = 0.0; // 3 x forward FLOPs (6 N T-style), without recomputation
 
     // The window layer that stands for the layers - windowLayers + 1 middle layers of the model.
@@ -256,6 +305,10 @@ PipelineTimes pipelineTimes(const StepPlan& plan, const WindowTiming& window,
 double sectionSeconds(const StepSection& section, const ComputeModel& compute);
 
 // The strategy must already be checked against the workload (checkStrategyAgainstWorkload).
-StepPlan buildStepPlan(const Workload& workload, const StrategySpec& strategy, const DieSpec& die);
+// `streamLink`: the speed of the links a TATP stream crosses (the wafer's die-to-die links), for
+// the choice of buffering when double buffers overflow SRAM (docs/compute-model.md section 4);
+// unset, transfers are taken as free.
+StepPlan buildStepPlan(const Workload& workload, const StrategySpec& strategy, const DieSpec& die,
+                       LinkSpeed streamLink = {});
 
 } // namespace ws

@@ -7,6 +7,7 @@
 #include "step/tatp_stream.h"
 #include "step/work_shares.h"
 #include "strategy/workload_divisibility.h"
+#include "units/quantity.h"
 
 #include <algorithm>
 #include <array>
@@ -314,9 +315,8 @@ private:
             std::vector<std::vector<TaskId>> startDeps;
             for (DieId die : path)
                 startDeps.push_back(depsOf(die));
-            const TatpStream stream =
-                addTatpStream(m_graph, path, streamed, m_strategy.tatpSchedule,
-                              m_strategy.doubleBuffering, startDeps);
+            const TatpStream stream = addTatpStream(
+                m_graph, path, streamed, m_strategy.tatpSchedule, gemm.doubleBuffered, startDeps);
             for (std::size_t p = 0; p < path.size(); ++p)
                 setLast(path[p], stream.done[p]);
         }
@@ -390,13 +390,16 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
     StrategySpec strategy = *scenario.strategy;
     checkStrategyAgainstWorkload(strategy, workload);
     Placement placement = placeStrategy(strategy, topology);
-    StepPlan plan = buildStepPlan(workload, strategy, scenario.wafer.die);
+    StepPlan plan =
+        buildStepPlan(workload, strategy, scenario.wafer.die,
+                      {scenario.wafer.linkBandwidth.value, scenario.wafer.linkLatency.value});
 
     TrainingStep step{std::move(workload),
                       std::move(strategy),
                       std::move(placement),
                       StepGraph(topology, scenario.wafer, scenario.routingMode(),
-                                scenario.networkSettings(), scenario.linkTierSpeeds()),
+                                scenario.networkSettings(), scenario.linkTierSpeeds(),
+                                scenario.tierProtocols()),
                       {},
                       {},
                       -1,
@@ -452,6 +455,19 @@ TrainingStep buildTrainingStep(const Scenario& scenario, const WaferTopology& to
                     ? "; TATP shares in proportion to speed (strategy.balance \"speed\")"
                     : "; even TATP shares (strategy.balance \"even\")";
         step.notes.push_back(std::move(note));
+    }
+    if (const SramUse& sram = step.plan.sram; !sram.fits || sram.singleBuffered) {
+        const std::string sizes = "the largest working set, " +
+                                  formatBytes(sram.largestWorkingSetBytes) + ", against " +
+                                  formatBytes(sram.usableBytes) + " of usable SRAM";
+        step.notes.push_back(
+            sram.singleBuffered
+                ? "single buffering: double buffers would overflow SRAM (" + sizes +
+                      "); waiting for each TATP block is faster than re-reading the stationary "
+                      "block every round (docs/compute-model.md section 4)"
+                : "SRAM overflow: " + sizes +
+                      "; the block products that do not fit re-read an operand from HBM "
+                      "(docs/compute-model.md section 4)");
     }
     // Pins that name no flow of the step are left to the explicit traffic's planner, which
     // reports those that name no flow at all.

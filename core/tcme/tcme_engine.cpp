@@ -148,6 +148,29 @@ void dropPinsOfOp(Scenario& scenario, const std::string& opId) {
 }
 
 // True when the group's dies are exactly the dies of a rectangle (what hierarchical needs).
+// Whether a training step's collective of `role` runs as a ring unless strategy.ring_algorithm
+// says otherwise: every one but MoE's all-to-alls, the pipeline's sends and FSDP's collectives
+// (which have their own keys; their ring is switched with them, as its flows are hot too).
+bool isStepRing(CollectiveRole role) {
+    switch (role) {
+    case CollectiveRole::SpKeyValueGather:
+    case CollectiveRole::SpKeyValueScatter:
+    case CollectiveRole::TpAllReduce:
+    case CollectiveRole::TpReduceScatter:
+    case CollectiveRole::TpAllGather:
+    case CollectiveRole::GradientSync:
+    case CollectiveRole::FsdpWeightGather:
+    case CollectiveRole::FsdpGradientScatter:
+        return true;
+    case CollectiveRole::MoeDispatch:
+    case CollectiveRole::MoeCombine:
+    case CollectiveRole::PipelineActivations:
+    case CollectiveRole::PipelineGradients:
+        break;
+    }
+    return false;
+}
+
 bool fillsRectangle(const WaferTopology& topology, const std::vector<DieId>& group) {
     if (group.empty())
         return false;
@@ -333,6 +356,7 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
     std::set<int> hotOps;
     bool hotFsdp = false;
     bool hotFsdpGradients = false;
+    bool hotStepRing = false; // a hot flow of one of a training step's ring collectives
     for (int index : hotFlowIndices) {
         const EvaluatedFlow& flow = flows[static_cast<std::size_t>(index)];
         if (flow.opIndex >= 0)
@@ -341,6 +365,8 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
             hotFsdp = true;
         else if (flow.role == CollectiveRole::FsdpGradientScatter)
             hotFsdpGradients = true;
+        if (flow.opIndex < 0 && flow.role && isStepRing(*flow.role))
+            hotStepRing = true;
     }
 
     // Switches every FSDP collective of `role` by the strategy key `algorithm` (a training step
@@ -450,6 +476,43 @@ TcmeEngine::candidates(LinkId mcl, const std::vector<int>& hotFlowIndices) const
                                   TcmeAction::Kind::ReductionTree, "strategy.fsdp_reducescatter",
                                   "FSDP gradient reduce-scatters: ring -> tree "
                                   "(strategy.fsdp_reducescatter)");
+    }
+
+    // (b) Bidirectional rings: half of a ring collective's buffer on a second ring running the
+    // other way (docs/network-model.md section 4.7), so that the link directions a one-way ring
+    // leaves idle carry data.
+    if (m_options.bidirectionalRings) {
+        for (int opIndex : hotOps) {
+            const TrafficOp& op = m_scenario.traffic[static_cast<std::size_t>(opIndex)];
+            if ((op.kind != OpKind::AllGather && op.kind != OpKind::ReduceScatter &&
+                 op.kind != OpKind::AllReduce) ||
+                op.effectiveAlgorithm() != Algorithm::Ring || op.group.size() < 2)
+                continue;
+            Candidate candidate{m_scenario, {}, {}};
+            candidate.scenario.traffic[static_cast<std::size_t>(opIndex)].algorithm =
+                Algorithm::BidirectionalRing;
+            dropPinsOfOp(candidate.scenario, op.id);
+            candidate.actions.push_back(
+                makeAction(TcmeAction::Kind::BidirectionalRing, op.id,
+                           toString(op.kind) + " '" + op.id + "': ring -> bidirectional_ring"));
+            result.push_back(std::move(candidate));
+        }
+        // A training step's rings are switched all at once by one strategy key.
+        if (hotStepRing && m_scenario.strategy && !m_scenario.strategy->bidirectionalRings) {
+            Candidate candidate{m_scenario, {}, {}};
+            candidate.scenario.strategy->bidirectionalRings = true;
+            std::set<std::string> switched;
+            for (const EvaluatedFlow& flow : flows)
+                if (flow.opIndex < 0 && flow.role && isStepRing(*flow.role))
+                    switched.insert(flow.id);
+            dropPins(candidate.scenario,
+                     [&](const std::string& id) { return switched.contains(id); });
+            candidate.actions.push_back(makeAction(TcmeAction::Kind::BidirectionalRing,
+                                                   "strategy.ring_algorithm",
+                                                   "the step's rings: ring -> bidirectional_ring "
+                                                   "(strategy.ring_algorithm)"));
+            result.push_back(std::move(candidate));
+        }
     }
 
     // (c) Reroute the largest hot unicast flows (ties by id) around mcl, one candidate each,

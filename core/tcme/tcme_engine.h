@@ -19,7 +19,15 @@ class ThreadPool;
 
 // One change TCME made to the scenario.
 struct TcmeAction {
-    enum class Kind { Reroute, Multicast, Hierarchical, Retree, ReductionTree, Split };
+    enum class Kind {
+        Reroute,
+        Multicast,
+        Hierarchical,
+        Retree,
+        ReductionTree,
+        Split,
+        BidirectionalRing
+    };
     Kind kind = Kind::Reroute;
     std::string flow; // the flow id (reroute, retree) or the op id (merges, reduction trees, split)
     std::vector<DieId> oldPath, newPath; // reroute only; empty for the others
@@ -82,6 +90,7 @@ struct TcmeOptions {
     bool multicastAllGather = true;        // candidates (a): all-gather / broadcast -> multicast
     bool hierarchicalReduceScatter = true; // candidates (b): ring reduce-scatter -> hierarchical
     bool reductionTrees = true;            // candidates (b): reduce-scatter -> reduction trees
+    bool bidirectionalRings = true;        // candidates (b): a ring -> two rings, both ways
     bool rerouteFlows = true;              // candidates (c): hot unicast flows -> bypass paths
     bool replanPaths = true;               // ... and all of them re-planned against the load
     bool retreeMulticasts = true;          // candidates (d): multicast trees balanced by load

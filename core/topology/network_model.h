@@ -3,6 +3,8 @@
 #include "topology/wafer_topology.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace ws {
 
@@ -46,6 +48,41 @@ struct LinkTierSpeeds {
         return own && own->has_value() ? **own : wafer;
     }
     bool any() const { return offWafer || nic || uplink; }
+};
+
+// A protocol a link tier runs collectives with (docs/network-model.md section 4.8), as NCCL's
+// tuner costs them: a fixed latency per collective (or transfer) and the share of the tier's
+// line rate its data moves at.
+struct CollectiveProtocol {
+    std::string name;        // "LL", "LL128", "Simple", "d2d", ...
+    double latencyS = 0.0;   // seconds, paid once per collective
+    double efficiency = 1.0; // (0, 1]: its bus bandwidth over the tier's line rate
+    friend bool operator==(const CollectiveProtocol&, const CollectiveProtocol&) = default;
+};
+
+// The protocols of each link tier; a collective uses the list of the slowest tier its group
+// spans (protocolTierOf, collectives/protocol_choice.h). An empty list: the line rate, no
+// latency beyond the links' own.
+struct TierProtocols {
+    std::vector<CollectiveProtocol> wafer;    // die-to-die links; a cluster's node switch (NVLink)
+    std::vector<CollectiveProtocol> offWafer; // a system's off-wafer links
+    std::vector<CollectiveProtocol> network;  // a cluster's network cards and uplinks
+
+    const std::vector<CollectiveProtocol>& of(LinkTier tier) const {
+        switch (tier) {
+        case LinkTier::OffWafer:
+            return offWafer;
+        case LinkTier::Nic:
+        case LinkTier::Uplink:
+            return network;
+        case LinkTier::Wafer:
+        case LinkTier::NodeSwitch:
+            break;
+        }
+        return wafer;
+    }
+    bool any() const { return !wafer.empty() || !offWafer.empty() || !network.empty(); }
+    friend bool operator==(const TierProtocols&, const TierProtocols&) = default;
 };
 
 } // namespace ws

@@ -27,7 +27,7 @@ TEST(CliValidateModel, PrintsEveryPointWithItsErrorAndTheSummary) {
     EXPECT_NE(run.out.find("megatron-22b-full (calibration)"), std::string::npos) << run.out;
     EXPECT_NE(run.out.find("megatron-1t-selective"), std::string::npos);
     EXPECT_NE(run.out.find("nccl-allreduce-1gib"), std::string::npos);
-    EXPECT_NE(run.out.find("predictions: 12, mean |error| "), std::string::npos);
+    EXPECT_NE(run.out.find("predictions: 17, mean |error| "), std::string::npos);
     EXPECT_NE(run.out.find("regression: every recorded point within 1.0%"), std::string::npos);
 }
 
@@ -35,7 +35,7 @@ TEST(CliValidateModel, JsonHasEachPointsRoleErrorAndDrift) {
     const CliRun run = runCli("validate-model " + quote(kSuite.string()) + " --json");
     ASSERT_EQ(run.status, 0) << run.err;
     const nlohmann::json report = nlohmann::json::parse(run.out);
-    ASSERT_EQ(report["points"].size(), 13u);
+    ASSERT_EQ(report["points"].size(), 18u);
     EXPECT_EQ(report["points"][0]["role"], "calibration");
     EXPECT_EQ(report["points"][1]["role"], "prediction");
     for (const auto& point : report["points"]) {
@@ -44,15 +44,15 @@ TEST(CliValidateModel, JsonHasEachPointsRoleErrorAndDrift) {
         EXPECT_NEAR(point["error"].get<double>(), (simulated - published) / published, 1e-12);
         EXPECT_TRUE(point.contains("drift"));
     }
-    EXPECT_EQ(report["predictions"], 12);
+    EXPECT_EQ(report["predictions"], 17);
     EXPECT_TRUE(report["drifted"].empty());
 }
 
 TEST(CliValidateModel, CalibratePrintsTheFittedEfficiency) {
     const CliRun run = runCli("validate-model " + quote(kSuite.string()) + " --calibrate");
     ASSERT_EQ(run.status, 0) << run.err;
-    // "megatron-22b-full: published 1.42 s; GPU efficiency 0.63019 reproduces it (simulated
-    // 1.42 s); the scenario has 0.63000 today": the fit agrees with the preset's rounded value.
+    // "megatron-22b-full: published 1.42 s; GPU efficiency 0.77597 reproduces it (simulated
+    // 1.42 s); the scenario has 0.77600 today": the fit agrees with the preset's rounded value.
     const std::string fitted = "GPU efficiency ";
     const std::string today = "the scenario has ";
     ASSERT_EQ(run.out.rfind("megatron-22b-full: published 1.42 s; ", 0), 0u) << run.out;

@@ -1,5 +1,6 @@
 #include "io/scenario_io.h"
 #include "io/strategy_reader.h"
+#include "scenario/wafer_presets.h"
 
 #include "io/error_case.h"
 
@@ -143,6 +144,9 @@ TEST(ScenarioIo, AppliesDefaults) {
     WaferSpec expected;
     expected.rows = 2;
     expected.cols = 3;
+    // A file without `protocols` runs the die-to-die default (docs/file-format.md "Protocols");
+    // a WaferSpec built in code has none, the line rate.
+    expected.protocols = defaultWaferProtocols();
     EXPECT_EQ(s.wafer, expected);
     EXPECT_EQ(s.wafer.linkBandwidth, (Quantity{4e12, "4 TB/s"}));
     EXPECT_DOUBLE_EQ(s.wafer.die.efficiency, 1.0);

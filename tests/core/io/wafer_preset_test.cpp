@@ -44,6 +44,7 @@ TEST(WaferPreset, ThePaperWaferPerLinkIsTheDefaultWafer) {
     const Scenario scenario = withWafer(R"({"preset": "paper-wsc-per-link"})");
     WaferSpec defaults;
     defaults.preset = "paper-wsc-per-link";
+    defaults.protocols = defaultWaferProtocols(); // a file's default; WaferSpec{} has none
     EXPECT_EQ(scenario.wafer, defaults);
     EXPECT_EQ(scenario.wafer.rows, 6);
     EXPECT_EQ(scenario.wafer.cols, 8);

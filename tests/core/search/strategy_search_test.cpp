@@ -81,7 +81,7 @@ TEST(StrategySearch, SmallTransformerFindsTheExhaustiveAnalyticalOptimum) {
     const auto [optimum, genome] = f.analyticOptimum();
     const std::size_t space = f.space.enumerate().size();
     for (std::uint64_t seed : {1u, 2u, 3u}) {
-        const SearchResult result = searchStrategies(f.scenario, f.topology, small(400, 2, seed));
+        const SearchResult result = searchStrategies(f.scenario, f.topology, small(800, 2, seed));
         EXPECT_LT(static_cast<std::size_t>(result.evaluations), space / 4);
         ASSERT_FALSE(result.candidates.empty());
         // The analytical ranking's head is the exhaustive optimum (the winner is then chosen

@@ -108,6 +108,36 @@ TEST(ClosedForm, RingAllReduceOnAClosedCycle) {
     }
 }
 
+// docs/network-model.md section 4.7: a bidirectional ring on a closed cycle sends half the
+// buffer each way, every link direction carrying one ring: an all-reduce takes
+// (P-1)/P N/B + 2(P-1) a, all-gather and reduce-scatter (P-1)/(2P) N/B + (P-1) a, and every
+// link direction carries half the one-way ring's bytes.
+TEST(ClosedForm, BidirectionalRingOnAClosedCycleHalvesTheBandwidthTerm) {
+    for (const auto& [rows, cols, group] : {std::tuple{2, 4, kCycle8}, std::tuple{2, 2, kCycle4}}) {
+        const double p = static_cast<double>(group.size());
+        for (const OpKind kind : {OpKind::AllReduce, OpKind::AllGather, OpKind::ReduceScatter}) {
+            Scenario scenario = wafer(rows, cols);
+            TrafficOp op = collective("ar", kind, group, kN);
+            op.algorithm = Algorithm::BidirectionalRing;
+            scenario.traffic.push_back(op);
+            const PlannedRun r = run(scenario);
+            const double steps = kind == OpKind::AllReduce ? 2 * (p - 1) : p - 1;
+            EXPECT_TIME(r.result.makespanS, steps * (kN / (2 * p * kB) + kA)) << "p = " << p;
+            if (kind == OpKind::AllReduce) {
+                EXPECT_TIME(r.result.makespanS, (p - 1) / p * kN / kB + 2 * (p - 1) * kA);
+            }
+            for (const double bytes : r.result.linkBytes) {
+                if (bytes > 0) {
+                    EXPECT_TIME(bytes, steps * kN / (2 * p));
+                }
+            }
+            EXPECT_EQ(r.plan.flows.size(), static_cast<std::size_t>(2 * steps * p));
+            EXPECT_EQ(r.plan.flows.back().id, "ar/s" + std::to_string(int(steps) - 1) + "/r" +
+                                                  std::to_string(int(p) - 1) + "/rev");
+        }
+    }
+}
+
 std::vector<DieId> line(int p) {
     std::vector<DieId> group(static_cast<std::size_t>(p));
     for (int i = 0; i < p; ++i) {

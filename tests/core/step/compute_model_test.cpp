@@ -1,8 +1,10 @@
+#include "io/scenario_io.h"
 #include "io/strategy_reader.h"
 #include "io/workload_reader.h"
 #include "report/step_report.h"
 #include "sim/fluid_simulator.h"
 #include "step/compute_model.h"
+#include "step/step_plan.h"
 #include "step/training_step.h"
 
 #include <gtest/gtest.h>
@@ -119,33 +121,142 @@ TEST(ComputeModelStep, GemmInSramRunsAtTheTileEfficiency) {
     EXPECT_EQ(r.report.dies[0].hbmBytes, 0.0);
 }
 
-// Operands in HBM: max(compute, bytes / HBM bandwidth), the bytes never below the compulsory
-// ones (read I and W once, write O once), whatever the TATP degree.
-TEST(ComputeModelStep, GemmInHbmRunsAtTheRooflineAndMovesItsCompulsoryBytes) {
+// docs/compute-model.md section 4, rule 6: the input comes from the layer before and stays in
+// SRAM when it fits, so the GEMM reads only its weights and writes the output that does not fit
+// beside them: max(compute, bytes / HBM bandwidth) + overhead.
+TEST(ComputeModelStep, GemmThatHoldsOneInputReadsEachOperandOnce) {
     Scenario scenario = gemmScenario(4096, 4096, 4096, {{"dp", 1}}, 1);
-    scenario.wafer.die.sram = {1e6, "1 MB"};
+    scenario.wafer.die.sram = {60e6, "60 MB"}; // 54 MB usable: one 33.5 MB operand fits
     scenario.wafer.die.hbmBandwidth = {0.5e12, "0.5 TB/s"};
-    const double compulsory = 3.0 * 4096 * 4096 * 2; // I, W and O at 2 bytes
+    const double operand = 4096.0 * 4096 * 2;
     const double flops = 2.0 * 4096 * 4096 * 4096;
-    StepRun r = run(scenario);
+    const StepRun r = run(scenario);
     ASSERT_FALSE(r.sramResident);
-    EXPECT_DOUBLE_EQ(r.report.dies[0].hbmBytes, compulsory);
-    // 201 us of traffic against 137 us of compute: memory-bound.
+    EXPECT_DOUBLE_EQ(r.report.dies[0].hbmBytes, 2 * operand); // W read, O written
     EXPECT_DOUBLE_EQ(r.report.step->stepS,
-                     std::max(flops / kPeak, compulsory / 0.5e12) + kOverhead);
-    EXPECT_EQ(r.report.step->memoryBoundTasks, 1.0);
+                     std::max(flops / kPeak, 2 * operand / 0.5e12) + kOverhead);
+    EXPECT_TRUE(r.report.step->sram.fits);
+    EXPECT_DOUBLE_EQ(r.report.step->sram.largestWorkingSetBytes, 0.0) << "the input is resident";
+}
 
-    // Streamed over 4 dies, each reads its own blocks once and writes its output blocks: the
-    // wafer moves the same compulsory bytes, and no die moves fewer than its quarter.
-    scenario = gemmScenario(4096, 4096, 4096, {{"tatp", 4}}, 4);
-    scenario.wafer.die.sram = {1e6, "1 MB"};
-    r = run(scenario);
-    double total = 0.0;
-    for (const DieReport& die : r.report.dies) {
-        EXPECT_DOUBLE_EQ(die.hbmBytes, compulsory / 4);
-        total += die.hbmBytes;
-    }
-    EXPECT_DOUBLE_EQ(total, compulsory);
+// Rule 6 when neither input fits: the GEMM keeps the smaller one a usable-SRAM part at a time
+// and reads the larger again for every further part.
+TEST(ComputeModelStep, GemmWhoseInputsOverflowReReadsTheLargerPerPartOfTheSmaller) {
+    Scenario scenario = gemmScenario(4096, 4096, 4096, {{"dp", 1}}, 1);
+    scenario.wafer.die.sram = {1e6, "1 MB"}; // 0.9 MB usable
+    scenario.wafer.die.hbmBandwidth = {0.5e12, "0.5 TB/s"};
+    const double operand = 4096.0 * 4096 * 2;
+    const double parts = std::ceil(operand / 0.9e6); // 38
+    const double bytes = 3 * operand + (parts - 1) * operand;
+    const StepRun r = run(scenario);
+    EXPECT_DOUBLE_EQ(r.report.dies[0].hbmBytes, bytes);
+    EXPECT_DOUBLE_EQ(r.report.step->stepS, bytes / 0.5e12 + kOverhead);
+    EXPECT_EQ(r.report.step->memoryBoundTasks, 1.0);
+    EXPECT_FALSE(r.report.step->sram.fits);
+    EXPECT_DOUBLE_EQ(r.report.step->sram.largestWorkingSetBytes, operand);
+}
+
+// Rule 7: a TATP round whose stationary block and stream buffers overflow SRAM re-reads the
+// stationary block, and costs exactly the re-read bytes over the HBM bandwidth more than the
+// same round with room for it. O[1024, 8192] = I[1024, 4096] W[4096, 8192] over 4 dies, single
+// buffered: the activations are the smaller operand and stream (2 MiB blocks, 4 MiB of
+// buffers); each die's weight columns, 16 MiB, are the stationary block. 30 MB of SRAM (27
+// usable) holds them beside the resident input rows; 24 MB (21.6 usable) does not.
+TEST(ComputeModelStep, AnSramOverflowingTatpRoundReReadsItsStationaryBlock) {
+    const auto plannedRound = [](double sram) {
+        Scenario scenario =
+            gemmScenario(1024, 4096, 8192, {{"tatp", 4}, {"double_buffering", false}}, 4);
+        scenario.wafer.die.sram = {sram, ""};
+        scenario.wafer.die.hbmBandwidth = {0.1e12, "0.1 TB/s"}; // every round memory-bound
+        const StepPlan plan = buildStepPlan(*scenario.workload, *scenario.strategy,
+                                            scenario.wafer.die, {4e12, 200e-9});
+        EXPECT_FALSE(plan.sramResident);
+        return std::pair{std::get<PlannedGemm>(plan.window.tasks.front().work), plan.sram};
+    };
+    const double stationary = 4096.0 * 8192 / 4 * 2;
+    const auto [fits, roomy] = plannedRound(30e6);
+    const auto [overflows, tight] = plannedRound(24e6);
+    EXPECT_TRUE(roomy.fits);
+    EXPECT_FALSE(tight.fits);
+    EXPECT_DOUBLE_EQ(roomy.largestWorkingSetBytes, stationary + 2 * 1024.0 / 4 * 4096 * 2);
+    EXPECT_DOUBLE_EQ(fits.firstHbmBytes, overflows.firstHbmBytes) << "round 0 reads it once";
+    EXPECT_DOUBLE_EQ(overflows.roundHbmBytes - fits.roundHbmBytes, stationary);
+    const ComputeModel model(dieOf(kOverhead, 128));
+    ComputeModel slowHbm = ComputeModel([] {
+        DieSpec die = dieOf(kOverhead, 128);
+        die.hbmBandwidth = {0.1e12, ""};
+        return die;
+    }());
+    EXPECT_NEAR(slowHbm.seconds(overflows.blockWork(false)) -
+                    slowHbm.seconds(fits.blockWork(false)),
+                stationary / 0.1e12, 1e-15);
+
+    // The whole step: three later rounds per die, each slower by the re-read.
+    const auto stepOf = [](double sram) {
+        Scenario scenario =
+            gemmScenario(1024, 4096, 8192, {{"tatp", 4}, {"double_buffering", false}}, 4);
+        scenario.wafer.die.sram = {sram, ""};
+        scenario.wafer.die.hbmBandwidth = {0.1e12, "0.1 TB/s"};
+        return stepSeconds(scenario);
+    };
+    EXPECT_NEAR(stepOf(24e6) - stepOf(30e6), 3 * stationary / 0.1e12, 1e-12);
+}
+
+// Rule 8: when double buffers overflow but single ones fit, the step is planned single
+// buffered if that is faster, and the report says so.
+TEST(ComputeModelStep, OverflowingDoubleBuffersFallBackToSingleBufferingAndSaySo) {
+    Scenario scenario = gemmScenario(1024, 4096, 8192, {{"tatp", 4}}, 4);
+    scenario.wafer.die.sram = {30e6, "30 MB"};
+    const StepRun r = run(scenario);
+    EXPECT_TRUE(r.report.step->sram.singleBuffered);
+    EXPECT_TRUE(r.report.step->sram.fits);
+    bool noted = false;
+    for (const std::string& note : r.report.step->notes)
+        noted = noted || note.find("single buffering") != std::string::npos;
+    EXPECT_TRUE(noted);
+    // With room for the double buffers the strategy's buffering stands.
+    scenario.wafer.die.sram = {40e6, "40 MB"};
+    EXPECT_FALSE(run(scenario).report.step->sram.singleBuffered);
+}
+
+// Rule 4: activations pass from task to task in SRAM while they fit. With full checkpointing the
+// forward pass stashes only each layer's input, so a forward norm whose input and output stay
+// resident moves no HBM byte although the step spills (its weights and state do not fit);
+// with 1 MB of SRAM the same norm reads and writes both.
+TEST(ComputeModelStep, ElementWiseWorkOfALayerThatFitsMovesNoHbmByte) {
+    const auto forwardNormBytes = [](double sram) {
+        Scenario scenario =
+            transformerScenario({{"dp", 1}, {"activation_checkpointing", "full"}}, 1, 1);
+        scenario.wafer.die.sram = {sram, ""};
+        const StepPlan plan =
+            buildStepPlan(*scenario.workload, *scenario.strategy, scenario.wafer.die);
+        EXPECT_FALSE(plan.sramResident);
+        for (const PlannedTask& task : plan.window.tasks)
+            if (const auto* work = std::get_if<PlannedElementwise>(&task.work))
+                if (std::string(work->name) == "norm" && task.phase == StepPhase::Forward &&
+                    task.layer == 1)
+                    return work->hbmBytes;
+        ADD_FAILURE() << "no forward norm";
+        return -1.0;
+    };
+    const double tokenBytes = 8.0 * 256 * 512 * 2; // the batch's hidden states, 2 MiB
+    EXPECT_DOUBLE_EQ(forwardNormBytes(80e6), 0.0);
+    EXPECT_DOUBLE_EQ(forwardNormBytes(1e6), 2 * tokenBytes);
+}
+
+// docs/compute-model.md section 3: TATP splits attention by query rows (keys and values
+// streamed), never along the head dimension, so the tile losses of GPT-3 175B's step do not
+// grow with the degree: TATP 8's compute at the array's rate is within 1% of TATP 2's.
+TEST(ComputeModelStep, TatpDoesNotSplitTheHeadDimension) {
+    const auto computeOf = [](int tatp) {
+        Scenario scenario = loadScenario(std::filesystem::path(WAFERSCOPE_SCENARIO_DIR) /
+                                         "gpt3_175b_6x8_fsdp_tatp.json");
+        scenario.strategy->tatp = tatp;
+        scenario.strategy->dp = 48 / tatp;
+        return run(scenario).report.step->computeS;
+    };
+    const double two = computeOf(2);
+    EXPECT_NEAR(computeOf(8) / two, 1.0, 0.01);
 }
 
 // The overhead adds exactly tasks x overhead: on one die nothing overlaps, so every task's
@@ -196,7 +307,7 @@ TEST(ComputeModelStep, MoreOfAnyResourceNeverSlowsAStep) {
         {{"dp", 4}, {"micro_batches", 2}},
     };
     for (const nlohmann::json& strategy : strategies)
-        for (const double sram : {1e6, 80e6}) {
+        for (const double sram : {1e6, 8e6, 30e6, 80e6}) {
             Scenario base = transformerScenario(strategy, 2, 2);
             base.wafer.die.sram.value = sram;
             const double baseS = stepSeconds(base);
@@ -207,6 +318,33 @@ TEST(ComputeModelStep, MoreOfAnyResourceNeverSlowsAStep) {
                     << strategy.dump() << " sram " << sram << " change " << i;
             }
         }
+}
+
+// Residency is monotone (docs/compute-model.md section 4): over a sweep of SRAM sizes, from
+// nothing resident to the whole step resident, less SRAM or less HBM bandwidth never makes a
+// step faster, for strategies that stream, replicate, shard and recompute.
+TEST(ComputeModelStep, LessSramOrHbmBandwidthNeverMakesAStepFaster) {
+    const std::vector<nlohmann::json> strategies = {
+        {{"tatp", 4}},
+        {{"dp", 2}, {"tatp", 2}, {"fsdp", true}},
+        {{"tp", 4}},
+        {{"tp", 2}, {"sp", 2}, {"activation_checkpointing", "selective"}},
+        {{"tp", 4}, {"sequence_parallel", true}},
+        {{"dp", 4}, {"activation_checkpointing", true}},
+    };
+    for (const nlohmann::json& strategy : strategies) {
+        double largerS = 0.0; // the step with the next larger SRAM
+        for (const double sram : {512e6, 256e6, 128e6, 64e6, 32e6, 16e6, 8e6, 4e6, 2e6, 1e6}) {
+            Scenario scenario = transformerScenario(strategy, 2, 2);
+            scenario.wafer.die.sram.value = sram;
+            const double seconds = stepSeconds(scenario);
+            EXPECT_GE(seconds, largerS * (1 - kRelative)) << strategy.dump() << " sram " << sram;
+            scenario.wafer.die.hbmBandwidth.value /= 2;
+            EXPECT_GE(stepSeconds(scenario), seconds * (1 - kRelative))
+                << strategy.dump() << " sram " << sram << ", half the HBM bandwidth";
+            largerS = seconds;
+        }
+    }
 }
 
 } // namespace

@@ -316,44 +316,51 @@ TEST(TcmeEngine, TheThreadCountDoesNotChangeTheSteps) {
 // reduction trees came (docs/tcme.md): the first iteration now turns that reduce-scatter into
 // reduction trees, the second switches the all-gathers to multicast as the first did before; and
 // when the solver's re-solve began to follow the flows' bottlenecks, which moved the second
-// iteration's queueing delay by one ulp.)
+// iteration's queueing delay by one ulp; and when every strategy came under one set of rules
+// (docs/compute-model.md section 4: residency per task, TATP rounds that overflow SRAM re-read
+// their stationary block; docs/network-model.md section 4.8: protocols): the second iteration now
+// turns the step's rings bidirectional (section 4.7), the third switches the all-gathers to
+// multicast, and the run stops for want of gain.)
 TEST(TcmeEngine, Gpt3TrainingStepFiguresAreUnchanged) {
     Scenario scenario = load("gpt3_175b_6x8_fsdp_tatp.json");
     scenario.tcme = TcmeSpec{};
     scenario.tcme->targetUtilization = 1e-9;
     const WaferTopology topology(scenario.wafer.topologySpec());
     TcmeEngine engine(scenario, topology, tcmeOptionsFrom(scenario));
-    EXPECT_EQ(engine.initial().makespanS, 0x1.04ac846c3b2d4p-4);
-    EXPECT_EQ(engine.initial().maxLinkBytes, 0x1.dd5082cp+34);
-    EXPECT_EQ(engine.initial().stepS, 0x1.e74e26fab9522p+2);
-    EXPECT_EQ(engine.initial().maxUtilization, 0x1.f8840154b802p-1);
-    EXPECT_EQ(engine.run(), TcmeStopReason::NoCandidate);
+    EXPECT_EQ(engine.initial().makespanS, 0x1.3f7194a798765p-4);
+    EXPECT_EQ(engine.initial().maxLinkBytes, 0x1.0368f92590b36p+35);
+    EXPECT_EQ(engine.initial().stepS, 0x1.2a96656109c44p+3);
+    EXPECT_EQ(engine.initial().maxUtilization, 0x1.f91b38933ef5dp-1);
+    EXPECT_EQ(engine.run(), TcmeStopReason::NoGain);
     ASSERT_EQ(engine.iterations().size(), 3u);
     const TcmeIteration& first = engine.iterations()[0];
     EXPECT_EQ(first.phaseCollective, "dp grad reduce-scatter g0 #64");
     EXPECT_EQ(first.mclFrom, 3);
     EXPECT_EQ(first.mclTo, 4);
-    EXPECT_EQ(first.queueingDelayS, 0x1.28df4645e5558p-10);
+    EXPECT_EQ(first.queueingDelayS, 0x1.42afe835b66cfp-10);
     ASSERT_EQ(first.actions.size(), 1u);
     EXPECT_EQ(first.actions[0].kind, TcmeAction::Kind::ReductionTree);
     EXPECT_EQ(first.actions[0].flow, "strategy.fsdp_reducescatter");
     EXPECT_EQ(first.gain, TcmeGain::StepTime);
-    EXPECT_EQ(first.after.makespanS, 0x1.0409fdbc0b969p-4);
-    EXPECT_EQ(first.after.maxLinkBytes, 0x1.c91070cp+34);
-    EXPECT_EQ(first.after.stepS, 0x1.e743fe8fb658bp+2);
+    EXPECT_EQ(first.after.makespanS, 0x1.3ec1495cc6d69p-4);
+    EXPECT_EQ(first.after.maxLinkBytes, 0x1.f0cf1661642fp+34);
+    EXPECT_EQ(first.after.stepS, 0x1.2a90e306b3375p+3);
     const TcmeIteration& second = engine.iterations()[1];
-    EXPECT_TRUE(second.phaseCollective.empty()); // the whole window's busiest link
-    EXPECT_EQ(second.queueingDelayS, 0x1.d79dce4af02fep-7);
+    EXPECT_EQ(second.phaseCollective, "dp grad reduce-scatter g0 #64");
+    EXPECT_EQ(second.queueingDelayS, 0x1.62f4b2a17bfbdp-9);
     ASSERT_EQ(second.actions.size(), 1u);
-    EXPECT_EQ(second.actions[0].kind, TcmeAction::Kind::Multicast);
+    EXPECT_EQ(second.actions[0].kind, TcmeAction::Kind::BidirectionalRing);
+    EXPECT_EQ(second.actions[0].flow, "strategy.ring_algorithm");
     EXPECT_EQ(second.gain, TcmeGain::StepTime);
-    EXPECT_EQ(second.after.makespanS, 0x1.02269b6964fffp-4);
-    EXPECT_EQ(second.after.maxLinkBytes, 0x1.781028cp+34);
-    EXPECT_EQ(second.after.stepS, 0x1.e725c86a8bef5p+2);
+    EXPECT_EQ(second.after.stepS, 0x1.2a90d59ab9e9fp+3);
     const TcmeIteration& third = engine.iterations()[2];
-    EXPECT_EQ(third.phaseCollective, "dp grad reduce-scatter g0 #64");
-    EXPECT_EQ(third.queueingDelayS, 0x1.468f33b3491f4p-9);
-    EXPECT_TRUE(third.actions.empty());
+    EXPECT_TRUE(third.phaseCollective.empty()); // the whole window's busiest link
+    EXPECT_EQ(third.queueingDelayS, 0x1.9dc46e090b2fp-6);
+    ASSERT_EQ(third.actions.size(), 1u);
+    EXPECT_EQ(third.actions[0].kind, TcmeAction::Kind::Multicast);
+    EXPECT_EQ(third.after.makespanS, 0x1.3cb4993a3a246p-4);
+    EXPECT_EQ(third.after.maxLinkBytes, 0x1.98c3a6ba6f4fep+34);
+    EXPECT_EQ(third.after.stepS, 0x1.2a807d859ed1ap+3);
 }
 
 } // namespace
