@@ -38,10 +38,13 @@ void checkSimulates(const Scenario& scenario) {
     try {
         const WaferTopology topology(scenario.topologySpec());
         // The file's own rule, with or without a workload: a saved scenario must read back.
-        if (scenario.strategy)
+        if (scenario.strategy) {
             if (const std::string problem = sequenceParallelProblem(*scenario.strategy);
                 !problem.empty())
                 throw ScenarioError("strategy.sequence_parallel", problem);
+            if (const std::string problem = tpOverlapProblem(*scenario.strategy); !problem.empty())
+                throw ScenarioError("strategy.tp_overlap", problem);
+        }
         if (!scenario.strategy || !scenario.workload)
             return;
         checkStrategyAgainstWorkload(*scenario.strategy, *scenario.workload);

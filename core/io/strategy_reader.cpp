@@ -34,6 +34,7 @@ const std::vector<std::string> kKnownKeys = {"dp",
                                              "micro_batches",
                                              "activation_checkpointing",
                                              "sequence_parallel",
+                                             "tp_overlap",
                                              "balance",
                                              "groups"};
 
@@ -159,6 +160,11 @@ StrategySpec parseStrategy(const json& strategy) {
         if (const std::string problem = sequenceParallelProblem(spec); !problem.empty())
             failAt(path("sequence_parallel"), problem);
     }
+    if (const json* v = at("tp_overlap")) {
+        spec.tpOverlap = readBoolean(*v, path("tp_overlap"));
+        if (const std::string problem = tpOverlapProblem(spec); !problem.empty())
+            failAt(path("tp_overlap"), problem);
+    }
     if (const json* v = at("micro_batches"))
         spec.microBatches = readPositive(*v, path("micro_batches"));
 
@@ -254,6 +260,8 @@ ordered_json toOrderedJson(const StrategySpec& spec) {
     // Only when on: a file that never had the key is written as it was.
     if (spec.sequenceParallel)
         out["sequence_parallel"] = true;
+    if (spec.tpOverlap)
+        out["tp_overlap"] = true;
     addExtensions(out, spec.extensions);
     return out;
 }

@@ -41,6 +41,10 @@ std::string strategyText(const StrategySpec& strategy) {
             (strategy.doubleBuffering ? " streams, double-buffered" : " streams, single buffer");
     if (strategy.sequenceParallel)
         text += ", sequence parallel";
+    if (strategy.tpOverlap)
+        text += strategy.doubleBuffering ? ", tp overlap" : ", tp overlap, single buffer";
+    if (strategy.bidirectionalRings)
+        text += ", bidirectional rings";
     if (strategy.balance == StrategySpec::Balance::Speed)
         text += ", speed-balanced shares";
     if (strategy.microBatches > 1)

@@ -49,4 +49,16 @@ std::string sequenceParallelProblem(const StrategySpec& strategy) {
            std::to_string(strategy.tp);
 }
 
+std::string tpOverlapProblem(const StrategySpec& strategy) {
+    if (!strategy.tpOverlap)
+        return {};
+    if (!strategy.sequenceParallel || strategy.tp < 2)
+        return "needs sequence_parallel (and tp > 1): it overlaps the all-gathers and "
+               "reduce-scatters of Megatron's sequence parallelism with the GEMMs beside them";
+    if (strategy.tatp > 1)
+        return "needs tatp = 1: a TATP group streams its own blocks, and tatp is " +
+               std::to_string(strategy.tatp);
+    return {};
+}
+
 } // namespace ws

@@ -57,6 +57,12 @@ struct StrategySpec {
     // reduce-scatter plus an all-gather (step/step_plan.h). Needs tp > 1
     // (sequenceParallelProblem). Unlike `sp`, it splits no GEMM's tokens.
     bool sequenceParallel = false;
+    // Megatron/TransformerEngine's overlap of TP communication with compute (docs/training-model.md
+    // `tp_overlap`): each all-gather before a column-parallel GEMM and each reduce-scatter after a
+    // row-parallel one (forward; the reduce-scatters of backward too) is cut into tp chunks that
+    // stream round the TP group beside the GEMM, as TATP's rounds do. Needs sequence_parallel
+    // and tatp = 1 (tpOverlapProblem).
+    bool tpOverlap = false;
     // How a TATP group splits its sub-tensors (SPEC section 4, docs/compute-model.md "Degraded
     // dies"): equal shares, or each die's share in proportion to its speed
     // (WaferSpec::dieSpeed), the design note's dynamic balancer.
@@ -93,5 +99,11 @@ std::optional<Checkpointing> checkpointingFromString(const std::string& text);
 // at `strategy.sequence_parallel`, so a strategy built in code (an edit, the search) obeys the
 // file's rule.
 std::string sequenceParallelProblem(const StrategySpec& strategy);
+
+// Why the strategy's tp_overlap cannot be, or "": it streams the all-gathers and
+// reduce-scatters of Megatron's sequence parallelism, so it needs sequence_parallel, and a TATP
+// group streams its own blocks, so it needs tatp = 1. The reader and checkStrategyAgainstWorkload
+// refuse with it at `strategy.tp_overlap`.
+std::string tpOverlapProblem(const StrategySpec& strategy);
 
 } // namespace ws

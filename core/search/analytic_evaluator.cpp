@@ -6,6 +6,7 @@
 #include "strategy/placement.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <variant>
 
@@ -62,15 +63,16 @@ public:
     // A GEMM on every model-parallel group (the simulator's TATP stream, in closed form).
     double gemm(const PlannedGemm& g) {
         const double firstS = m_compute.seconds(g.blockWork(true));
-        if (m_s.tatp == 1)
+        if (g.rounds == 1)
             return firstS;
-        const double later = m_s.tatp - 1;
+        const double later = g.rounds - 1;
         const double blockS = m_compute.seconds(g.blockWork(false));
-        const auto& path = groupsOf(GroupKind::TATP).front();
+        const auto& path = groupsOf(g.streamGroup).front();
         const ProtocolChoice protocol =
             m_e.protocolFor(OpKind::P2P, {path[0], path[1]}, g.streamedBlockBytes);
         const double roundS =
-            streamRoundS(g.streamedBlockBytes / protocol.efficiency) + protocol.latencyS;
+            streamRoundS(g.streamGroup, g.streamedBlockBytes / protocol.efficiency) +
+            protocol.latencyS;
         if (!g.doubleBuffered)
             return firstS + later * (blockS + roundS);
         return firstS + later * std::max(blockS, roundS);
@@ -225,27 +227,29 @@ private:
         return {m_counter.max(), hops};
     }
 
-    // One round of every TATP group's stream: the bidirectional relay moves one block over each
-    // path edge in both directions; the ring moves one block from each position to the next,
-    // the last to the first.
-    double streamRoundS(double blockBytes) {
-        if (m_roundLoad < 0.0) {
+    // One round of every stream over `kind`'s groups (TATP's; TP's under tp_overlap, relayed
+    // both ways as TATP's bidirectional schedule): the bidirectional relay moves one block over
+    // each path edge in both directions; the ring moves one block from each position to the
+    // next, the last to the first.
+    double streamRoundS(GroupKind kind, double blockBytes) {
+        auto& [load, hops] = m_roundLoad[static_cast<std::size_t>(kind)];
+        if (load < 0.0) {
+            const bool ring = kind == GroupKind::TATP && m_s.tatpSchedule == TatpSchedule::Ring;
             m_counter.reset();
-            int hops = 0;
-            for (const auto& path : groupsOf(GroupKind::TATP)) {
+            hops = 0;
+            for (const auto& path : groupsOf(kind)) {
                 const std::size_t n = path.size();
                 for (std::size_t i = 0; i + 1 < n; ++i) {
                     hops = std::max(hops, m_counter.add(routeFn(), path[i], path[i + 1], 1.0));
-                    if (m_s.tatpSchedule == TatpSchedule::Bidirectional)
+                    if (!ring)
                         hops = std::max(hops, m_counter.add(routeFn(), path[i + 1], path[i], 1.0));
                 }
-                if (m_s.tatpSchedule == TatpSchedule::Ring)
+                if (ring)
                     hops = std::max(hops, m_counter.add(routeFn(), path[n - 1], path[0], 1.0));
             }
-            m_roundLoad = m_counter.max();
-            m_roundHops = hops;
+            load = m_counter.max();
         }
-        return m_roundLoad * blockBytes / m_e.linkBandwidth() + m_roundHops * m_e.linkLatencyS();
+        return load * blockBytes / m_e.linkBandwidth() + hops * m_e.linkLatencyS();
     }
 
     const AnalyticEvaluator& m_e;
@@ -255,8 +259,9 @@ private:
     LinkCounter m_counter;
     std::vector<std::vector<DieId>> m_groups[6]; // by GroupKind
     std::vector<std::pair<PlannedCollective, double>> m_collectiveSeconds;
-    double m_roundLoad = -1.0;
-    int m_roundHops = 0;
+    // By GroupKind: a stream round's hottest link load (-1 until computed) and longest hop.
+    std::array<std::pair<double, int>, 6> m_roundLoad{
+        {{-1.0, 0}, {-1.0, 0}, {-1.0, 0}, {-1.0, 0}, {-1.0, 0}, {-1.0, 0}}};
 };
 
 } // namespace

@@ -24,7 +24,7 @@ std::vector<BaselineFamily> baselineFamilies() {
          "sequential mapping",
          [=](const Genome& g) {
              return sequentialNoTatp(g) && !g.fsdp && g.sequenceParallel == (g.tp > 1) &&
-                    g.checkpointing == Checkpointing::Selective;
+                    !g.tpOverlap && g.checkpointing == Checkpointing::Selective;
          }},
         {"FSDP", "dp with fsdp (ring all-gather), no or full checkpointing, sequential mapping",
          [=](const Genome& g) {

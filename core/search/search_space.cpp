@@ -65,10 +65,12 @@ void Genome::normalize() {
         fsdp = false;
     if (!fsdp)
         fsdpMulticast = false;
-    if (tatp == 1)
-        doubleBuffering = true;
     if (tp == 1)
         sequenceParallel = false;
+    if (!sequenceParallel || tatp > 1)
+        tpOverlap = false;
+    if (tatp == 1 && !tpOverlap)
+        doubleBuffering = true;
 }
 
 std::uint64_t Genome::key() const {
@@ -76,7 +78,8 @@ std::uint64_t Genome::key() const {
     std::uint64_t k = static_cast<std::uint64_t>(dieCount());
     for (int value : {dp, sp, tp, tatp, microBatches})
         k = k * 65537u + static_cast<std::uint64_t>(value);
-    for (bool flag : {fsdp, fsdpMulticast, !doubleBuffering, sequenceParallel, bidirectionalRings})
+    for (bool flag :
+         {fsdp, fsdpMulticast, !doubleBuffering, sequenceParallel, bidirectionalRings, tpOverlap})
         k = k * 2u + (flag ? 1u : 0u);
     k = k * 3u + static_cast<std::uint64_t>(checkpointing); // none, selective, full
     return k * 3u + static_cast<std::uint64_t>(placement);
@@ -160,6 +163,7 @@ Genome SearchSpace::random(std::mt19937_64& rng) const {
     g.checkpointing = m_transformer ? randomCheckpointing(rng) : Checkpointing::None;
     g.sequenceParallel = m_transformer && coin(rng);
     g.bidirectionalRings = coin(rng);
+    g.tpOverlap = m_transformer && coin(rng);
     g.microBatches = pick(microBatchValues(g.dp), rng);
     g.placement = static_cast<PlacementGene>(std::uniform_int_distribution<int>(0, 2)(rng));
     return repair(g);
@@ -213,7 +217,7 @@ Genome SearchSpace::mutate(const Genome& parent, std::mt19937_64& rng) const {
             g.pp = pick(m_pp, rng);
             break;
         default:
-            switch (rng() % 5) {
+            switch (rng() % 6) {
             case 0:
                 g.checkpointing = otherCheckpointing(g.checkpointing, rng);
                 break;
@@ -225,6 +229,9 @@ Genome SearchSpace::mutate(const Genome& parent, std::mt19937_64& rng) const {
                 break;
             case 3:
                 g.bidirectionalRings = !g.bidirectionalRings;
+                break;
+            case 4:
+                g.tpOverlap = !g.tpOverlap;
                 break;
             default:
                 g.fsdpMulticast = !g.fsdpMulticast;
@@ -249,6 +256,7 @@ Genome SearchSpace::crossover(const Genome& a, const Genome& b, std::mt19937_64&
     g.checkpointing = coin(rng) ? a.checkpointing : b.checkpointing;
     g.sequenceParallel = coin(rng) ? a.sequenceParallel : b.sequenceParallel;
     g.bidirectionalRings = coin(rng) ? a.bidirectionalRings : b.bidirectionalRings;
+    g.tpOverlap = coin(rng) ? a.tpOverlap : b.tpOverlap;
     g.microBatches = coin(rng) ? a.microBatches : b.microBatches;
     g.placement = coin(rng) ? a.placement : b.placement;
     return repair(g);
@@ -272,6 +280,7 @@ Genome SearchSpace::repair(Genome g) const {
     if (!m_transformer) {
         g.checkpointing = Checkpointing::None;
         g.sequenceParallel = false;
+        g.tpOverlap = false;
     }
     if (g.placement == PlacementGene::WaferSnake && (g.sp != 1 || g.tp != 1 || g.pp != 1))
         g.placement = PlacementGene::Snake;
@@ -323,13 +332,19 @@ std::vector<Genome> SearchSpace::neighbours(const Genome& g) const {
         n.placement = static_cast<PlacementGene>(placement);
         add(n);
     }
-    for (int flag = 0; flag < 5; ++flag) {
+    for (int flag = 0; flag < 6; ++flag) {
         Genome n = g;
-        bool* flags[5] = {&n.fsdp, &n.fsdpMulticast, &n.doubleBuffering, &n.sequenceParallel,
-                          &n.bidirectionalRings};
+        bool* flags[6] = {&n.fsdp,
+                          &n.fsdpMulticast,
+                          &n.doubleBuffering,
+                          &n.sequenceParallel,
+                          &n.bidirectionalRings,
+                          &n.tpOverlap};
         *flags[flag] = !*flags[flag];
         if (flag == 1)
             n.fsdp = true; // a multicast all-gather only exists with FSDP
+        if (flag == 5)
+            n.sequenceParallel = true; // tp_overlap streams sequence parallelism's collectives
         add(n);
     }
     if (m_transformer)
@@ -355,6 +370,7 @@ StrategySpec SearchSpace::toStrategy(const Genome& g) const {
     s.activationCheckpointing = g.checkpointing;
     s.sequenceParallel = g.sequenceParallel;
     s.bidirectionalRings = g.bidirectionalRings;
+    s.tpOverlap = g.tpOverlap;
     s.microBatches = g.microBatches;
     switch (g.placement) {
     case PlacementGene::Sequential:
@@ -396,6 +412,8 @@ std::string strategyLabel(const StrategySpec& s) {
         label += s.fsdpAllGatherMulticast ? ", fsdp (multicast)" : ", fsdp";
     if (s.sequenceParallel)
         label += ", sequence parallel";
+    if (s.tpOverlap)
+        label += ", tp overlap";
     if (s.bidirectionalRings)
         label += ", bidirectional rings";
     if (s.microBatches > 1)
@@ -404,7 +422,7 @@ std::string strategyLabel(const StrategySpec& s) {
         label += ", checkpointing";
     else if (s.activationCheckpointing == Checkpointing::Selective)
         label += ", selective recomputation";
-    if (s.tatp > 1 && !s.doubleBuffering)
+    if ((s.tatp > 1 || s.tpOverlap) && !s.doubleBuffering)
         label += ", single-buffered";
     if (s.tatpSchedule == TatpSchedule::Ring && s.tatp > 1)
         label += ", ring stream";

@@ -20,8 +20,9 @@ enum class PlacementGene { Sequential = 0, Snake = 1, WaferSnake = 2 };
 
 // One point of the search space (level 2): the genes of a hybrid strategy. Normalised
 // (normalize()) so that two genomes that describe the same strategy compare equal: FSDP only
-// with dp > 1, a multicast all-gather only with FSDP, double buffering fixed on without TATP,
-// sequence parallelism only with tp > 1 (the file's own rule: sequenceParallelProblem).
+// with dp > 1, a multicast all-gather only with FSDP, double buffering fixed on without
+// anything streamed (TATP or tp_overlap), sequence parallelism only with tp > 1 (the file's own
+// rule: sequenceParallelProblem), tp_overlap only with sequence parallelism and tatp = 1.
 struct Genome {
     int pp = 1; // pipeline stages, each on its own dp * sp * tp * tatp dies
     int dp = 1;
@@ -35,6 +36,9 @@ struct Genome {
     bool sequenceParallel = false; // Megatron's, inside the TP group
     // Every ring collective as two rings in opposite directions (strategy.ring_algorithm).
     bool bidirectionalRings = false;
+    // TP's sequence-parallel collectives streamed beside their GEMMs (strategy.tp_overlap):
+    // only with sequence parallelism and without TATP (tpOverlapProblem).
+    bool tpOverlap = false;
     int microBatches = 1;
     PlacementGene placement = PlacementGene::Sequential;
 
@@ -131,7 +135,7 @@ template <class Visit> void SearchSpace::forEach(Visit visit) const {
                         if (static_cast<long long>(pp) * dp * sp * tp * tatp > m_liveDies)
                             continue;
                         for (int micro : microBatchValues(dp))
-                            for (int flags = 0; flags < 96; ++flags)
+                            for (int flags = 0; flags < 192; ++flags)
                                 for (int placement = 0; placement < 3; ++placement) {
                                     Genome g;
                                     g.pp = pp;
@@ -144,7 +148,8 @@ template <class Visit> void SearchSpace::forEach(Visit visit) const {
                                     g.doubleBuffering = (flags & 4) != 0;
                                     g.checkpointing = static_cast<Checkpointing>((flags / 16) % 3);
                                     g.sequenceParallel = (flags & 8) != 0;
-                                    g.bidirectionalRings = flags >= 48;
+                                    g.bidirectionalRings = (flags / 48) % 2 != 0;
+                                    g.tpOverlap = flags >= 96;
                                     g.microBatches = micro;
                                     g.placement = static_cast<PlacementGene>(placement);
                                     if (!m_transformer && (g.checkpointing != Checkpointing::None ||

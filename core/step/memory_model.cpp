@@ -27,8 +27,9 @@ MemoryBreakdown estimateMemory(const Workload& workload, const StrategySpec& str
     memory.hbmCapacity = die.hbm.value;
     memory.commReserve = die.sramReserve * die.sram.value;
     const int bufferCopies = strategy.doubleBuffering ? 2 : 1;
-    // A die receives blocks from both neighbours of its TATP path.
-    memory.streamBuffers = strategy.tatp > 1 ? 2.0 * bufferCopies * streamedBlockBytes : 0.0;
+    // A die receives blocks from both neighbours of its stream's path (TATP's, or the TP
+    // group's under tp_overlap); 0 when nothing streams.
+    memory.streamBuffers = 2.0 * bufferCopies * streamedBlockBytes;
     const double dtype = workload.dtypeBytes;
     const double modelParallel = static_cast<double>(strategy.tp) * strategy.tatp;
 

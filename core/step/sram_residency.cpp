@@ -70,10 +70,9 @@ std::set<int> stashedTensors(const StepPlan& plan) {
 class SectionScan {
 public:
     SectionScan(StepSection& section, const std::set<int>& stashed, double usableBytes,
-                double smallestPartBytes, int tatp, bool doubleBuffered, SramUse& use)
+                double smallestPartBytes, bool doubleBuffered, SramUse& use)
         : m_section(section), m_reads(section), m_stashed(stashed), m_usable(usableBytes),
-          m_smallestPart(smallestPartBytes), m_tatp(tatp), m_doubleBuffered(doubleBuffered),
-          m_use(use) {}
+          m_smallestPart(smallestPartBytes), m_doubleBuffered(doubleBuffered), m_use(use) {}
 
     void run() {
         for (std::size_t i = 0; i < m_section.tasks.size(); ++i) {
@@ -201,15 +200,15 @@ private:
         const std::array<double, 2> fromHbm = {readBytes(gemm.inputs[0], pinned),
                                                readBytes(gemm.inputs[1], pinned)};
         const double alsoRead = readBytes(gemm.alsoReads, pinned);
-        const int n = m_tatp;
+        const int n = gemm.rounds;
         double needBytes = 0.0;
         double stationaryBytes = 0.0; // a stream's stationary inputs not already in SRAM
         double buffers = 0.0;
         if (n > 1) {
             buffers = 2.0 * (m_doubleBuffered ? 2.0 : 1.0) * gemm.streamedBlockBytes;
-            for (int i = 0; i < 2; ++i)
-                if (gemm.streamedInput != i)
-                    stationaryBytes += fromHbm[static_cast<std::size_t>(i)];
+            for (std::size_t i = 0; i < 2; ++i)
+                if (gemm.stationary[i])
+                    stationaryBytes += fromHbm[i];
             needBytes = buffers + stationaryBytes;
         } else if (fromHbm[0] > 0.0 && fromHbm[1] > 0.0) {
             needBytes = std::min(fromHbm[0], fromHbm[1]);
@@ -268,7 +267,6 @@ private:
     const std::set<int>& m_stashed;
     double m_usable;
     double m_smallestPart;
-    int m_tatp;
     bool m_doubleBuffered;
     SramUse& m_use;
     int m_task = 0;
@@ -290,15 +288,14 @@ void zeroHbmBytes(StepSection& section, bool doubleBuffered) {
 
 } // namespace
 
-SramUse assignHbmBytes(StepPlan& plan, const DieSpec& die, int tatp, int dtypeBytes,
-                       bool doubleBuffered) {
+SramUse assignHbmBytes(StepPlan& plan, const DieSpec& die, int dtypeBytes, bool doubleBuffered) {
     SramUse use;
     use.usableBytes = die.sram.value * (1.0 - die.sramReserve);
     StepSection* sections[] = {&plan.window, &plan.finalWindow, &plan.head, &plan.optimizer};
     if (plan.sramResident) {
         for (StepSection* section : sections)
             zeroHbmBytes(*section, doubleBuffered);
-        if (tatp > 1)
+        if (plan.largestStreamedBlockBytes > 0.0)
             use.largestWorkingSetBytes =
                 2.0 * (doubleBuffered ? 2.0 : 1.0) * plan.largestStreamedBlockBytes;
         return use;
@@ -307,8 +304,7 @@ SramUse assignHbmBytes(StepPlan& plan, const DieSpec& die, int tatp, int dtypeBy
     const double tile = die.gemmTile;
     const double smallestPart = 3.0 * tile * tile * dtypeBytes;
     for (StepSection* section : sections)
-        SectionScan(*section, stashed, use.usableBytes, smallestPart, tatp, doubleBuffered, use)
-            .run();
+        SectionScan(*section, stashed, use.usableBytes, smallestPart, doubleBuffered, use).run();
     return use;
 }
 

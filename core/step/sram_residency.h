@@ -22,18 +22,18 @@ namespace ws {
 //   resident when it fits. A collective's result lands in SRAM when it fits, in HBM otherwise.
 // - A task's working set comes first: to make room for it, resident tensors it does not read
 //   are evicted, the one read furthest ahead first, and written to HBM if they are not there.
-// - The working set of a GEMM without TATP is the smaller of its inputs not in SRAM (it keeps a
-//   part of it and streams the other input past); when that does not fit, the larger input is
-//   read again for every SRAM-sized part of the smaller. The working set of a TATP stream is
-//   its stationary block (the inputs its rounds do not pass on, when not already resident) and
-//   the stream buffers (two neighbours, doubled by double buffering); when that does not fit,
-//   every later round reads the stationary block again, and when the buffers alone do not fit,
-//   every later round also reads its streamed block from HBM, where it landed.
+// - The working set of a GEMM of one block product is the smaller of its inputs not in SRAM (it
+//   keeps a part of it and streams the other input past); when that does not fit, the larger
+//   input is read again for every SRAM-sized part of the smaller. The working set of a stream
+//   (TATP's, or TP's under tp_overlap) is its stationary block (PlannedGemm::stationary, when
+//   not already resident) and the stream buffers (two neighbours, doubled by double
+//   buffering); when that does not fit, every later round reads the stationary block again,
+//   and when the buffers alone do not fit, every later round also reads its streamed block
+//   from HBM, where it landed.
 // - A GEMM's output is written once in all: per round under TATP, a 1/n part.
 //
 // `dtypeBytes` sizes the smallest part a GEMM can keep (three tiles of die.gemm_tile). Returns
 // what it found; `doubleBuffered` is the buffering the streams run with.
-SramUse assignHbmBytes(StepPlan& plan, const DieSpec& die, int tatp, int dtypeBytes,
-                       bool doubleBuffered);
+SramUse assignHbmBytes(StepPlan& plan, const DieSpec& die, int dtypeBytes, bool doubleBuffered);
 
 } // namespace ws

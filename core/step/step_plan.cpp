@@ -360,10 +360,15 @@ private:
     struct GemmTensors {
         TensorUse a, b, c;
     };
+    // How a GEMM takes part in tp_overlap: not at all, or streaming the chunks of the
+    // all-gather before it (a column-parallel GEMM) or of the reduce-scatter after it (a
+    // row-parallel GEMM forward, a column-parallel one's input gradient).
+    enum class TpOverlap { None, GatherInput, ScatterOutput };
     GemmTensors addGemm(StepSection& section, StepPhase phase, const LayerGemm& gemm, GemmPass kind,
                         const char* pass, double mPerSpRank, std::array<TensorUse, 2> inputs,
                         TensorUse output,
-                        TensorUse alsoReads = {TensorUse::Kind::Fused, -1, 0.0, false}) {
+                        TensorUse alsoReads = {TensorUse::Kind::Fused, -1, 0.0, false},
+                        TpOverlap overlap = TpOverlap::None) {
         PlannedGemm planned;
         planned.role = gemm.role;
         planned.pass = pass;
@@ -424,21 +429,43 @@ private:
             switch (kind) {
             case GemmPass::Forward:
                 block = std::min(bytes.b, bytes.a);
-                planned.streamedInput = bytes.b <= bytes.a ? 1 : 0;
+                planned.stationary = {bytes.b <= bytes.a, bytes.b > bytes.a};
                 break;
             case GemmPass::InputGradient:
                 block = std::min(bytes.b, bytes.c);
-                planned.streamedInput = bytes.b <= bytes.c ? 1 : 0;
+                planned.stationary = {bytes.b <= bytes.c, bytes.b > bytes.c};
                 break;
             case GemmPass::WeightGradient:
                 block = std::min(bytes.b, bytes.a + bytes.c / tatp);
-                planned.streamedInput = bytes.b <= bytes.a + bytes.c / tatp ? -1 : 0;
+                // Partial sums passed on: both inputs stay; A's block passed on: dC's stays.
+                planned.stationary = {bytes.b <= bytes.a + bytes.c / tatp, true};
                 break;
             }
             planned.streamedBlockBytes = block / tatp;
-            m_plan.largestStreamedBlockBytes =
-                std::max(m_plan.largestStreamedBlockBytes, planned.streamedBlockBytes);
+            planned.rounds = m_strategy.tatp;
         }
+        if (overlap != TpOverlap::None) {
+            // tp_overlap (docs/training-model.md): the GEMM runs in tp block products of a tp-th
+            // of its token rows each, holding its weights, while the chunks of its gathered
+            // input (or of its output's partial sums) pass round the TP group.
+            const double tp = m_strategy.tp;
+            planned.rounds = m_strategy.tp;
+            planned.streamGroup = GroupKind::TP;
+            planned.blockFlops = planned.dieFlops / tp;
+            planned.tileEfficiency = gemmTileEfficiency(planned.mLocal / tp, planned.kLocal,
+                                                        planned.nLocal, m_die.gemmTile);
+            planned.stationary = {false, true};
+            if (overlap == TpOverlap::GatherInput) {
+                planned.streamedBlockBytes = shares[0] / tp;
+                planned.inputs[0].bytes = shares[0] / tp; // the die's own chunk
+            } else {
+                planned.streamedBlockBytes = shares[2] / tp;
+                if (output.bytes == kFromShape)
+                    planned.output.bytes = shares[2] / tp; // the die's shard of the sums
+            }
+        }
+        m_plan.largestStreamedBlockBytes =
+            std::max(m_plan.largestStreamedBlockBytes, planned.streamedBlockBytes);
         const GemmTensors tensors{planned.inputs[0], planned.inputs[1], planned.output};
         push(section, {phase, layerSegmentOf(gemm.role), std::move(planned)});
         return tensors;
@@ -637,6 +664,12 @@ private:
         return addTransforming(section, phase, segment, std::move(collective), tensor,
                                scatter ? tokenBytes() / m_strategy.tp : tokenBytes());
     }
+    // Whether tp_overlap streams this GEMM's TP communication: the dense layer's weight GEMMs
+    // (the router's gather and an expert's all-to-alls stay collectives of their own).
+    bool overlapsTp(const LayerGemm& gemm) const {
+        return m_strategy.tpOverlap && sequenceParallel() && gemm.hasWeight && !gemm.expert &&
+               gemm.role != GemmRole::Router;
+    }
     // After a row-parallel GEMM forward (a column-parallel one backward): the partial sums.
     OpKind tpReduction() const {
         return sequenceParallel() ? OpKind::ReduceScatter : OpKind::AllReduce;
@@ -644,7 +677,8 @@ private:
 
     // The forward GEMM i of the layer: its inputs from the chain (m_current), the layer's
     // query, key and value tensor, or the weights, by role; its output continues the chain.
-    void forwardGemm(StepSection& section, StepPhase phase, const char* pass, std::size_t i) {
+    void forwardGemm(StepSection& section, StepPhase phase, const char* pass, std::size_t i,
+                     TpOverlap overlap = TpOverlap::None) {
         const LayerGemm& gemm = m_gemms[i];
         const bool flash = m_workload.attention == AttentionKind::Flash;
         std::array<TensorUse, 2> inputs{m_current, weights()};
@@ -667,8 +701,8 @@ private:
         case GemmRole::LmHead:
             break;
         }
-        const GemmTensors planned =
-            addGemm(section, phase, gemm, GemmPass::Forward, pass, rowsOf(gemm), inputs, output);
+        const GemmTensors planned = addGemm(section, phase, gemm, GemmPass::Forward, pass,
+                                            rowsOf(gemm), inputs, output, fused(), overlap);
         const bool recompute = phase == StepPhase::Recompute;
         record().gemms[i] = {recompute ? planned.a : fromStash(planned.a),
                              recompute ? planned.b : fromStash(planned.b), planned.c};
@@ -719,11 +753,20 @@ private:
             const auto before = elementwiseBefore(gemm.role);
             for (std::size_t k = 0; k < before.size(); ++k)
                 addElementwiseForward(section, phase, pass, before[k], slotOf(i, false, k));
-            if (sequenceParallel() && opensSegment(i))
-                m_current = addTpCollective(section, phase, segment, OpKind::AllGather, m_current);
-            forwardGemm(section, phase, pass, i);
-            if (tpSplitOf(gemm.role) == TpSplit::Rows && m_strategy.tp > 1)
-                m_current = addTpCollective(section, phase, segment, tpReduction(), m_current);
+            const bool gathers = sequenceParallel() && opensSegment(i);
+            const bool reduces = tpSplitOf(gemm.role) == TpSplit::Rows && m_strategy.tp > 1;
+            if (overlapsTp(gemm) && gathers) {
+                forwardGemm(section, phase, pass, i, TpOverlap::GatherInput);
+            } else if (overlapsTp(gemm) && reduces) {
+                forwardGemm(section, phase, pass, i, TpOverlap::ScatterOutput);
+            } else {
+                if (gathers)
+                    m_current =
+                        addTpCollective(section, phase, segment, OpKind::AllGather, m_current);
+                forwardGemm(section, phase, pass, i);
+                if (reduces)
+                    m_current = addTpCollective(section, phase, segment, tpReduction(), m_current);
+            }
             if (expertsAcrossDp && isLastExpert(i))
                 m_current = addTransforming(
                     section, phase, segment,
@@ -796,9 +839,13 @@ private:
         case GemmRole::LmHead:
             break;
         }
+        // tp_overlap: a column-parallel GEMM's input gradient streams its reduce-scatter.
+        const TpOverlap overlap = overlapsTp(gemm) && tpSplitOf(gemm.role) == TpSplit::Columns
+                                      ? TpOverlap::ScatterOutput
+                                      : TpOverlap::None;
         const GemmTensors dI =
             addGemm(section, StepPhase::Backward, gemm, GemmPass::InputGradient, "bwd dI", rows,
-                    {m_gradient, saved[1]}, inputGradient, alsoReads);
+                    {m_gradient, saved[1]}, inputGradient, alsoReads, overlap);
         addGemm(section, StepPhase::Backward, gemm, GemmPass::WeightGradient, "bwd dW", rows,
                 {saved[0], m_gradient}, weightGradient, alsoReads);
         m_gradient = gemm.role == GemmRole::AttentionScores ? m_qkvGradient : dI.c;
@@ -829,7 +876,8 @@ private:
             if (isLastAttention(i))
                 startAttentionGradients();
             backwardGemms(section, i);
-            if (tpSplitOf(gemm.role) == TpSplit::Columns && gemm.hasWeight && m_strategy.tp > 1)
+            if (tpSplitOf(gemm.role) == TpSplit::Columns && gemm.hasWeight && m_strategy.tp > 1 &&
+                !overlapsTp(gemm))
                 m_gradient = addTpCollective(section, phase, segment, tpReduction(), m_gradient);
             if (expertsAcrossDp && isFirstExpert(i))
                 m_gradient =
@@ -979,11 +1027,10 @@ double stepSeconds(const StepPlan& plan, const WindowTiming& window,
 
 namespace {
 
-// One die's time for the plan's window and head, with its TATP streams at `doubleBuffered`
-// (the analytic evaluator's stream formula with one hop per round, no contention): what the
+// One die's time for the plan's window and head, with its streams at their buffering (the
+// analytic evaluator's stream formula with one hop per round, no contention): what the
 // residency pass's buffering choice compares.
-double estimatedSeconds(const StepPlan& plan, const ComputeModel& compute, LinkSpeed link,
-                        int tatp) {
+double estimatedSeconds(const StepPlan& plan, const ComputeModel& compute, LinkSpeed link) {
     double seconds = 0.0;
     for (const StepSection* section : {&plan.window, &plan.finalWindow, &plan.head})
         for (const PlannedTask& task : section->tasks) {
@@ -996,7 +1043,8 @@ double estimatedSeconds(const StepPlan& plan, const ComputeModel& compute, LinkS
             if (gemm == nullptr)
                 continue;
             const double firstS = compute.seconds(gemm->blockWork(true));
-            if (tatp == 1) {
+            const int rounds = gemm->rounds;
+            if (rounds == 1) {
                 seconds += times * firstS;
                 continue;
             }
@@ -1005,8 +1053,8 @@ double estimatedSeconds(const StepPlan& plan, const ComputeModel& compute, LinkS
                                       ? gemm->streamedBlockBytes / link.bandwidth + link.latencyS
                                       : 0.0;
             seconds +=
-                times * (firstS + (tatp - 1) * (gemm->doubleBuffered ? std::max(blockS, roundS)
-                                                                     : blockS + roundS));
+                times * (firstS + (rounds - 1) * (gemm->doubleBuffered ? std::max(blockS, roundS)
+                                                                       : blockS + roundS));
         }
     return seconds;
 }
@@ -1019,7 +1067,7 @@ void placeInMemory(StepPlan& plan, const Workload& workload, const StrategySpec&
     buffering.doubleBuffering = doubleBuffered;
     plan.memory = estimateMemory(workload, buffering, die, plan.largestStreamedBlockBytes);
     plan.sramResident = plan.memory.fitsInSram();
-    plan.sram = assignHbmBytes(plan, die, strategy.tatp, workload.dtypeBytes, doubleBuffered);
+    plan.sram = assignHbmBytes(plan, die, workload.dtypeBytes, doubleBuffered);
 }
 
 } // namespace
@@ -1037,12 +1085,12 @@ StepPlan buildStepPlan(const Workload& workload, const StrategySpec& strategy, c
     // A stream whose double buffers overflow SRAM falls back to single buffering where that is
     // faster (docs/compute-model.md section 4): the die then waits for each block, but holds
     // its stationary block.
-    if (strategy.tatp > 1 && strategy.doubleBuffering && !plan.sram.fits) {
+    if (plan.largestStreamedBlockBytes > 0.0 && strategy.doubleBuffering && !plan.sram.fits) {
         StepPlan single = plan;
         placeInMemory(single, workload, strategy, die, false);
         const ComputeModel compute(die);
-        if (estimatedSeconds(single, compute, streamLink, strategy.tatp) <
-            estimatedSeconds(plan, compute, streamLink, strategy.tatp)) {
+        if (estimatedSeconds(single, compute, streamLink) <
+            estimatedSeconds(plan, compute, streamLink)) {
             plan = std::move(single);
             plan.sram.singleBuffered = true;
         }

@@ -88,9 +88,13 @@ struct PlannedGemm {
     // Another activation read beside input 0, in every round (the qkv backward reads the key
     // and value gradients beside the query's); Fused when there is none.
     TensorUse alsoReads{TensorUse::Kind::Fused, -1, 0.0, false};
-    // Under TATP: which input each round passes on (0 or 1), or -1 when the rounds pass partial
-    // sums of the output (a weight gradient); what is not passed on is the stationary block.
-    int streamedInput = 1;
+    // A streamed GEMM (TATP's, or TP's under tp_overlap) runs `rounds` block products on each
+    // die of its `streamGroup`, passing a block round the group every round; 1: one product.
+    int rounds = 1;
+    GroupKind streamGroup = GroupKind::TATP;
+    // The inputs a stream holds across its rounds (its stationary block): the ones it does not
+    // pass on (TATP), or the weights (TP's chunks of tokens read their rows of the input once).
+    std::array<bool, 2> stationary{false, false};
     // Whether the die receives the next block while it computes (strategy.double_buffering,
     // unless the residency pass fell back to single buffering: StepPlan::sram).
     bool doubleBuffered = true;

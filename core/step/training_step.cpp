@@ -159,8 +159,6 @@ private:
     // Every collective is counted against the expansion limits first, in the order build()
     // adds them, so a step too large is refused before any of it is built.
     void reserveGraph() {
-        const auto n = static_cast<std::size_t>(m_strategy.tatp);
-        const std::size_t tatpGroups = groupsOf(GroupKind::TATP).size();
         std::size_t tasks = 8;
         std::size_t flows = 0;
         int counted = 0; // collectives, numbered as addGroupCollective numbers them
@@ -175,10 +173,13 @@ private:
                     tasks += usedDies().size();
                     continue;
                 }
-                if (std::holds_alternative<PlannedGemm>(task.work)) {
-                    tasks += tatpGroups * (n == 1 ? 1 : n * n + n * (n - 1));
+                if (const auto* gemm = std::get_if<PlannedGemm>(&task.work)) {
+                    const auto n = static_cast<std::size_t>(gemm->rounds);
+                    const std::size_t paths =
+                        groupsOf(n == 1 ? GroupKind::TATP : gemm->streamGroup).size();
+                    tasks += paths * (n == 1 ? 1 : n * n + n * (n - 1));
                     if (m_graph.keepsFlowRecords())
-                        flows += tatpGroups * (n == 1 ? 0 : n * (n - 1));
+                        flows += paths * (n == 1 ? 0 : n * (n - 1));
                     continue;
                 }
                 const auto& collective = std::get<PlannedCollective>(task.work);
@@ -289,12 +290,15 @@ private:
                                      std::move(deps), info);
     }
 
-    // One GEMM on every model-parallel group: a compute task per die, or a TATP stream.
+    // One GEMM on every model-parallel group: a compute task per die, or a stream over each of
+    // its stream group's paths (TATP's, or the TP group's under tp_overlap).
     void runGemm(const PlannedGemm& gemm, StepPhase phase) {
         const std::string label = gemm.label();
-        for (const std::vector<DieId>& path : groupsOf(GroupKind::TATP)) {
+        const bool streamed = gemm.rounds > 1;
+        for (const std::vector<DieId>& path :
+             groupsOf(streamed ? gemm.streamGroup : GroupKind::TATP)) {
             throwIfCancelled(m_cancel);
-            if (m_strategy.tatp == 1) {
+            if (!streamed) {
                 const DieId die = path.front();
                 const TaskId task = m_graph.addCompute(die, gemm.blockWork(true), depsOf(die),
                                                        {.label = label,
@@ -304,19 +308,24 @@ private:
                 setLast(die, task);
                 continue;
             }
-            TatpGemm streamed;
-            streamed.label = label;
-            streamed.phase = phase;
-            streamed.blockFlops = gemm.blockFlops;
-            streamed.streamedBytes = gemm.streamedBlockBytes;
-            streamed.firstHbmBytes = gemm.firstHbmBytes;
-            streamed.roundHbmBytes = gemm.roundHbmBytes;
-            streamed.tileEfficiency = gemm.tileEfficiency;
+            TatpGemm blocks;
+            blocks.label = label;
+            blocks.phase = phase;
+            blocks.blockFlops = gemm.blockFlops;
+            blocks.streamedBytes = gemm.streamedBlockBytes;
+            blocks.firstHbmBytes = gemm.firstHbmBytes;
+            blocks.roundHbmBytes = gemm.roundHbmBytes;
+            blocks.tileEfficiency = gemm.tileEfficiency;
             std::vector<std::vector<TaskId>> startDeps;
             for (DieId die : path)
                 startDeps.push_back(depsOf(die));
-            const TatpStream stream = addTatpStream(
-                m_graph, path, streamed, m_strategy.tatpSchedule, gemm.doubleBuffered, startDeps);
+            // A TP group's chunks are relayed both ways along it, as TATP's bidirectional
+            // schedule relays blocks: every die meets every chunk.
+            const TatpSchedule schedule = gemm.streamGroup == GroupKind::TATP
+                                              ? m_strategy.tatpSchedule
+                                              : TatpSchedule::Bidirectional;
+            const TatpStream stream =
+                addTatpStream(m_graph, path, blocks, schedule, gemm.doubleBuffered, startDeps);
             for (std::size_t p = 0; p < path.size(); ++p)
                 setLast(path[p], stream.done[p]);
         }

@@ -95,6 +95,8 @@ void checkStrategyAgainstWorkload(const StrategySpec& strategy, const Workload& 
     // The file reader's rule too (parseStrategy); here for strategies built in code.
     const std::string problem = sequenceParallelProblem(strategy);
     require(problem.empty(), "sequence_parallel", problem);
+    const std::string overlap = tpOverlapProblem(strategy);
+    require(overlap.empty(), "tp_overlap", overlap);
     if (workload.kind == WorkloadKind::Gemm)
         checkGemm(strategy, workload);
     else

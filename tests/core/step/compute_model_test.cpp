@@ -347,5 +347,35 @@ TEST(ComputeModelStep, LessSramOrHbmBandwidthNeverMakesAStepFaster) {
     }
 }
 
+// tp_overlap (docs/training-model.md) streams sequence parallelism's all-gathers and
+// reduce-scatters beside their GEMMs, as TATP streams its blocks: with GEMMs large against the
+// per-round task overhead and protocol latency (GPT-3 6.7B's width, 8192 tokens per TP group)
+// and SRAM for the streams' weights and buffers, the step is faster with it, on slow links and
+// fast ones. (Where the weights and buffers overflow SRAM, the rounds re-read the weights and
+// overlap can lose: docs/compute-model.md section 4, the same rule as TATP's.)
+TEST(ComputeModelStep, TpOverlapHidesTheSequenceParallelCollectives) {
+    for (const double bandwidth : {200e9, 4e12}) {
+        Scenario plain = transformerScenario({{"tp", 4}, {"sequence_parallel", true}}, 1, 4);
+        plain.workload = parseWorkload({{"kind", "transformer"},
+                                        {"model",
+                                         {{"name", "wide"},
+                                          {"layers", 2},
+                                          {"hidden", 4096},
+                                          {"heads", 32},
+                                          {"ffn_hidden", 16384},
+                                          {"vocab", 4096}}},
+                                        {"seq_len", 2048},
+                                        {"global_batch", 4}},
+                                       std::filesystem::path{});
+        plain.wafer.linkBandwidth.value = bandwidth;
+        plain.wafer.die.sram = {512e6, "512 MB"};
+        Scenario overlapped = plain;
+        overlapped.strategy->tpOverlap = true;
+        const double plainS = stepSeconds(plain);
+        const double overlappedS = stepSeconds(overlapped);
+        EXPECT_LT(overlappedS, plainS) << bandwidth;
+    }
+}
+
 } // namespace
 } // namespace ws

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
 #include <tuple>
@@ -106,6 +107,11 @@ StrategySpec withSequenceParallelism(StrategySpec strategy,
                                      Checkpointing checkpointing = Checkpointing::None) {
     strategy.sequenceParallel = true;
     strategy.activationCheckpointing = checkpointing;
+    return strategy;
+}
+
+StrategySpec withTpOverlap(StrategySpec strategy) {
+    strategy.tpOverlap = true;
     return strategy;
 }
 
@@ -309,6 +315,45 @@ TEST(StepPlan, SequenceParallelismSplitsEveryTpAllReduceIntoAReduceScatterAndAnA
 }
 
 // Full recomputation under sequence parallelism repeats the forward's gathers and scatters.
+// tp_overlap (docs/training-model.md): the all-gather before each column-parallel GEMM and the
+// reduce-scatter after each row-parallel one become streams of tp block products over the TP
+// group, each round passing on a chunk of a tp-th of the buffer; in backward the input
+// gradients' reduce-scatters stream too, and the output gradients' all-gathers stay collectives.
+TEST(StepPlan, TpOverlapStreamsTheSequenceParallelCollectivesBesideTheirGemms) {
+    const StrategySpec split = withSequenceParallelism(strategyOf(1, 1, 2, 1));
+    const StepPlan plain = buildStepPlan(tinyTransformer(), split, DieSpec{});
+    const StepPlan overlapped = buildStepPlan(tinyTransformer(), withTpOverlap(split), DieSpec{});
+    using R = CollectiveRole;
+    EXPECT_TRUE(collectiveRolesIn(overlapped.window, StepPhase::Forward).empty());
+    EXPECT_EQ(collectiveRolesIn(overlapped.window, StepPhase::Backward),
+              (std::vector<R>{R::TpAllGather, R::TpAllGather}));
+    const double chunk = 2048.0 * 512 * 2 / 2; // a tp-th of a die's 2048 tokens x h x 2 B
+    const auto forward = gemmsIn(overlapped.window, StepPhase::Forward);
+    const auto plainForward = gemmsIn(plain.window, StepPhase::Forward);
+    ASSERT_EQ(forward.size(), 6u);
+    for (std::size_t i = 0; i < forward.size(); ++i) {
+        const PlannedGemm& gemm = *forward[i];
+        const bool streams = gemm.role == GemmRole::Qkv || gemm.role == GemmRole::MlpUp ||
+                             gemm.role == GemmRole::OutputProjection ||
+                             gemm.role == GemmRole::MlpDown;
+        EXPECT_EQ(gemm.rounds, streams ? 2 : 1) << gemm.label();
+        EXPECT_EQ(gemm.dieFlops, plainForward[i]->dieFlops) << gemm.label();
+        if (!streams)
+            continue;
+        EXPECT_EQ(gemm.streamGroup, GroupKind::TP);
+        EXPECT_EQ(gemm.blockFlops, gemm.dieFlops / 2);
+        EXPECT_EQ(gemm.stationary, (std::array<bool, 2>{false, true})) << "the weights stay";
+        // qkv's and mlp_up's chunks of the gathered input are a tp-th of the all-gather; the
+        // projections' chunks of partial sums a tp-th of the reduce-scatter.
+        EXPECT_EQ(gemm.streamedBlockBytes, chunk) << gemm.label();
+    }
+    const auto backward = gemmsIn(overlapped.window, StepPhase::Backward);
+    int streamedInputGradients = 0;
+    for (const PlannedGemm* gemm : backward)
+        streamedInputGradients += gemm->rounds == 2 ? 1 : 0;
+    EXPECT_EQ(streamedInputGradients, 2) << "qkv's and mlp_up's dI";
+}
+
 TEST(StepPlan, FullRecomputationRepeatsTheSequenceParallelCommunication) {
     const StepPlan plan = buildStepPlan(
         tinyTransformer(), withSequenceParallelism(strategyOf(1, 1, 2, 1), Checkpointing::Full),
@@ -542,7 +587,8 @@ TEST(StepPlan, TheSimulatorsGraphRunsExactlyThePlan) {
     for (const StrategySpec& strategy :
          {strategyOf(2, 1, 2, 2, true), strategyOf(1, 2, 1, 4), strategyOf(4, 1, 2, 1),
           withSequenceParallelism(strategyOf(2, 1, 4, 1), Checkpointing::Full),
-          withSequenceParallelism(strategyOf(1, 2, 2, 2), Checkpointing::Selective)}) {
+          withSequenceParallelism(strategyOf(1, 2, 2, 2), Checkpointing::Selective),
+          withTpOverlap(withSequenceParallelism(strategyOf(2, 1, 4, 1)))}) {
         Scenario scenario;
         scenario.name = "plan";
         scenario.wafer.rows = 4;
@@ -565,7 +611,6 @@ TEST(StepPlan, TheSimulatorsGraphRunsExactlyThePlan) {
         ASSERT_FALSE(step.plan.sramResident);
 
         const auto dies = static_cast<double>(step.placement.usedDies().size());
-        const double tatp = strategy.tatp;
         double plannedFlops = 0.0;
         double plannedHbmBytes = 0.0;
         std::map<CollectiveRole, int> plannedCollectives;
@@ -577,7 +622,7 @@ TEST(StepPlan, TheSimulatorsGraphRunsExactlyThePlan) {
                 if (const PlannedGemm* gemm = gemmOf(task)) {
                     plannedFlops += gemm->dieFlops * dies;
                     plannedHbmBytes +=
-                        (gemm->firstHbmBytes + (tatp - 1) * gemm->roundHbmBytes) * dies;
+                        (gemm->firstHbmBytes + (gemm->rounds - 1) * gemm->roundHbmBytes) * dies;
                 } else if (const PlannedElementwise* work = elementwiseOf(task)) {
                     plannedHbmBytes += work->hbmBytes * dies;
                 } else {
