@@ -383,10 +383,12 @@ QString FaultStudyPanel::failureNotes() const {
                 continue;
             }
             // One arg() call: a name or an error with a "%1" in it is not read as a marker.
-            notes << tr("<b>%1</b> at %2: %3 of %4 samples did not simulate: %5")
+            notes << tr("<b>%1</b> at %2: %3 of %4 samples did not simulate (%5 out of memory, "
+                        "not averaged): %6")
                          .arg(qs(curve.name).toHtmlEscaped(), QString::number(point.rate),
                               QString::number(point.failed),
                               QString::number(point.failed + point.simulated),
+                              QString::number(point.outOfMemory),
                               qs(point.firstError).toHtmlEscaped());
         }
     if (more > 0)
@@ -418,11 +420,15 @@ void FaultStudyPanel::replot() {
             const double dodge =
                 (static_cast<double>(c) - static_cast<double>(curves - 1) / 2.0) * 0.04 * step;
             QVector<double> x, mean, below, above;
-            int failed = 0, samples = 0;
+            QVector<double> oomX; // rates where a sample ran out of memory: marked, not averaged
+            int failed = 0, samples = 0, changed = 0;
             for (const FaultStudyPoint& point : curve.points) {
                 failed += point.failed;
                 samples += point.failed + point.simulated;
+                changed += point.changed;
                 x << point.rate + dodge;
+                if (point.outOfMemory > 0)
+                    oomX << point.rate + dodge;
                 if (!point.spread) { // nothing simulated: a gap in the line
                     mean << std::numeric_limits<double>::quiet_NaN();
                     below << 0.0;
@@ -437,10 +443,13 @@ void FaultStudyPanel::replot() {
             }
             const QColor colour = curveColour(c);
             QCPGraph* graph = m_plot->addGraph();
-            graph->setName(failed == 0 ? qs(curve.name)
+            QString name = failed == 0 ? qs(curve.name)
                                        : tr("%1 (%2 of %3 samples failed)")
                                              .arg(qs(curve.name), QString::number(failed),
-                                                  QString::number(samples)));
+                                                  QString::number(samples));
+            if (changed > 0)
+                name += tr("; strategy re-planned at %1 samples").arg(changed);
+            graph->setName(name);
             graph->setPen(QPen(colour, 2));
             graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, 6));
             graph->setData(x, mean, true);
@@ -451,6 +460,15 @@ void FaultStudyPanel::replot() {
             bars->setPen(QPen(colour, 1.2));
             bars->setWhiskerWidth(6);
             bars->setData(below, above);
+            if (!oomX.isEmpty()) {
+                // Out of memory after the faults: a cross on the axis, in the curve's colour.
+                QCPGraph* oom = m_plot->addGraph();
+                oom->setName(
+                    tr("%1: out of memory after the faults (not averaged)").arg(qs(curve.name)));
+                oom->setLineStyle(QCPGraph::lsNone);
+                oom->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, colour, 11));
+                oom->setData(oomX, QVector<double>(oomX.size(), 0.0));
+            }
         }
         title->setText(tr("Throughput against %1: the mean of %2 samples per rate, bars from the "
                           "lowest to the highest")

@@ -1,6 +1,7 @@
 #include "sweep/fault_sample.h"
 
 #include "scenario/scenario_error.h"
+#include "step/step_plan.h"
 #include "strategy/placement.h"
 #include "strategy/workload_divisibility.h"
 #include "topology/wafer_topology.h"
@@ -148,6 +149,52 @@ std::string replaceStrategy(Scenario& scenario, const WaferTopology& topology) {
     return note;
 }
 
+// Whether `strategy` suits the workload and its step fits a die's SRAM and HBM.
+bool fitsInMemory(const StrategySpec& strategy, const Workload& workload, const DieSpec& die) {
+    if (!workloadAccepts(strategy, workload))
+        return false;
+    return !buildStepPlan(workload, strategy, die).memory.outOfMemory();
+}
+
+// A smaller dp holds more of the model on each die (FSDP's shards over fewer replicas) and more
+// sequences per replica: when the re-placed strategy no longer fits its dies' memory, it is
+// planned again as a user would, with more micro-batches (fewer activations at once), then with
+// full recomputation as well, the first that fits (docs/cli.md section 10). Returns what changed,
+// or "" (nothing needed to, or nothing fits: the point then fails out of memory).
+std::string refitMemory(Scenario& scenario) {
+    if (!scenario.strategy || !scenario.workload ||
+        scenario.workload->kind != WorkloadKind::Transformer)
+        return {};
+    StrategySpec& strategy = *scenario.strategy;
+    const Workload& workload = *scenario.workload;
+    const DieSpec& die = scenario.wafer.die;
+    if (fitsInMemory(strategy, workload, die))
+        return {};
+    const long long batch = workload.globalBatch;
+    std::vector<Checkpointing> checkpointings = {strategy.activationCheckpointing};
+    if (strategy.activationCheckpointing != Checkpointing::Full)
+        checkpointings.push_back(Checkpointing::Full);
+    for (const Checkpointing checkpointing : checkpointings)
+        for (long long micro = strategy.microBatches; micro <= batch; ++micro) {
+            if (batch % micro != 0 || (batch / micro) % strategy.dp != 0)
+                continue;
+            StrategySpec candidate = strategy;
+            candidate.microBatches = static_cast<int>(micro);
+            candidate.activationCheckpointing = checkpointing;
+            if (candidate == strategy || !fitsInMemory(candidate, workload, die))
+                continue;
+            std::string note;
+            if (candidate.microBatches != strategy.microBatches)
+                note = "micro_batches " + std::to_string(strategy.microBatches) + " -> " +
+                       std::to_string(candidate.microBatches);
+            if (checkpointing != strategy.activationCheckpointing)
+                note += std::string(note.empty() ? "" : " and ") + "full recomputation";
+            strategy = candidate;
+            return note + " to fit in memory";
+        }
+    return {};
+}
+
 // The live dies outside the largest strongly connected part of the live links, ascending: the
 // dies a collective over the rest could not reach or hear from.
 std::vector<DieId> cutOffDies(const WaferTopology& topology) {
@@ -284,8 +331,12 @@ FaultedScenario sampleFaults(const Scenario& base, double dieRate, double linkRa
     if (result.diesKilled > 0 || result.diesCutOff > 0) {
         const std::string replaced =
             replaceStrategy(result.scenario, WaferTopology(result.scenario.topologySpec()));
-        if (!replaced.empty())
+        if (!replaced.empty()) {
             result.note += (result.note.empty() ? "" : "; ") + replaced;
+            const std::string refitted = refitMemory(result.scenario);
+            if (!refitted.empty())
+                result.note += "; " + refitted;
+        }
     }
     if (result.diesKilled > 0 || result.linksKilled > 0) {
         const std::string mapping = fallBackToSequential(result.scenario);

@@ -51,7 +51,11 @@ std::uint64_t faultSeed(std::uint64_t seed, int sample, std::size_t point);
 //     must divide the global batch's sequences per micro-batch); when none does, the strategy
 //     is left as it was, and placing it fails with the placement's own error;
 //   - an explicit mapping whose groups hold a dead die (or whose dp changed) becomes a snake
-//     mapping, its groups cleared.
+//     mapping, its groups cleared;
+//   - when that changed the strategy and its step no longer fits a die's SRAM and HBM (a smaller
+//     dp puts more of FSDP's shards and more sequences on each die), it is planned again with
+//     more micro-batches, then with full recomputation too, the first that fits; when none
+//     does it is left as it was, and the point fails out of memory (the caller's check).
 // Then the live dies outside the largest strongly connected part of the live links (cut off by
 // dead links) are counted dead too, and the strategy re-placed as below.
 // When faults were drawn and a snake mapping no longer places (a TATP group needs a rectangle

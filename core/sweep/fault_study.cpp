@@ -5,6 +5,7 @@
 #include "search/strategy_scoring.h"
 #include "sim/run_cancelled.h"
 #include "sweep/fault_sample.h"
+#include "units/quantity.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,6 +39,7 @@ void checkSpec(const FaultStudySpec& spec) {
 struct SampleOutcome {
     std::optional<double> tokensPerSecond;
     std::string error;
+    std::string note; // what re-placing after the faults changed in the strategy
 };
 
 SampleOutcome simulateSample(const Scenario& base, const FaultStudySpec& spec, std::size_t rate,
@@ -56,10 +58,21 @@ SampleOutcome simulateSample(const Scenario& base, const FaultStudySpec& spec, s
         options.cancel = cancel;
         const SimulationReport report =
             simulateScenarioReport(std::move(faulted.scenario), options, ReportDetail::Summary);
-        if (report.step)
-            outcome.tokensPerSecond = report.step->tokensPerSecond;
-        else
+        const DieReport* fullest = nullptr; // the die whose memory is the largest
+        for (const DieReport& die : report.dies)
+            if (die.memory && (!fullest || die.memory->total() > fullest->memory->total()))
+                fullest = &die;
+        if (!report.step)
             outcome.error = "no training step was simulated";
+        else if (fullest && fullest->memory->outOfMemory())
+            // Not run, so no throughput to average (docs/gui.md "Fault study").
+            outcome.error =
+                "out of memory: " + formatBytes(fullest->memory->total()) + " per die against " +
+                formatBytes(fullest->memory->sramCapacity + fullest->memory->hbmCapacity) +
+                " of SRAM and HBM";
+        else
+            outcome.tokensPerSecond = report.step->tokensPerSecond;
+        outcome.note = faultNote;
     } catch (const RunCancelled&) {
         throw; // the study's end, not this sample's failure
     } catch (const std::bad_alloc&) {
@@ -109,6 +122,10 @@ FaultStudyResult runFaultStudy(const FaultStudySpec& spec, const std::function<b
                     throw RunCancelled();
                 SampleOutcome outcome = simulateSample(base, spec, rate, sample, cancel);
                 point.tokensPerSecond.push_back(outcome.tokensPerSecond);
+                if (outcome.error.rfind("out of memory", 0) == 0)
+                    ++point.outOfMemory;
+                if (!outcome.note.empty() && point.changed++ == 0)
+                    point.firstChange = outcome.note;
                 if (outcome.tokensPerSecond) {
                     ++point.simulated;
                 } else if (point.failed++ == 0) {

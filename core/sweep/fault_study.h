@@ -50,6 +50,12 @@ struct FaultStudyPoint {
     int simulated = 0;
     int failed = 0;         // simulated + failed == samples
     std::string firstError; // of the first failed sample, with what the faults changed
+    // Failed samples whose step did not fit a die's memory: never averaged as throughput.
+    int outOfMemory = 0;
+    // Samples whose strategy re-placing changed (a smaller dp, more micro-batches, another
+    // mapping), and what the first of them changed (sampleFaults' note).
+    int changed = 0;
+    std::string firstChange;
     std::optional<ThroughputSpread> spread; // nullopt when no sample simulated
 };
 

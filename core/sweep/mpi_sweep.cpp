@@ -48,7 +48,13 @@ nlohmann::json rowToJson(std::size_t position, const SweepRow& row) {
             {"makespan_s", row.makespanS},
             {"max_link_bytes", row.maxLinkBytes},
             {"peak_memory_bytes", row.peakMemoryBytes},
-            {"oom", row.outOfMemory}};
+            {"oom", row.outOfMemory},
+            {"note", row.note},
+            {"best_strategy", row.bestStrategy},
+            {"best_family", row.bestFamily},
+            {"best_step_s", optional(row.bestStepS)},
+            {"runner_up_family", row.runnerUpFamily},
+            {"margin", optional(row.margin)}};
 }
 
 // The row as its rank simulated it: CBOR keeps every double exactly.
@@ -69,6 +75,12 @@ std::pair<std::size_t, SweepRow> rowFromJson(const nlohmann::json& json,
     row.maxLinkBytes = json.at("max_link_bytes").get<double>();
     row.peakMemoryBytes = json.at("peak_memory_bytes").get<double>();
     row.outOfMemory = json.at("oom").get<bool>();
+    row.note = json.at("note").get<std::string>();
+    row.bestStrategy = json.at("best_strategy").get<std::string>();
+    row.bestFamily = json.at("best_family").get<std::string>();
+    row.bestStepS = optional(json.at("best_step_s"));
+    row.runnerUpFamily = json.at("runner_up_family").get<std::string>();
+    row.margin = optional(json.at("margin"));
     return {position, std::move(row)};
 }
 

@@ -67,9 +67,31 @@ std::optional<bool> boolCell(const std::string& text, const std::string& column,
     throw ScenarioError(lineKey(line), column + " '" + text + "' is not true or false");
 }
 
-// A row from its axis values and its ten figure cells (as CSV text), checked.
+// The extra cells of a row (after the ten figures), named by `extras`: its note and its search.
+void readExtras(SweepRow& row, const std::vector<std::string>& extras,
+                const std::vector<std::string>& cells, std::size_t line) {
+    for (std::size_t e = 0; e < extras.size(); ++e) {
+        const std::string& name = extras[e];
+        const std::string& cell = cells[e];
+        if (name == "note")
+            row.note = cell;
+        else if (name == "best_strategy")
+            row.bestStrategy = cell;
+        else if (name == "best_family")
+            row.bestFamily = cell;
+        else if (name == "best_step_s")
+            row.bestStepS = numberCell(cell, name, line);
+        else if (name == "runner_up_family")
+            row.runnerUpFamily = cell;
+        else if (name == "margin")
+            row.margin = numberCell(cell, name, line);
+    }
+}
+
+// A row from its axis values and its ten figure cells (as CSV text), then its extra cells,
+// checked.
 SweepRow rowOf(std::vector<nlohmann::json> values, const std::vector<std::string>& cells,
-               std::size_t line) {
+               std::size_t line, const std::vector<std::string>& extras = {}) {
     const std::vector<std::string>& names = figureColumns();
     SweepRow row;
     row.point.values = std::move(values);
@@ -99,7 +121,30 @@ SweepRow rowOf(std::vector<nlohmann::json> values, const std::vector<std::string
     row.maxLinkBytes = numberCell(cells[MaxLinkBytes], names[MaxLinkBytes], line).value_or(0.0);
     row.peakMemoryBytes = numberCell(cells[PeakMemory], names[PeakMemory], line).value_or(0.0);
     row.outOfMemory = boolCell(cells[Oom], names[Oom], line).value_or(false);
+    readExtras(row, extras,
+               std::vector<std::string>(cells.begin() + static_cast<std::ptrdiff_t>(names.size()),
+                                        cells.end()),
+               line);
     return row;
+}
+
+// The extra columns that end a header (docs/cli.md section 10): `note`, then the search's
+// five, each optional; the header without them is left in `columns`.
+std::vector<std::string> takeExtras(std::vector<std::string>& columns) {
+    std::vector<std::string> extras;
+    const auto endsWith = [&](const std::vector<std::string>& tail) {
+        return columns.size() >= tail.size() &&
+               std::equal(tail.begin(), tail.end(), columns.end() - tail.size());
+    };
+    if (endsWith(kSearchColumns)) {
+        columns.resize(columns.size() - kSearchColumns.size());
+        extras = kSearchColumns;
+    }
+    if (endsWith({"note"})) {
+        columns.pop_back();
+        extras.insert(extras.begin(), "note");
+    }
+    return extras;
 }
 
 // The axis columns of a header, or why it is not a sweep output's.
@@ -160,8 +205,10 @@ std::vector<Record> recordsOf(const std::string& text, bool csv) {
 }
 
 void readCsv(const std::vector<Record>& records, SweepOutput& output) {
-    output.axes = axesOf(csvCells(records.front().text), records.front().line);
-    const std::size_t columns = output.axes.size() + figureColumns().size();
+    std::vector<std::string> header = csvCells(records.front().text);
+    output.extras = takeExtras(header);
+    output.axes = axesOf(header, records.front().line);
+    const std::size_t columns = output.axes.size() + figureColumns().size() + output.extras.size();
     for (std::size_t r = 1; r < records.size(); ++r) {
         const Record& record = records[r];
         const std::vector<std::string> cells = csvCells(record.text);
@@ -176,7 +223,7 @@ void readCsv(const std::vector<Record>& records, SweepOutput& output) {
             rowOf(std::move(values),
                   std::vector<std::string>(
                       cells.begin() + static_cast<std::ptrdiff_t>(output.axes.size()), cells.end()),
-                  record.line));
+                  record.line, output.extras));
         output.lines.push_back(record.line);
     }
 }
@@ -204,7 +251,9 @@ void readJsonLines(const std::vector<Record>& records, SweepOutput& output) {
             keys.push_back(key);
         if (columns.empty()) {
             columns = keys;
-            output.axes = axesOf(columns, record.line);
+            std::vector<std::string> header = keys;
+            output.extras = takeExtras(header);
+            output.axes = axesOf(header, record.line);
         } else if (keys != columns) {
             throw ScenarioError(lineKey(record.line), "its keys (" + joined(keys) +
                                                           ") are not the first line's (" +
@@ -216,7 +265,9 @@ void readJsonLines(const std::vector<Record>& records, SweepOutput& output) {
         std::vector<std::string> cells;
         for (const std::string& figure : figureColumns())
             cells.push_back(figureCell(object.at(figure)));
-        output.rows.push_back(rowOf(std::move(values), cells, record.line));
+        for (const std::string& extra : output.extras)
+            cells.push_back(figureCell(object.at(extra)));
+        output.rows.push_back(rowOf(std::move(values), cells, record.line, output.extras));
         output.lines.push_back(record.line);
     }
 }

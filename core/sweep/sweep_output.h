@@ -20,6 +20,9 @@ struct SweepOutput {
     // The axis columns, in the file's order: every column but the ten figure columns that end
     // a sweep's header (sweepColumns of a sweep without axes). At least one.
     std::vector<std::string> axes;
+    // The columns after the figure columns, in the file's order: `note` (a sweep with fault
+    // axes), then the search's five (kSearchColumns, a sweep with `search`); empty without them.
+    std::vector<std::string> extras;
     // One per row, in the file's order. point.values holds the row's axis values: a JSON Lines
     // value as written; a CSV cell that reads as JSON (4, 0.05, true) as that value, any other
     // (2 TB/s, snake) as a string. point.index is the row's position in the file: the output

@@ -2,7 +2,9 @@
 
 #include "evaluation/scenario_run.h"
 #include "io/scenario_io.h"
+#include "search/strategy_family.h"
 #include "sweep/fault_sample.h"
+#include "units/quantity.h"
 
 #include <algorithm>
 #include <atomic>
@@ -21,11 +23,6 @@
 namespace ws {
 
 namespace {
-
-bool hasFaultAxes(const SweepSpec& spec) {
-    return std::any_of(spec.axes.begin(), spec.axes.end(),
-                       [](const SweepAxis& axis) { return isFaultAxis(axis.key); });
-}
 
 // The point's value on the axis `key`, or 0 when the sweep has no such axis.
 double rateAt(const SweepSpec& spec, const SweepPoint& point, std::string_view key) {
@@ -48,20 +45,53 @@ FaultedScenario scenarioAt(const SweepSpec& spec, const SweepPoint& point) {
     return faulted;
 }
 
+namespace {
+
+// The strategy search at a point (SweepSpec::search): the best family and the runner-up's
+// margin, every family judged by the simulator (search/strategy_family.h). One thread: the
+// sweep runs its points on the others.
+void searchPoint(const SweepSearch& search, const Scenario& scenario, SweepRow& row) {
+    if (!scenario.workload)
+        return;
+    const WaferTopology topology(scenario.topologySpec());
+    SearchOptions options;
+    options.threads = 1;
+    options.budget = search.budget;
+    options.seed = search.seed;
+    options.polishWithTcme = false;
+    const SearchResult result = searchStrategies(scenario, topology, options);
+    const std::vector<FamilyBest> families = familyBests(scenario, topology, result);
+    if (families.empty())
+        return;
+    row.bestStrategy = families[0].score.label;
+    row.bestFamily = families[0].family;
+    row.bestStepS = families[0].score.simulatedStepS;
+    if (families.size() > 1) {
+        row.runnerUpFamily = families[1].family;
+        row.margin = *families[1].score.simulatedStepS / *row.bestStepS - 1.0;
+    }
+}
+
+} // namespace
+
 SweepRow evaluatePoint(const SweepSpec& spec, const SweepPoint& point) {
     SweepRow row;
     row.point = point;
-    std::string faultNote; // what the faults changed in the strategy, to explain a failure
     try {
         FaultedScenario scenario = scenarioAt(spec, point);
-        faultNote = std::move(scenario.note);
+        row.note = std::move(scenario.note);
+        if (spec.search)
+            searchPoint(*spec.search, scenario.scenario, row);
         const SimulationReport report = simulateScenarioReport(
             std::move(scenario.scenario), frontEndRunOptions(), ReportDetail::Summary);
         row.makespanS = report.makespanS;
         for (const LinkReport& link : report.links)
             row.maxLinkBytes = std::max(row.maxLinkBytes, link.bytes);
+        double capacity = 0.0; // the fullest die's SRAM + HBM
         for (const DieReport& die : report.dies)
             if (die.memory) {
+                if (die.memory->total() > row.peakMemoryBytes)
+                    capacity = die.memory->sramCapacity + die.memory->hbmCapacity;
                 row.peakMemoryBytes = std::max(row.peakMemoryBytes, die.memory->total());
                 row.outOfMemory = row.outOfMemory || die.memory->outOfMemory();
             }
@@ -71,13 +101,25 @@ SweepRow evaluatePoint(const SweepSpec& spec, const SweepPoint& point) {
             row.mfu = report.step->mfu;
         }
         row.ok = true;
+        // A step that does not fit its dies' memory does not run: its figures are no
+        // throughput to average (docs/cli.md section 10).
+        if (row.outOfMemory && report.step) {
+            row.error = "out of memory: " + formatBytes(row.peakMemoryBytes) + " per die against " +
+                        formatBytes(capacity) + " of SRAM and HBM";
+            row.ok = false;
+            row.stepS.reset();
+            row.tokensPerSecond.reset();
+            row.mfu.reset();
+            row.makespanS = row.maxLinkBytes = row.peakMemoryBytes = 0.0;
+            row.outOfMemory = false;
+        }
     } catch (const std::bad_alloc&) {
         row.error = "out of memory while simulating this point";
     } catch (const std::exception& error) {
         row.error = error.what(); // the reader's, the planner's or the builder's sentence
     }
-    if (!row.ok && !faultNote.empty())
-        row.error += " (after the faults: " + faultNote + ")";
+    if (!row.ok && !row.note.empty())
+        row.error += " (after the faults: " + row.note + ")";
     return row;
 }
 

@@ -23,6 +23,18 @@ struct SweepRow {
     double maxLinkBytes = 0.0;
     double peakMemoryBytes = 0.0; // the largest die's, 0 without a memory model
     bool outOfMemory = false;
+    // A sweep with fault axes: what re-placing after the faults changed in the strategy
+    // ("dp 6 -> 4: 43 of 48 dies live; micro_batches 4 -> 8 to fit in memory"), "" when nothing.
+    std::string note;
+    // A sweep with `search` (SweepSpec::search), at a point whose search found a strategy that
+    // fits: the best (its label, family and simulated step), the family that comes second and
+    // its margin, the runner-up family's best step over the best, minus 1 (search/
+    // strategy_family.h). The runner-up's are empty when one family alone fits.
+    std::string bestStrategy;
+    std::string bestFamily;
+    std::optional<double> bestStepS;
+    std::string runnerUpFamily;
+    std::optional<double> margin;
 };
 
 // The scenario a point simulates: scenarioJsonAt read as a scenario (relative paths in

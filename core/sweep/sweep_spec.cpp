@@ -6,6 +6,8 @@
 #include "scenario/scenario_error.h"
 #include "sweep/fault_sample.h"
 
+#include <algorithm>
+
 namespace ws {
 
 namespace {
@@ -34,7 +36,34 @@ nlohmann::ordered_json readBase(const nlohmann::ordered_json& value,
     return nlohmann::ordered_json::parse(text);
 }
 
+// `search`: {"budget": N, "seed": S}, both optional (200 and 1).
+SweepSearch readSearch(const nlohmann::ordered_json& value) {
+    if (!value.is_object())
+        throw ScenarioError("search", "must be an object: {\"budget\": N, \"seed\": S}");
+    SweepSearch search;
+    for (const auto& [key, item] : value.items()) {
+        if (key == "budget") {
+            if (!item.is_number_integer() || item.get<long long>() < 1 ||
+                item.get<long long>() > 100'000)
+                throw ScenarioError("search.budget", "must be a whole number from 1 to 100000");
+            search.budget = item.get<int>();
+        } else if (key == "seed") {
+            if (!item.is_number_integer() || item.get<long long>() < 0)
+                throw ScenarioError("search.seed", "must be a whole number, 0 or more");
+            search.seed = item.get<std::uint64_t>();
+        } else if (key.rfind("x-", 0) != 0) {
+            throw ScenarioError("search." + key, "unknown key (known keys: budget, seed)");
+        }
+    }
+    return search;
+}
+
 } // namespace
+
+bool hasFaultAxes(const SweepSpec& spec) {
+    return std::any_of(spec.axes.begin(), spec.axes.end(),
+                       [](const SweepAxis& axis) { return isFaultAxis(axis.key); });
+}
 
 SweepSpec parseSweep(const std::string& text, const std::filesystem::path& directory) {
     // The scenario reader's strict parse first (line and column of a syntax error, repeated
@@ -45,9 +74,9 @@ SweepSpec parseSweep(const std::string& text, const std::filesystem::path& direc
         throw ScenarioError("", "a sweep file is a JSON object");
     for (const auto& [key, value] : document.items())
         if (key != "format" && key != "version" && key != "base" && key != "axes" &&
-            key != "samples" && key != "seed" && key.rfind("x-", 0) != 0)
+            key != "samples" && key != "seed" && key != "search" && key.rfind("x-", 0) != 0)
             throw ScenarioError(key, "unknown key (known keys: format, version, base, axes, "
-                                     "samples, seed)");
+                                     "samples, seed, search)");
     if (document.value("format", std::string()) != "waferscope.sweep")
         throw ScenarioError("format", "must be \"waferscope.sweep\"");
     if (!document.contains("version") || document.at("version") != 1)
@@ -69,6 +98,8 @@ SweepSpec parseSweep(const std::string& text, const std::filesystem::path& direc
             throw ScenarioError("seed", "must be a whole number, 0 or more");
         spec.seed = seed.get<std::uint64_t>();
     }
+    if (document.contains("search"))
+        spec.search = readSearch(document.at("search"));
     if (!document.contains("axes") || !document.at("axes").is_object() ||
         document.at("axes").empty())
         throw ScenarioError("axes", "must be an object of at least one dotted scenario key, each "

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,12 +22,21 @@ struct SweepAxis {
 
 // A sweep file (docs/cli.md section 10, SPEC section 7): a base scenario and axes over its keys.
 // The points are the cartesian product of the axes, each repeated `samples` times.
+// A strategy search at every point (docs/cli.md section 10, `search`): its budget of
+// analytical evaluations and its seed.
+struct SweepSearch {
+    int budget = 200;
+    std::uint64_t seed = 1;
+    friend bool operator==(const SweepSearch&, const SweepSearch&) = default;
+};
+
 struct SweepSpec {
     nlohmann::ordered_json base;         // the base scenario as written
     std::filesystem::path baseDirectory; // against which the base's own relative paths are read
     std::vector<SweepAxis> axes;         // in the file's order
     int samples = 1;
     std::uint64_t seed = 1;
+    std::optional<SweepSearch> search; // set: every point searches strategies
 };
 
 // One point: its place in the sweep, its axis values (one per axis) and its sample.
@@ -44,6 +54,9 @@ struct SweepPoint {
 // `directory` (the sweep file's).
 SweepSpec parseSweep(const std::string& text, const std::filesystem::path& directory = {});
 SweepSpec loadSweep(const std::filesystem::path& file);
+
+// Whether the sweep draws faults: it has a faults.die_rate or faults.link_rate axis.
+bool hasFaultAxes(const SweepSpec& spec);
 
 // Points are numbered with the last axis fastest, then the sample: 0 .. pointCount - 1.
 std::size_t pointCount(const SweepSpec& spec);

@@ -78,11 +78,22 @@ SweepFormat sweepFormatFor(const std::filesystem::path& file) {
     return file.extension() == ".jsonl" ? SweepFormat::JsonLines : SweepFormat::Csv;
 }
 
+std::vector<std::string> sweepExtraColumns(const SweepSpec& spec) {
+    std::vector<std::string> columns;
+    if (hasFaultAxes(spec))
+        columns.push_back("note");
+    if (spec.search)
+        columns.insert(columns.end(), kSearchColumns.begin(), kSearchColumns.end());
+    return columns;
+}
+
 std::vector<std::string> sweepColumns(const SweepSpec& spec) {
     std::vector<std::string> columns;
     for (const SweepAxis& axis : spec.axes)
         columns.push_back(axis.key);
     columns.insert(columns.end(), kFigureColumns.begin(), kFigureColumns.end());
+    const std::vector<std::string> extra = sweepExtraColumns(spec);
+    columns.insert(columns.end(), extra.begin(), extra.end());
     return columns;
 }
 
@@ -114,6 +125,18 @@ std::string sweepLine(const SweepSpec& spec, const SweepRow& row, SweepFormat fo
         object["peak_memory_bytes"] =
             row.ok ? nlohmann::json(row.peakMemoryBytes) : nlohmann::json();
         object["oom"] = row.ok ? nlohmann::json(row.outOfMemory) : nlohmann::json();
+        const auto text = [](const std::string& value) {
+            return value.empty() ? nlohmann::json() : nlohmann::json(value);
+        };
+        if (hasFaultAxes(spec))
+            object["note"] = text(row.note);
+        if (spec.search) {
+            object["best_strategy"] = text(row.bestStrategy);
+            object["best_family"] = text(row.bestFamily);
+            object["best_step_s"] = optional(row.bestStepS);
+            object["runner_up_family"] = text(row.runnerUpFamily);
+            object["margin"] = optional(row.margin);
+        }
         return object.dump() + '\n';
     }
     const auto cell = [](const std::optional<double>& value) {
@@ -130,6 +153,11 @@ std::string sweepLine(const SweepSpec& spec, const SweepRow& row, SweepFormat fo
                 numberText(row.peakMemoryBytes) + ',' + (row.outOfMemory ? "true" : "false");
     else
         line += ",,,";
+    if (hasFaultAxes(spec))
+        line += ',' + csvCell(row.note);
+    if (spec.search)
+        line += ',' + csvCell(row.bestStrategy) + ',' + csvCell(row.bestFamily) + ',' +
+                cell(row.bestStepS) + ',' + csvCell(row.runnerUpFamily) + ',' + cell(row.margin);
     return line + '\n';
 }
 

@@ -349,7 +349,7 @@ TEST(FaultSweep, ALinkRateSweepWithSamplesGivesARowPerPointAndSample) {
     ASSERT_EQ(rows.size(), 6u);
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "faults.link_rate,sample,ok,error,step_s,tokens_per_s,mfu,makespan_s,"
-              "max_link_bytes,peak_memory_bytes,oom");
+              "max_link_bytes,peak_memory_bytes,oom,note");
     EXPECT_NE(csv.find("\n0.2,2,"), std::string::npos) << csv;
     const SimulationReport fine =
         simulateScenarioReport(parseScenario(scenarioJsonAt(spec, rows[0].point)),
@@ -392,6 +392,47 @@ TEST(FaultSweep, APointTheFaultsLeaveUnplaceableIsARowWithTheReason) {
             EXPECT_NE(row.error.find("12 live dies"), std::string::npos) << row.error;
         }
     }
+}
+
+// docs/cli.md section 10: a re-placed strategy that no longer fits a die's memory is planned
+// again as a user would. GPT-3 6.7B, dp 6 x TATP 8, 96 sequences in one micro-batch, on dies of
+// 24 GB: dp 4 after the faults puts 24 sequences on each replica, whose activations no longer
+// fit; two micro-batches of 12 do.
+TEST(FaultSample, AStrategyThatNoLongerFitsIsPlannedAgainWithMoreMicroBatches) {
+    const Scenario base = scenarioOf(R"({"format": "waferscope.scenario", "version": 1,
+        "wafer": {"rows": 6, "cols": 8, "die": {"hbm": "24 GB"}},
+        "workload": {"kind": "transformer", "model": "gpt3-6.7b", "seq_len": 2048,
+                     "global_batch": 96},
+        "strategy": {"dp": 6, "tatp": 8, "fsdp": true}})");
+    const FaultedScenario faulted = sampleFaults(base, 0.1, 0.0, 1, 0, 0);
+    ASSERT_TRUE(faulted.scenario.strategy);
+    EXPECT_EQ(faulted.scenario.strategy->dp, 4);
+    EXPECT_EQ(faulted.scenario.strategy->microBatches, 2);
+    EXPECT_NE(faulted.note.find("dp 6 -> 4: 43 of 48 dies live; micro_batches 1 -> 2 to fit in "
+                                "memory"),
+              std::string::npos)
+        << faulted.note;
+}
+
+// A point whose step does not fit its dies' memory after the faults is a failed row, never a
+// throughput: GPT-3 175B's FSDP shards over dp 4 instead of 6 need 87.5 GB a die, and no number
+// of micro-batches or recomputation shrinks them. Its error says why and what the faults changed.
+TEST(FaultSweep, AStepOutOfMemoryAfterTheFaultsIsAFailedRowWithWhatChanged) {
+    const SweepSpec spec = parseSweep(sweepOf(R"({"format": "waferscope.scenario", "version": 1,
+        "wafer": {"rows": 6, "cols": 8},
+        "workload": {"kind": "transformer", "model": "gpt3-175b", "seq_len": 2048,
+                     "global_batch": 12},
+        "strategy": {"dp": 6, "tatp": 8, "fsdp": true, "mapping": "snake"}})",
+                                              R"({"faults.die_rate": [0.1]})", ""));
+    const SweepRow row = evaluatePoint(spec, pointAt(spec, 0));
+    EXPECT_FALSE(row.ok);
+    EXPECT_FALSE(row.tokensPerSecond);
+    EXPECT_EQ(row.error.rfind("out of memory: ", 0), 0u) << row.error;
+    EXPECT_NE(row.error.find("(after the faults: dp 6 -> 4: 43 of 48 dies live"), std::string::npos)
+        << row.error;
+    EXPECT_EQ(row.note.rfind("dp 6 -> 4", 0), 0u) << row.note;
+    const std::string line = sweepLine(spec, row, SweepFormat::Csv);
+    EXPECT_NE(line.find(",false,"), std::string::npos) << line;
 }
 
 } // namespace

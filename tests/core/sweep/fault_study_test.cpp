@@ -195,5 +195,27 @@ TEST(FaultStudy, RatesAreWholeStepsFromZero) {
     EXPECT_THROW(faultRates(0.4, 0.0), std::invalid_argument);
 }
 
+// A sample whose step does not fit its dies' memory after the faults is counted out of memory
+// and failed, not averaged: GPT-3 175B's FSDP shards over dp 4 instead of 6 (87.5 GB a die).
+TEST(FaultStudy, OutOfMemorySamplesAreMarkedAndNeverAveraged) {
+    FaultStudySpec spec = studyOf(R"({"format": "waferscope.scenario", "version": 1,
+        "wafer": {"rows": 6, "cols": 8},
+        "workload": {"kind": "transformer", "model": "gpt3-175b", "seq_len": 2048,
+                     "global_batch": 12},
+        "strategy": {"dp": 6, "tatp": 8, "fsdp": true, "mapping": "snake"}})");
+    spec.kind = FaultKind::Dies;
+    spec.rates = {0.1};
+    spec.samples = 1;
+    const FaultStudyResult result = runFaultStudy(spec);
+    const FaultStudyPoint& point = result.curves.at(0).points.at(0);
+    EXPECT_EQ(point.simulated, 0);
+    EXPECT_EQ(point.failed, 1);
+    EXPECT_EQ(point.outOfMemory, 1);
+    EXPECT_FALSE(point.spread) << "nothing to average";
+    EXPECT_EQ(point.changed, 1);
+    EXPECT_EQ(point.firstChange.rfind("dp 6 -> 4", 0), 0u) << point.firstChange;
+    EXPECT_EQ(point.firstError.rfind("out of memory: ", 0), 0u) << point.firstError;
+}
+
 } // namespace
 } // namespace ws

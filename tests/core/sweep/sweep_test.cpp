@@ -1,3 +1,4 @@
+#include "sweep/sweep_output.h"
 #include "sweep/sweep_runner.h"
 #include "sweep/sweep_spec.h"
 #include "sweep/sweep_table.h"
@@ -166,6 +167,62 @@ TEST(Sweep, AnEarlierOutputIsReadBackForResuming) {
     const SweepSpec other = parseSweep(sweepText(R"({"strategy.dp": [1, 2]})"));
     EXPECT_THROW(readExistingRows(runToText(spec, 1, SweepFormat::Csv), other, SweepFormat::Csv),
                  ScenarioError);
+}
+
+// docs/cli.md section 10, `search`: every point searches strategies and reports the best
+// family, its step and the runner-up family's margin; the columns read back from CSV and JSON
+// Lines. A tiny transformer on a 4x4 wafer, so that a search takes a moment.
+TEST(Sweep, ASweepWithSearchReportsTheBestFamilyAndTheRunnerUpsMargin) {
+    const std::string base = R"({"format": "waferscope.scenario", "version": 1,
+        "wafer": {"rows": 4, "cols": 4, "die": {"sram": "8 MB", "hbm": "64 MB"}},
+        "workload": {"kind": "transformer", "model": {"name": "tiny", "layers": 2,
+            "hidden": 512, "heads": 8, "ffn_hidden": 2048, "vocab": 4096},
+            "seq_len": 256, "global_batch": 8},
+        "strategy": {"dp": 1}})";
+    const SweepSpec spec =
+        parseSweep(R"({"format": "waferscope.sweep", "version": 1, "base": )" + base +
+                   R"(, "axes": {"wafer.link_bandwidth": ["100 GB/s", "4 TB/s"]},
+        "search": {"budget": 60, "seed": 3}})");
+    ASSERT_TRUE(spec.search);
+    EXPECT_EQ(spec.search->budget, 60);
+    EXPECT_EQ(spec.search->seed, 3u);
+    EXPECT_EQ(sweepExtraColumns(spec), kSearchColumns);
+    for (const SweepFormat format : {SweepFormat::Csv, SweepFormat::JsonLines}) {
+        std::string text = sweepHeader(spec, format);
+        std::vector<SweepRow> rows;
+        SweepRunOptions options;
+        options.onRow = [&](const SweepRow& row) {
+            rows.push_back(row);
+            text += sweepLine(spec, row, format);
+        };
+        runSweep(spec, options);
+        ASSERT_EQ(rows.size(), 2u);
+        for (const SweepRow& row : rows) {
+            ASSERT_TRUE(row.bestStepS) << row.error;
+            EXPECT_FALSE(row.bestFamily.empty());
+            EXPECT_FALSE(row.bestStrategy.empty());
+            ASSERT_TRUE(row.margin);
+            EXPECT_GE(*row.margin, 0.0);
+            EXPECT_NE(row.runnerUpFamily, row.bestFamily);
+        }
+        const SweepOutput output = parseSweepOutput(text, format);
+        EXPECT_EQ(output.axes, (std::vector<std::string>{"wafer.link_bandwidth"}));
+        EXPECT_EQ(output.extras, kSearchColumns);
+        ASSERT_EQ(output.rows.size(), 2u);
+        for (std::size_t r = 0; r < 2; ++r) {
+            EXPECT_EQ(output.rows[r].bestFamily, rows[r].bestFamily);
+            EXPECT_EQ(output.rows[r].bestStrategy, rows[r].bestStrategy);
+            EXPECT_EQ(output.rows[r].bestStepS, rows[r].bestStepS);
+            EXPECT_EQ(output.rows[r].runnerUpFamily, rows[r].runnerUpFamily);
+            EXPECT_EQ(output.rows[r].margin, rows[r].margin);
+        }
+    }
+    EXPECT_NE(problemOf(sweepText(R"({"wafer.rows": [4]})", R"(, "search": {"budget": 0})"))
+                  .find("search.budget: must be"),
+              std::string::npos);
+    EXPECT_NE(problemOf(sweepText(R"({"wafer.rows": [4]})", R"(, "search": {"budgte": 5})"))
+                  .find("search.budgte: unknown key"),
+              std::string::npos);
 }
 
 } // namespace
