@@ -19,13 +19,16 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
+#include <map>
 #include <utility>
 
 namespace ws {
@@ -113,6 +116,12 @@ SweepResultsPanel::SweepResultsPanel(QWidget* parent)
     auto* chart = new QVBoxLayout(chartPane);
     chart->setContentsMargins(0, 0, 0, 0);
     auto* choices = new QHBoxLayout;
+    m_view = new QComboBox;
+    m_view->setObjectName(QStringLiteral("sweepView"));
+    m_view->addItem(tr("Chart"), static_cast<int>(View::Chart));
+    m_view->addItem(tr("Regime map"), static_cast<int>(View::RegimeMap));
+    m_view->setToolTip(tr("Regime map: the family whose best strategy wins at each pair of "
+                          "values of two axes (a sweep with `search` only)"));
     m_metric = new QComboBox;
     m_metric->setObjectName(QStringLiteral("sweepMetric"));
     for (const SweepMetricInfo& info : sweepMetrics())
@@ -121,10 +130,19 @@ SweepResultsPanel::SweepResultsPanel(QWidget* parent)
     m_axis = new QComboBox;
     m_axis->setObjectName(QStringLiteral("sweepAxis"));
     m_axis->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    choices->addWidget(new QLabel(tr("Plot")));
+    m_mapRows = new QComboBox;
+    m_mapRows->setObjectName(QStringLiteral("sweepMapRows"));
+    m_mapRows->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_plotLabel = new QLabel(tr("of"));
+    m_againstLabel = new QLabel(tr("against"));
+    m_andLabel = new QLabel(tr("by"));
+    choices->addWidget(m_view);
+    choices->addWidget(m_plotLabel);
     choices->addWidget(m_metric);
-    choices->addWidget(new QLabel(tr("against")));
+    choices->addWidget(m_againstLabel);
     choices->addWidget(m_axis);
+    choices->addWidget(m_andLabel);
+    choices->addWidget(m_mapRows);
     choices->addStretch(1);
     chart->addLayout(choices);
     m_caption = new QLabel;
@@ -143,8 +161,22 @@ SweepResultsPanel::SweepResultsPanel(QWidget* parent)
     splitter->setStretchFactor(1, 3);
     layout->addWidget(splitter, 1);
 
+    connect(m_view, &QComboBox::currentIndexChanged, this, [this] {
+        showViewChoices();
+        replot();
+    });
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this] { replot(); });
     connect(m_axis, &QComboBox::currentIndexChanged, this, [this] { replot(); });
+    connect(m_mapRows, &QComboBox::currentIndexChanged, this, [this] { replot(); });
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        if (!m_map)
+            return;
+        const QString text = regimeToolTipAt(event->position());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+    });
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         openRow(index.data(SweepResultsModel::SourceRowRole).toInt());
     });
@@ -157,6 +189,7 @@ SweepResultsPanel::SweepResultsPanel(QWidget* parent)
     });
     connect(m_job, &BackgroundJob::busyChanged, this, &SweepResultsPanel::busyChanged);
     refreshNote();
+    showViewChoices();
     replot();
 }
 
@@ -226,9 +259,20 @@ void SweepResultsPanel::showLoaded(const std::shared_ptr<const Loaded>& loaded) 
 
     const QSignalBlocker blockAxis(m_axis);
     const QSignalBlocker blockMetric(m_metric);
+    const QSignalBlocker blockView(m_view);
+    const QSignalBlocker blockMapRows(m_mapRows);
     m_axis->clear();
-    for (const std::string& axis : m_output->axes)
+    m_mapRows->clear();
+    for (const std::string& axis : m_output->axes) {
         m_axis->addItem(qs(axis));
+        m_mapRows->addItem(qs(axis));
+    }
+    // The map's rows: the second axis (the first is across).
+    m_mapRows->setCurrentIndex(m_output->axes.size() > 1 ? 1 : 0);
+    // A search's output answers "which family wins where": the map first.
+    m_view->setCurrentIndex(
+        m_view->findData(static_cast<int>(canShowRegimeMap() ? View::RegimeMap : View::Chart)));
+    showViewChoices();
     // Throughput when the sweep trained a model, else the makespan of its traffic.
     const bool training = std::any_of(m_output->rows.begin(), m_output->rows.end(),
                                       [](const SweepRow& row) { return row.tokensPerSecond; });
@@ -329,6 +373,38 @@ QString SweepResultsPanel::noteText() const {
     return m_note->text();
 }
 
+void SweepResultsPanel::setView(View view) {
+    m_view->setCurrentIndex(m_view->findData(static_cast<int>(view)));
+}
+
+SweepResultsPanel::View SweepResultsPanel::view() const {
+    return static_cast<View>(m_view->currentData().toInt());
+}
+
+bool SweepResultsPanel::canShowRegimeMap() const {
+    return m_output && hasRegimeMap(*m_output);
+}
+
+void SweepResultsPanel::showViewChoices() {
+    const bool canMap = canShowRegimeMap();
+    const bool map = canMap && view() == View::RegimeMap;
+    m_view->setVisible(canMap);
+    m_plotLabel->setText(canMap ? tr("of") : tr("Plot"));
+    m_plotLabel->setVisible(!map);
+    m_metric->setVisible(!map);
+    m_againstLabel->setText(map ? tr("winning family across") : tr("against"));
+    m_andLabel->setVisible(map);
+    m_mapRows->setVisible(map);
+}
+
+void SweepResultsPanel::setMapRows(int axis) {
+    m_mapRows->setCurrentIndex(axis);
+}
+
+int SweepResultsPanel::mapRows() const {
+    return m_mapRows->currentIndex();
+}
+
 void SweepResultsPanel::setMetric(SweepMetric metric) {
     m_metric->setCurrentIndex(m_metric->findData(static_cast<int>(metric)));
 }
@@ -415,6 +491,20 @@ bool SweepResultsPanel::openRow(int row) {
 
 void SweepResultsPanel::replot() {
     m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_map.reset();
+    // The map's text tickers and fixed ranges undone: the chart sets its own x axis.
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    m_plot->xAxis->setTickLabelRotation(0);
+    m_plot->xAxis->grid()->setVisible(true);
+    m_plot->yAxis->grid()->setVisible(true);
+    if (canShowRegimeMap() && view() == View::RegimeMap)
+        drawRegimeMap();
+    else
+        drawChart();
+}
+
+void SweepResultsPanel::drawChart() {
     if (!m_output || m_axis->currentIndex() < 0) {
         m_caption->setText(QString());
         m_plot->xAxis->setLabel(QString());
@@ -534,6 +624,208 @@ void SweepResultsPanel::replot() {
         caption << tr("nothing to draw");
     m_caption->setText(caption.join(QStringLiteral(" · ")));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+namespace {
+
+// A family's colour on the map: Tableau's, as the chart's lines, fixed per family so that maps
+// of different sweeps read alike. Unknown families (a newer file) are pink.
+QColor familyColour(const std::string& family) {
+    static const std::array<std::pair<const char*, QRgb>, 6> colours{{{"tatp", 0xff1f77b4},
+                                                                      {"fsdp_hybrid", 0xffff7f0e},
+                                                                      {"tp_sp", 0xff2ca02c},
+                                                                      {"sp", 0xff9467bd},
+                                                                      {"pp", 0xff8c564b},
+                                                                      {"dp", 0xff7f7f7f}}};
+    for (const auto& [name, rgb] : colours)
+        if (family == name)
+            return QColor(rgb);
+    return QColor(0xffe377c2);
+}
+
+// The margin at which a cell is drawn in its family's full colour; closer calls are paler.
+constexpr double kFullColourMargin = 0.25;
+constexpr double kPalestShade = 0.3; // a margin of 0: 30% colour, 70% white
+constexpr std::size_t kMostLabelledCells = 100;
+
+QColor shaded(const QColor& colour, const std::optional<double>& margin) {
+    // One family alone fits: as decided as a win can be.
+    const double share =
+        margin ? kPalestShade + (1.0 - kPalestShade) * std::min(1.0, *margin / kFullColourMargin)
+               : 1.0;
+    auto mix = [share](int channel) {
+        return static_cast<int>(std::lround(255.0 * (1.0 - share) + channel * share));
+    };
+    return QColor(mix(colour.red()), mix(colour.green()), mix(colour.blue()));
+}
+
+QString seconds(double value) {
+    return QStringLiteral("%1 s").arg(value, 0, 'g', 4);
+}
+
+QString percent(double fraction) {
+    return QStringLiteral("%1%").arg(100.0 * fraction, 0, 'f', fraction < 0.1 ? 1 : 0);
+}
+
+} // namespace
+
+void SweepResultsPanel::drawRegimeMap() {
+    const auto xAxis = static_cast<std::size_t>(std::max(0, m_axis->currentIndex()));
+    const auto yAxis = static_cast<std::size_t>(std::max(0, m_mapRows->currentIndex()));
+    const QString xName = qs(m_output->axes[xAxis]);
+    const QString yName = qs(m_output->axes[yAxis]);
+    m_plot->legend->setVisible(false);
+    if (xAxis == yAxis) {
+        m_caption->setText(tr("<b>Winning family</b>: choose two different axes (across %1 by "
+                              "%1 is not a map)")
+                               .arg(xName.toHtmlEscaped()));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    m_map = sweepRegimeMap(*m_output, *m_axes, xAxis, yAxis);
+    const SweepRegimeMap& map = *m_map;
+
+    std::map<std::string, int> cellsWon;
+    int nothingFits = 0;
+    const bool labelled = map.cells.size() <= kMostLabelledCells;
+    for (const SweepRegimeCell& cell : map.cells) {
+        if (cell.samples == 0)
+            continue; // no row at this pair of values (an interrupted sweep)
+        auto* rect = new QCPItemRect(m_plot);
+        rect->topLeft->setCoords(cell.column - 0.5, cell.row + 0.5);
+        rect->bottomRight->setCoords(cell.column + 0.5, cell.row - 0.5);
+        rect->setPen(QPen(Qt::white, 1.5));
+        rect->setSelectable(false);
+        if (cell.bestFamily.empty()) {
+            ++nothingFits;
+            rect->setBrush(QBrush(QColor(150, 150, 150), Qt::BDiagPattern));
+            continue;
+        }
+        ++cellsWon[cell.bestFamily];
+        const QColor fill = shaded(familyColour(cell.bestFamily), cell.margin);
+        rect->setBrush(fill);
+        if (!labelled)
+            continue;
+        auto* text = new QCPItemText(m_plot);
+        text->position->setCoords(cell.column, cell.row);
+        text->setText(cell.margin ? QStringLiteral("+") + percent(*cell.margin) : tr("alone"));
+        text->setColor(fill.lightnessF() < 0.55 ? Qt::white : Qt::black);
+        text->setSelectable(false);
+    }
+
+    // Swatches: bars without data that only name the colours, as the pipeline view's legend.
+    for (const std::string& family : map.families) {
+        auto* swatch = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        const int won = cellsWon[family];
+        swatch->setName(won == 1 ? tr("%1 (1 cell)").arg(qs(family))
+                                 : tr("%1 (%2 cells)").arg(qs(family)).arg(won));
+        swatch->setBrush(familyColour(family));
+        swatch->setPen(Qt::NoPen);
+    }
+    if (nothingFits > 0) {
+        auto* swatch = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        swatch->setName(tr("nothing fits (%1)").arg(nothingFits));
+        swatch->setBrush(QBrush(QColor(150, 150, 150), Qt::BDiagPattern));
+        swatch->setPen(QPen(QColor(150, 150, 150)));
+    }
+    m_plot->legend->setVisible(m_plot->plottableCount() > 0);
+
+    auto textTicker = [](const std::vector<std::string>& values) {
+        auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+        const int count = static_cast<int>(values.size());
+        const int every = std::max(1, (count + kMaxCategoryLabels - 1) / kMaxCategoryLabels);
+        for (int v = 0; v < count; v += every)
+            ticker->addTick(v, qs(values[static_cast<std::size_t>(v)]));
+        return ticker;
+    };
+    m_plot->xAxis->setTicker(textTicker(map.columns));
+    m_plot->yAxis->setTicker(textTicker(map.rows));
+    m_plot->xAxis->setTickLabelRotation(map.columns.size() > 8 ? 30 : 0);
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->yAxis->grid()->setVisible(false);
+    m_plot->xAxis->setRange(
+        -0.5, static_cast<double>(std::max<std::size_t>(map.columns.size(), 1)) - 0.5);
+    m_plot->yAxis->setRange(-0.5,
+                            static_cast<double>(std::max<std::size_t>(map.rows.size(), 1)) - 0.5);
+    m_plot->xAxis->setLabel(xName);
+    m_plot->yAxis->setLabel(yName);
+
+    QStringList caption;
+    caption << tr("<b>Winning family</b> across <b>%1</b> by <b>%2</b>: the family whose best "
+                  "strategy (searched, then simulated) is fastest")
+                   .arg(xName.toHtmlEscaped(), yName.toHtmlEscaped());
+    caption << tr("the figure: how much slower the runner-up family's best is; paler, a "
+                  "closer call (full colour from +%1)")
+                   .arg(percent(kFullColourMargin));
+    caption << tr("hover a cell for both families");
+    if (!map.heldAxes.empty()) {
+        QStringList held;
+        for (const std::string& axis : map.heldAxes)
+            held << qs(axis).toHtmlEscaped();
+        caption << (map.rowsLeftOut == 1
+                        ? tr("at %1 (1 row at another value left out: choose other axes to see "
+                             "it)")
+                              .arg(held.join(QStringLiteral(", ")))
+                        : tr("at %1 (%2 rows at other values left out: choose other axes to see "
+                             "them)")
+                              .arg(held.join(QStringLiteral(", ")))
+                              .arg(map.rowsLeftOut));
+    }
+    if (nothingFits > 0)
+        caption << tr("hatched: no strategy fits in memory");
+    m_caption->setText(caption.join(QStringLiteral(" · ")));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString SweepResultsPanel::regimeToolTipAt(const QPointF& pixel) const {
+    if (!m_map)
+        return QString();
+    const double x = m_plot->xAxis->pixelToCoord(pixel.x());
+    const double y = m_plot->yAxis->pixelToCoord(pixel.y());
+    const auto column = static_cast<long>(std::lround(x));
+    const auto row = static_cast<long>(std::lround(y));
+    if (column < 0 || row < 0 || column >= static_cast<long>(m_map->columns.size()) ||
+        row >= static_cast<long>(m_map->rows.size()))
+        return QString();
+    return regimeCellToolTip(static_cast<int>(column), static_cast<int>(row));
+}
+
+QString SweepResultsPanel::regimeCellToolTip(int column, int row) const {
+    if (!m_map || column < 0 || row < 0 || column >= static_cast<int>(m_map->columns.size()) ||
+        row >= static_cast<int>(m_map->rows.size()))
+        return QString();
+    const SweepRegimeMap& map = *m_map;
+    const SweepRegimeCell& cell =
+        map.at(static_cast<std::size_t>(column), static_cast<std::size_t>(row));
+    if (cell.samples == 0)
+        return QString();
+    QStringList lines;
+    lines << QStringLiteral("<b>%1 %2, %3 %4</b>")
+                 .arg(qs(m_output->axes[map.xAxis]).toHtmlEscaped(),
+                      qs(map.columns[static_cast<std::size_t>(column)]).toHtmlEscaped(),
+                      qs(m_output->axes[map.yAxis]).toHtmlEscaped(),
+                      qs(map.rows[static_cast<std::size_t>(row)]).toHtmlEscaped());
+    if (cell.bestFamily.empty()) {
+        lines << tr("No strategy fits in memory");
+        return lines.join(QStringLiteral("<br>"));
+    }
+    lines << tr("Wins: <b>%1</b>, %2 step (%3)")
+                 .arg(qs(cell.bestFamily), seconds(cell.bestStepS),
+                      qs(cell.bestStrategy).toHtmlEscaped());
+    if (cell.runnerUpStepS && cell.margin)
+        lines << tr("Runner-up: <b>%1</b>, %2 step (+%3)")
+                     .arg(qs(cell.runnerUpFamily), seconds(*cell.runnerUpStepS),
+                          percent(*cell.margin));
+    else
+        lines << tr("Runner-up: none (no other family fits in memory)");
+    if (cell.samples > 1)
+        lines << tr("%1 won %2 of %3 samples; step times are the means of those it won")
+                     .arg(qs(cell.bestFamily))
+                     .arg(cell.wins)
+                     .arg(cell.samples);
+    if (cell.failed > 0)
+        lines << tr("%1 of %2 samples: nothing fits").arg(cell.failed).arg(cell.samples);
+    return lines.join(QStringLiteral("<br>"));
 }
 
 } // namespace ws

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "sweep_chart_data.h"
+#include "sweep_regime_map.h"
 
 #include "scenario/scenario.h"
 #include "sweep/sweep_output.h"
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QComboBox;
@@ -30,6 +32,11 @@ class SweepResultsModel;
 // (CSV or JSON Lines) as a sortable table and a chart of any metric against any axis, one line
 // per combination of the other axes, the mean of the samples with bars from the lowest to the
 // highest. The file is read off the GUI thread (a 100,000-row output opens without a freeze).
+//
+// A sweep that searched at every point (`search`: its rows name the winning family) with two
+// axes or more opens as a regime map instead of a chart: one cell per pair of values of two
+// axes, coloured by the winning family, paler where the runner-up family came close, its
+// margin written in it; hovering a cell names both families and their step times.
 //
 // A row's scenario opens with a double-click (or Open scenario): the output does not hold the
 // base scenario, so the panel needs the sweep file. It looks beside the output for the one
@@ -60,10 +67,24 @@ public:
     // "" when the user cancels. A file dialog unless replaced (tests).
     void setSweepFileChooser(std::function<QString()> choose);
 
+    // What the right pane draws: a chart of a metric, or (a search's output only) the map.
+    enum class View { Chart, RegimeMap };
+    void setView(View view);
+    View view() const;
+    bool canShowRegimeMap() const; // the output has a search's columns and two axes
+
     void setMetric(SweepMetric metric);
     void setAxis(int axis); // among the output's axis columns
     SweepMetric sweepMetric() const;
     int axis() const;
+    void setMapRows(int axis); // the map's vertical axis, among the output's axis columns
+    int mapRows() const;
+    // The map drawn (View::RegimeMap), or nullptr.
+    const SweepRegimeMap* regimeMap() const { return m_map ? &*m_map : nullptr; }
+    // What hovering the map at `pixel` (in the plot's coordinates) shows: the cell's axis
+    // values, both families and their step times; "" off the cells or without a map.
+    QString regimeToolTipAt(const QPointF& pixel) const;
+    QString regimeCellToolTip(int column, int row) const;
     // Makes the scenario of the output's row `row` (its position in the file) and asks for it
     // to be opened; false, with the reason as a statusMessage, when it cannot.
     bool openRow(int row);
@@ -85,6 +106,9 @@ private:
     struct Loaded;
     void showLoaded(const std::shared_ptr<const Loaded>& loaded);
     void replot();
+    void drawChart();
+    void drawRegimeMap();
+    void showViewChoices();
     void refreshNote();
     void openCurrentRow();
 
@@ -106,8 +130,14 @@ private:
     SweepResultsModel* m_model;
     QSortFilterProxyModel* m_sorted;
     QTableView* m_table;
+    QComboBox* m_view;
+    QLabel* m_plotLabel;
     QComboBox* m_metric;
+    QLabel* m_againstLabel;
     QComboBox* m_axis;
+    QLabel* m_andLabel;
+    QComboBox* m_mapRows;
+    std::optional<SweepRegimeMap> m_map;
     QLabel* m_caption;
     QCustomPlot* m_plot;
 };

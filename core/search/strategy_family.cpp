@@ -23,6 +23,12 @@ std::string strategyFamily(const StrategySpec& s) {
     return "dp";
 }
 
+const std::vector<std::string>& strategyFamilies() {
+    static const std::vector<std::string> families{"tatp", "fsdp_hybrid", "tp_sp",
+                                                   "sp",   "pp",          "dp"};
+    return families;
+}
+
 std::vector<FamilyBest> familyBests(const Scenario& scenario, const WaferTopology& topology,
                                     const SearchResult& result, int perFamily,
                                     const std::function<bool()>& cancel) {

@@ -20,6 +20,8 @@ namespace ws {
 //   "pp"          pipeline stages of data-parallel replicas;
 //   "dp"          data parallelism alone, with or without FSDP.
 std::string strategyFamily(const StrategySpec& strategy);
+// The families above, in that order: what a regime map's legend lists.
+const std::vector<std::string>& strategyFamilies();
 
 // A family's best strategy, simulated.
 struct FamilyBest {

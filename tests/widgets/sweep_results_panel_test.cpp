@@ -1,11 +1,13 @@
 // The Sweep results dock (widgets/sweep_results_panel.h): File > Open of a sweep's output keeps
 // the document and fills a table and a chart; the combo boxes regroup the chart; a double-click
 // on a row opens the scenario of its point; a file that is not a sweep output is refused with
-// its name and problem; 100,000 rows open without holding the GUI thread.
+// its name and problem; 100,000 rows open without holding the GUI thread; a sweep that searched
+// at every point opens as a regime map whose cells name both families when hovered.
 #include "main_window.h"
 #include "message_log.h"
 #include "scenario_document.h"
 #include "sweep_chart_data.h"
+#include "sweep_regime_map.h"
 #include "sweep_results_model.h"
 #include "sweep_results_panel.h"
 #include "widget_test_support.h"
@@ -25,6 +27,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 
 #include <qcustomplot.h>
 
@@ -144,6 +147,132 @@ TEST(SweepChartData, GroupsByTheOtherAxesAndAveragesTheSamples) {
     ASSERT_EQ(byB.series.size(), 1u); // only the first of two drawn
     EXPECT_EQ(byB.series[0].name, "a 1");
     EXPECT_EQ(byB.series[0].points[1].x, 1.0); // category "y"
+}
+
+// A search's output (docs/cli.md section 10, `search`): link bandwidth across, HBM down, a
+// third axis held; the cell at (1 TB/s, 96 GB) has two samples, one won by tatp.
+const char* kSearchOutput =
+    "wafer.link_bandwidth,wafer.die.hbm,strategy.micro_batches,sample,ok,error,step_s,"
+    "tokens_per_s,mfu,makespan_s,max_link_bytes,peak_memory_bytes,oom,best_strategy,"
+    "best_family,best_step_s,runner_up_family,margin\n"
+    "1 TB/s,72 GB,4,0,true,,9,1,0.1,1,1,1,false,dp 2 tp 24,tp_sp,8,tatp,0.5\n"
+    "1 TB/s,72 GB,8,0,true,,9,1,0.1,1,1,1,false,dp 48,dp,1,tatp,0.5\n" // held axis: left out
+    "4 TB/s,72 GB,4,0,true,,9,1,0.1,1,1,1,false,dp 6 tatp 8,tatp,6,tp_sp,0.02\n"
+    "1 TB/s,96 GB,4,0,true,,9,1,0.1,1,1,1,false,dp 6 tatp 8,tatp,10,fsdp_hybrid,0.1\n"
+    "1 TB/s,96 GB,4,1,true,,9,1,0.1,1,1,1,false,dp 2 tp 24,tp_sp,7,,\n"
+    "4 TB/s,96 GB,4,0,false,out of memory,,,,,,,,,,,,\n";
+
+TEST(SweepRegimeMap, NamesTheFamilyThatWinsEachCellAndByHowMuch) {
+    const SweepOutput output = parseSweepOutput(kSearchOutput, SweepFormat::Csv);
+    ASSERT_TRUE(hasRegimeMap(output));
+    const std::vector<SweepAxisValues> axes = sweepAxisValues(output);
+    const SweepRegimeMap map = sweepRegimeMap(output, axes, 0, 1);
+    EXPECT_EQ(map.columns, (std::vector<std::string>{"1 TB/s", "4 TB/s"}));
+    EXPECT_EQ(map.rows, (std::vector<std::string>{"72 GB", "96 GB"}));
+    EXPECT_EQ(map.heldAxes, (std::vector<std::string>{"strategy.micro_batches 4"}));
+    EXPECT_EQ(map.rowsLeftOut, 1u);
+    // Families in strategyFamilies() order, whatever the file's.
+    EXPECT_EQ(map.families, (std::vector<std::string>{"tatp", "tp_sp"}));
+    const SweepRegimeCell& slow = map.at(0, 0);
+    EXPECT_EQ(slow.bestFamily, "tp_sp");
+    EXPECT_EQ(slow.bestStepS, 8.0);
+    EXPECT_EQ(slow.runnerUpFamily, "tatp");
+    EXPECT_EQ(slow.runnerUpStepS, 12.0); // 8 x (1 + 0.5)
+    EXPECT_EQ(slow.margin, 0.5);
+    EXPECT_EQ(map.at(1, 0).bestFamily, "tatp");
+    EXPECT_EQ(map.at(1, 0).margin, 0.02);
+    // One sample each: the tie goes to the first family in strategyFamilies(), its figures are
+    // its own sample's.
+    const SweepRegimeCell& tie = map.at(0, 1);
+    EXPECT_EQ(tie.samples, 2);
+    EXPECT_EQ(tie.bestFamily, "tatp");
+    EXPECT_EQ(tie.wins, 1);
+    EXPECT_EQ(tie.bestStepS, 10.0);
+    EXPECT_EQ(tie.bestStrategy, "dp 6 tatp 8");
+    EXPECT_EQ(tie.runnerUpFamily, "fsdp_hybrid");
+    const SweepRegimeCell& none = map.at(1, 1);
+    EXPECT_EQ(none.bestFamily, "");
+    EXPECT_EQ(none.failed, 1);
+    EXPECT_FALSE(none.margin);
+    EXPECT_EQ(map.largestMargin, 0.5);
+    // Across HBM by link bandwidth: the same cells, transposed.
+    const SweepRegimeMap turned = sweepRegimeMap(output, axes, 1, 0);
+    EXPECT_EQ(turned.at(0, 1).bestFamily, "tatp"); // 72 GB, 4 TB/s
+    // Without a search's columns there is no map.
+    EXPECT_FALSE(hasRegimeMap(
+        parseSweepOutput("a,b,sample,ok,error,step_s,tokens_per_s,mfu,makespan_s,max_link_bytes,"
+                         "peak_memory_bytes,oom\n1,x,0,true,,1,10,0.1,1,1,1,false\n",
+                         SweepFormat::Csv)));
+}
+
+TEST(SweepResultsPanel, ASearchSweepOpensAsARegimeMapWhoseCellsNameBothFamilies) {
+    QTemporaryDir dir;
+    writeFile(dir.filePath("map.csv"), kSearchOutput);
+    SweepResultsPanel panel;
+    panel.resize(1200, 500);
+    panel.show();
+    panel.open(dir.filePath("map.csv"));
+    ASSERT_TRUE(panel.waitForIdle());
+    QCoreApplication::processEvents();
+    ASSERT_TRUE(panel.canShowRegimeMap());
+    EXPECT_EQ(panel.view(), SweepResultsPanel::View::RegimeMap); // a search's output: the map
+    ASSERT_NE(panel.regimeMap(), nullptr);
+    QCustomPlot& plot = *panel.plot();
+    EXPECT_EQ(plot.xAxis->label(), "wafer.link_bandwidth");
+    EXPECT_EQ(plot.yAxis->label(), "wafer.die.hbm");
+    EXPECT_EQ(plot.itemCount(), 4 + 3); // four cells, three with their margin written
+    // A swatch per winning family, then the cells where nothing fits.
+    ASSERT_EQ(plot.plottableCount(), 3);
+    EXPECT_EQ(plot.plottable(0)->name(), "tatp (2 cells)");
+    EXPECT_EQ(plot.plottable(1)->name(), "tp_sp (1 cell)");
+    EXPECT_EQ(plot.plottable(2)->name(), "nothing fits (1)");
+    EXPECT_TRUE(plot.legend->visible());
+    EXPECT_TRUE(panel.captionText().contains("at strategy.micro_batches 4 (1 row at another "
+                                             "value left out"))
+        << panel.captionText().toStdString();
+    // A close call is paler than a clear win of the same family.
+    auto cellBrush = [&plot](double x, double y) {
+        for (int i = 0; i < plot.itemCount(); ++i)
+            if (auto* rect = qobject_cast<QCPItemRect*>(plot.item(i));
+                rect && rect->topLeft->coords() == QPointF(x - 0.5, y + 0.5))
+                return rect->brush().color();
+        return QColor();
+    };
+    EXPECT_GT(cellBrush(1, 0).lightnessF(), cellBrush(0, 1).lightnessF()); // +2% vs +10%
+
+    // Hover the slow-link, 72 GB cell as a user does: both families and their step times.
+    plot.replot(); // the axes' pixel ranges laid out
+    const QPoint centre(static_cast<int>(plot.xAxis->coordToPixel(0.0)),
+                        static_cast<int>(plot.yAxis->coordToPixel(0.0)));
+    const QString tip = panel.regimeToolTipAt(centre);
+    EXPECT_TRUE(tip.contains("wafer.link_bandwidth 1 TB/s, wafer.die.hbm 72 GB"))
+        << tip.toStdString();
+    EXPECT_TRUE(tip.contains("Wins: <b>tp_sp</b>, 8 s step (dp 2 tp 24)")) << tip.toStdString();
+    EXPECT_TRUE(tip.contains("Runner-up: <b>tatp</b>, 12 s step (+50%)")) << tip.toStdString();
+    QTest::mouseMove(&plot, centre);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(QToolTip::text(), tip);
+    EXPECT_TRUE(panel.regimeToolTipAt(QPoint(1, 1)).isEmpty()); // off the cells
+    EXPECT_TRUE(panel.regimeCellToolTip(1, 1).contains("No strategy fits in memory"));
+    EXPECT_TRUE(panel.regimeCellToolTip(0, 1).contains("tatp won 1 of 2 samples"));
+
+    // The other way round, as a user picks it; then back to the chart of a metric.
+    auto* rows = panel.findChild<QComboBox*>("sweepMapRows");
+    ASSERT_NE(rows, nullptr);
+    EXPECT_TRUE(rows->isVisible());
+    panel.setAxis(1);
+    rows->setCurrentIndex(0);
+    EXPECT_EQ(plot.xAxis->label(), "wafer.die.hbm");
+    EXPECT_EQ(panel.regimeMap()->at(0, 1).bestFamily, "tatp");
+    panel.setMapRows(1);
+    EXPECT_EQ(panel.regimeMap(), nullptr); // one axis against itself is not a map
+    EXPECT_TRUE(panel.captionText().contains("choose two different axes"));
+    auto* view = panel.findChild<QComboBox*>("sweepView");
+    view->setCurrentIndex(view->findData(static_cast<int>(SweepResultsPanel::View::Chart)));
+    EXPECT_EQ(panel.regimeMap(), nullptr);
+    EXPECT_FALSE(rows->isVisible());
+    EXPECT_EQ(plot.itemCount(), 0);
+    EXPECT_EQ(plot.yAxis->label(), "throughput (tokens/s)");
 }
 
 TEST(SweepResultsPanel, FileOpenShowsTheResultsAndARowOpensItsScenario) {
