@@ -72,7 +72,9 @@ SweepRegimeMap sweepRegimeMap(const SweepOutput& output, const std::vector<Sweep
         cell.samples = static_cast<int>(samples[i].size());
         std::map<std::string, int> wins;
         for (const SweepRow* row : samples[i]) {
-            if (!row->ok || row->bestFamily.empty() || !row->bestStepS)
+            // The row's own strategy may have failed (out of memory, say): the search's columns
+            // are still its point's answer.
+            if (row->bestFamily.empty() || !row->bestStepS)
                 ++cell.failed;
             else
                 ++wins[row->bestFamily];
@@ -86,7 +88,7 @@ SweepRegimeMap sweepRegimeMap(const SweepOutput& output, const std::vector<Sweep
         double stepSum = 0.0, runnerUpSum = 0.0, marginSum = 0.0, shortest = 0.0;
         int withRunnerUp = 0;
         for (const SweepRow* row : samples[i]) {
-            if (!row->ok || row->bestFamily != cell.bestFamily || !row->bestStepS)
+            if (row->bestFamily != cell.bestFamily || !row->bestStepS)
                 continue;
             stepSum += *row->bestStepS;
             if (cell.bestStrategy.empty() || *row->bestStepS < shortest) {

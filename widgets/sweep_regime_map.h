@@ -17,7 +17,9 @@ namespace ws {
 struct SweepRegimeCell {
     int column = 0, row = 0; // the x and y axes' value indexes (SweepAxisValues::values)
     int samples = 0;         // rows at the cell
-    int failed = 0;          // rows with ok false or no search result (nothing fits)
+    // Rows whose search found nothing that fits. A row whose own strategy failed (ok false)
+    // still counts with its search's answer.
+    int failed = 0;
     // The family that won the most samples (ties: the first in strategyFamilies()); "" when no
     // sample has a winner. `wins` is how many samples it won.
     std::string bestFamily;

@@ -150,12 +150,13 @@ TEST(SweepChartData, GroupsByTheOtherAxesAndAveragesTheSamples) {
 }
 
 // A search's output (docs/cli.md section 10, `search`): link bandwidth across, HBM down, a
-// third axis held; the cell at (1 TB/s, 96 GB) has two samples, one won by tatp.
+// third axis held; the cell at (1 TB/s, 96 GB) has two samples, one won by tatp. The point's
+// own strategy ran out of memory at (1 TB/s, 72 GB): its search's answer still counts.
 const char* kSearchOutput =
     "wafer.link_bandwidth,wafer.die.hbm,strategy.micro_batches,sample,ok,error,step_s,"
     "tokens_per_s,mfu,makespan_s,max_link_bytes,peak_memory_bytes,oom,best_strategy,"
     "best_family,best_step_s,runner_up_family,margin\n"
-    "1 TB/s,72 GB,4,0,true,,9,1,0.1,1,1,1,false,dp 2 tp 24,tp_sp,8,tatp,0.5\n"
+    "1 TB/s,72 GB,4,0,false,out of memory,,,,,,,,dp 2 tp 24,tp_sp,8,tatp,0.5\n" // the search's
     "1 TB/s,72 GB,8,0,true,,9,1,0.1,1,1,1,false,dp 48,dp,1,tatp,0.5\n" // held axis: left out
     "4 TB/s,72 GB,4,0,true,,9,1,0.1,1,1,1,false,dp 6 tatp 8,tatp,6,tp_sp,0.02\n"
     "1 TB/s,96 GB,4,0,true,,9,1,0.1,1,1,1,false,dp 6 tatp 8,tatp,10,fsdp_hybrid,0.1\n"
