@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Regenerates the tables of docs/ from the scripts named beside them (docs/README.md "Tables").
+"""Regenerates the tables of docs/ from the scripts named beside them (docs/validation.md, "How
+the tables are made").
 
 A generated table is preceded by a marker line naming the command that prints it:
 
@@ -59,9 +60,8 @@ def update(path, cli, only, check):
         new = run_table(match.group(1), cli)
         if new != old:
             changed = True
-            sys.stdout.writelines(
-                difflib.unified_diff(old, new, path, path + " (regenerated)", lineterm="\n"))
-            print()
+            for line in difflib.unified_diff(old, new, path, path + " (regenerated)", lineterm=""):
+                print(line)
         out.extend(new)
     if changed and not check:
         # Atomic: the page is never left half written.

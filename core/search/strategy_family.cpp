@@ -39,6 +39,16 @@ std::vector<FamilyBest> familyBests(const Scenario& scenario, const WaferTopolog
             simulated.emplace(top.label, *top.simulatedStepS);
     std::map<std::string, int> tried; // per family: candidates re-scored so far
     std::map<std::string, FamilyBest> best;
+    const auto keep = [&best](const std::string& family, StrategyScore score) {
+        auto& slot = best[family];
+        if (!slot.score.simulatedStepS || *score.simulatedStepS < *slot.score.simulatedStepS)
+            slot = {family, std::move(score)};
+    };
+    // The search's own winners first: a family's best is never worse than what the search
+    // found for it, whatever the analytical order (its top are simulated already).
+    for (const StrategyScore& top : result.top)
+        if (top.simulatedStepS && !top.outOfMemory)
+            keep(strategyFamily(top.strategy), top);
     // result.candidates is in analytical order, best first.
     for (const StrategyScore& candidate : result.candidates) {
         if (candidate.outOfMemory)
@@ -62,9 +72,7 @@ std::vector<FamilyBest> familyBests(const Scenario& scenario, const WaferTopolog
                 continue; // the analytical model took it; the builder refused it
             }
         }
-        auto& slot = best[family];
-        if (!slot.score.simulatedStepS || *score.simulatedStepS < *slot.score.simulatedStepS)
-            slot = {family, std::move(score)};
+        keep(family, std::move(score));
     }
     std::vector<FamilyBest> ranked;
     for (auto& [family, entry] : best)

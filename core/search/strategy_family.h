@@ -29,13 +29,14 @@ struct FamilyBest {
     StrategyScore score; // simulatedStepS set
 };
 
-// The best strategy of every family the search met, each family's `perFamily` best analytical
-// candidates that fit in memory re-scored by the full simulator (those the search already
-// simulated are not simulated again), best first: what the sweep's `search` reports (the
-// best's family and the runner-up family's margin). No TCME polish: every family is judged by
-// the same untuned simulation. Throws RunCancelled when `cancel` fires.
+// The best strategy of every family the search met, best first: the search's simulated top
+// strategies, and each family's `perFamily` best analytical candidates that fit in memory
+// re-scored by the full simulator (those the search already simulated are not simulated
+// again), so that the best family's best is at least as fast as the search's best: what the sweep's
+// `search` reports (the best's family and the runner-up family's margin). No TCME polish: every
+// family is judged by the same untuned simulation. Throws RunCancelled when `cancel` fires.
 std::vector<FamilyBest> familyBests(const Scenario& scenario, const WaferTopology& topology,
-                                    const SearchResult& result, int perFamily = 2,
+                                    const SearchResult& result, int perFamily = 4,
                                     const std::function<bool()>& cancel = {});
 
 } // namespace ws
