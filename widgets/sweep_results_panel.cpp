@@ -762,14 +762,17 @@ void SweepResultsPanel::drawRegimeMap() {
         QStringList held;
         for (const std::string& axis : map.heldAxes)
             held << qs(axis).toHtmlEscaped();
-        caption << (map.rowsLeftOut == 1
-                        ? tr("at %1 (1 row at another value left out: choose other axes to see "
-                             "it)")
-                              .arg(held.join(QStringLiteral(", ")))
-                        : tr("at %1 (%2 rows at other values left out: choose other axes to see "
-                             "them)")
-                              .arg(held.join(QStringLiteral(", ")))
-                              .arg(map.rowsLeftOut));
+        const QString at = held.join(QStringLiteral(", "));
+        if (map.rowsLeftOut == 0)
+            caption << tr("at %1").arg(at);
+        else if (map.rowsLeftOut == 1)
+            caption << tr("at %1 (1 row at another value left out: choose other axes to see it)")
+                           .arg(at);
+        else
+            caption << tr("at %1 (%2 rows at other values left out: choose other axes to see "
+                          "them)")
+                           .arg(at)
+                           .arg(map.rowsLeftOut);
     }
     if (nothingFits > 0)
         caption << tr("hatched: no strategy fits in memory");
