@@ -991,8 +991,8 @@ RoutingSpec readRouting(const json& value, const std::string& path, const DieChe
 TcmeSpec readTcme(const json& value, const std::string& path) {
     expectObject(value, path);
     TcmeSpec tcme;
-    tcme.extensions =
-        checkKeys(value, path, {"max_iter", "min_gain", "patience", "target_utilization"});
+    tcme.extensions = checkKeys(
+        value, path, {"max_iter", "min_gain", "patience", "target_utilization", "split_transfers"});
     if (const json* v = findMember(value, "max_iter"))
         tcme.maxIter = readIntRange(*v, memberPath(path, "max_iter"), 1, kMaxTcmeIterations);
     if (const json* v = findMember(value, "min_gain")) {
@@ -1010,6 +1010,8 @@ TcmeSpec readTcme(const json& value, const std::string& path) {
                    "must be greater than 0 and at most 10, got " +
                        numberText(tcme.targetUtilization));
     }
+    if (const json* v = findMember(value, "split_transfers"))
+        tcme.splitTransfers = readBoolean(*v, memberPath(path, "split_transfers"));
     return tcme;
 }
 

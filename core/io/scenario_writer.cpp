@@ -241,6 +241,8 @@ ordered_json tcmeJson(const TcmeSpec& tcme) {
     out["min_gain"] = tcme.minGain;
     out["patience"] = tcme.patience;
     out["target_utilization"] = tcme.targetUtilization;
+    if (!tcme.splitTransfers) // written only when off: files from before the key stay as they were
+        out["split_transfers"] = false;
     addExtensions(out, tcme.extensions);
     return out;
 }

@@ -158,6 +158,9 @@ struct TcmeSpec {
     double minGain = 0.05;
     int patience = 3;
     double targetUtilization = 0.7;
+    // Candidates (e) of docs/tcme.md: a hot op's transfer split over two routes. Off, TCME stops
+    // at whole trees (the "balanced whole trees" figures of the yardstick).
+    bool splitTransfers = true;
     nlohmann::json extensions = nlohmann::json::object();
     friend bool operator==(const TcmeSpec&, const TcmeSpec&) = default;
 };

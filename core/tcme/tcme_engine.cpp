@@ -68,6 +68,7 @@ std::string gainExplanation(TcmeGain gain) {
 TcmeOptions tcmeOptionsFrom(const Scenario& scenario) {
     TcmeOptions options;
     options.spec = scenario.tcme.value_or(TcmeSpec{});
+    options.splitTransfers = options.spec.splitTransfers;
     return options;
 }
 

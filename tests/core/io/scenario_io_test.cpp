@@ -709,6 +709,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "must be 1 to 1000"},
         ErrorCase{"tcme target", withWafer(R"("tcme": {"target_utilization": 0})"),
                   "tcme.target_utilization", "greater than 0 and at most 10"},
+        ErrorCase{"tcme split", withWafer(R"("tcme": {"split_transfers": 1})"),
+                  "tcme.split_transfers", "true or false"},
         ErrorCase{"tcme key", withWafer(R"("tcme": {"patient": 3})"), "tcme.patient",
                   "did you mean 'patience'?"}),
     [](const testing::TestParamInfo<ErrorCase>& param) { return test::errorCaseName(param); });

@@ -429,7 +429,9 @@ TEST(TcmeEngine, ParsesItsSettingsFromTheScenario) {
     EXPECT_DOUBLE_EQ(options.spec.minGain, 0.1);
     EXPECT_EQ(options.spec.patience, 2);
     EXPECT_DOUBLE_EQ(options.spec.targetUtilization, 0.5);
+    EXPECT_TRUE(options.splitTransfers);
     EXPECT_EQ(tcmeOptionsFrom(mesh(2, 2)).spec, TcmeSpec{});
+    EXPECT_FALSE(toJson(scenario)["tcme"].contains("split_transfers")); // the default: not written
 }
 
 // An all-gather of 1 MiB per die over every die of an n x n mesh.
@@ -441,6 +443,27 @@ Scenario yardstick(int n, std::optional<Algorithm> algorithm) {
     scenario.traffic = {
         collective("ag", OpKind::AllGather, all, n * n * kMiB, std::move(algorithm))};
     return scenario;
+}
+
+// docs/file-format.md `tcme.split_transfers`: off, candidate (e) is never tried, so the
+// yardstick's balanced whole trees are reachable from a file (and the CLI's optimize); the key
+// survives a save.
+TEST(TcmeEngine, SplitTransfersOffInTheFileStopsAtWholeTrees) {
+    Scenario scenario = yardstick(4, Algorithm::Ring);
+    scenario.tcme = TcmeSpec{};
+    scenario.tcme->splitTransfers = false;
+    const Scenario reloaded = parseScenario(toJson(scenario));
+    ASSERT_TRUE(reloaded.tcme);
+    EXPECT_FALSE(reloaded.tcme->splitTransfers);
+    const TcmeOptions options = tcmeOptionsFrom(reloaded);
+    EXPECT_FALSE(options.splitTransfers);
+    const WaferTopology topology(reloaded.wafer.topologySpec());
+    TcmeEngine whole(reloaded, topology, options);
+    whole.run();
+    for (const TcmeIteration& iteration : whole.iterations())
+        for (const TcmeAction& action : iteration.actions)
+            EXPECT_NE(action.kind, TcmeAction::Kind::Split);
+    EXPECT_LT(whole.current().makespanS, whole.initial().makespanS);
 }
 
 // docs/network-model.md section 9 and docs/tcme.md: an all-gather of 1 MiB per die over the 64

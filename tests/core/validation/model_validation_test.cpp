@@ -136,7 +136,7 @@ TEST(ModelValidation, WaferAgainstClusterScenariosFitAndSlowerDiesAreNeverFaster
         }
         ++files;
     }
-    EXPECT_EQ(files, 6);
+    EXPECT_EQ(files, 7); // two wafers at two efficiencies each, three clusters
     const double atPeak = simulatedMetric(loadScenario(dir / "gpt3_13b_wafer_4x8_312tf.json"),
                                           ValidationMetric::StepS, RunOptions{});
     const double atA100 =
