@@ -5,6 +5,7 @@
 #include "search/strategy_scoring.h"
 #include "sim/run_cancelled.h"
 #include "sweep/fault_sample.h"
+#include "sweep/sweep_runner.h"
 #include "units/quantity.h"
 
 #include <algorithm>
@@ -122,7 +123,7 @@ FaultStudyResult runFaultStudy(const FaultStudySpec& spec, const std::function<b
                     throw RunCancelled();
                 SampleOutcome outcome = simulateSample(base, spec, rate, sample, cancel);
                 point.tokensPerSecond.push_back(outcome.tokensPerSecond);
-                if (outcome.error.rfind("out of memory", 0) == 0)
+                if (isOutOfMemoryError(outcome.error))
                     ++point.outOfMemory;
                 if (!outcome.note.empty() && point.changed++ == 0)
                     point.firstChange = outcome.note;

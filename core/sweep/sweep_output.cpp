@@ -120,7 +120,8 @@ SweepRow rowOf(std::vector<nlohmann::json> values, const std::vector<std::string
     row.makespanS = numberCell(cells[MakespanS], names[MakespanS], line).value_or(0.0);
     row.maxLinkBytes = numberCell(cells[MaxLinkBytes], names[MaxLinkBytes], line).value_or(0.0);
     row.peakMemoryBytes = numberCell(cells[PeakMemory], names[PeakMemory], line).value_or(0.0);
-    row.outOfMemory = boolCell(cells[Oom], names[Oom], line).value_or(false);
+    row.outOfMemory = boolCell(cells[Oom], names[Oom], line).value_or(false) ||
+                      (!row.ok && isOutOfMemoryError(row.error));
     readExtras(row, extras,
                std::vector<std::string>(cells.begin() + static_cast<std::ptrdiff_t>(names.size()),
                                         cells.end()),

@@ -34,6 +34,10 @@ double rateAt(const SweepSpec& spec, const SweepPoint& point, std::string_view k
 
 } // namespace
 
+bool isOutOfMemoryError(const std::string& error) {
+    return error.rfind("out of memory: ", 0) == 0;
+}
+
 FaultedScenario scenarioAt(const SweepSpec& spec, const SweepPoint& point) {
     FaultedScenario faulted;
     faulted.scenario = parseScenario(scenarioJsonAt(spec, point), spec.baseDirectory);
@@ -111,7 +115,6 @@ SweepRow evaluatePoint(const SweepSpec& spec, const SweepPoint& point) {
             row.tokensPerSecond.reset();
             row.mfu.reset();
             row.makespanS = row.maxLinkBytes = row.peakMemoryBytes = 0.0;
-            row.outOfMemory = false;
         }
     } catch (const std::bad_alloc&) {
         row.error = "out of memory while simulating this point";

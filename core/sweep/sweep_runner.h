@@ -22,6 +22,8 @@ struct SweepRow {
     double makespanS = 0.0;
     double maxLinkBytes = 0.0;
     double peakMemoryBytes = 0.0; // the largest die's, 0 without a memory model
+    // The step does not fit its dies' SRAM and HBM: the point failed (`ok` false, its error
+    // isOutOfMemoryError), or, in a file written before such points failed, ran flagged `oom`.
     bool outOfMemory = false;
     // A sweep with fault axes: what re-placing after the faults changed in the strategy
     // ("dp 6 -> 4: 43 of 48 dies live; micro_batches 4 -> 8 to fit in memory"), "" when nothing.
@@ -36,6 +38,11 @@ struct SweepRow {
     std::string runnerUpFamily;
     std::optional<double> margin;
 };
+
+// Whether a failed point's or sample's error says its step does not fit its dies' memory
+// ("out of memory: 93.08 GB per die against 72.08 GB of SRAM and HBM", docs/cli.md section 10);
+// not the host running out of memory while simulating.
+bool isOutOfMemoryError(const std::string& error);
 
 // The scenario a point simulates: scenarioJsonAt read as a scenario (relative paths in
 // spec.baseDirectory) and, in a sweep with fault axes, the point's faults drawn on it

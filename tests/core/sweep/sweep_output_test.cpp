@@ -54,6 +54,12 @@ std::vector<SweepRow> awkwardRows(const SweepSpec& spec) {
         rows[failed].error =
             failed == 3 ? R"(strategy: dp 16, "too many", for 16 dies)" : "two\nlines";
     }
+    // A step that does not fit fails, and reads back out of memory from its error alone
+    // (docs/cli.md section 10: a failed row has no `oom`).
+    rows[5] = SweepRow{};
+    rows[5].point = pointAt(spec, 5);
+    rows[5].error = "out of memory: 93.08 GB per die against 72.08 GB of SRAM and HBM";
+    rows[5].outOfMemory = true;
     return rows;
 }
 
