@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # The table of docs/search.md: for GPT-3 175B, Llama 2 70B and GPT-3 6.7B on the 6x8 wafer, the
 # best strategy the search finds against each baseline (step time, tokens/s, memory per die).
-# Usage: scripts/search_table.sh [CLI] [extra search options, e.g. --threads 2 --seed 1]
+# Usage: scripts/search_table.sh [--cli CLI] [extra search options, e.g. --threads 2 --seed 1]
+# (CLI: build/release/app/waferscope-cli unless given; scripts/update_doc_tables.py passes it.)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-cli="${1:-$here/build/release/app/waferscope-cli}"
-shift || true
+cli="$here/build/release/app/waferscope-cli"
+options=()
+while [ $# -gt 0 ]; do
+    if [ "$1" = "--cli" ]; then cli="$2"; shift 2; else options+=("$1"); shift; fi
+done
+set -- "${options[@]}"
 command -v jq >/dev/null || { echo "search_table.sh needs jq" >&2; exit 2; }
 
 echo "| Model | System | Strategy | Step (s) | Tokens/s | Memory/die (GB) | Best is faster by |"

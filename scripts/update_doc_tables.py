@@ -2,15 +2,17 @@
 """Regenerates the tables of docs/ from the scripts named beside them (docs/validation.md, "How
 the tables are made").
 
-A generated table is preceded by a marker line naming the command that prints it:
+A generated table is preceded by a line naming the command that prints it, shown on the page:
 
-    <!-- table: scripts/tcme_table.py -->
+    *Table: `scripts/tcme_table.py`*
+
     | scenario | ... |
     |---|---|
 
 The command runs from the repository's root with `--cli CLI` appended (the waferscope-cli to
 use: build/release/app/waferscope-cli unless given) and must print one Markdown table; the lines
-after the marker that start with `|` are replaced by it. Nothing else in the file changes.
+that start with `|` after the marker (and one blank line) are replaced by it, with a blank line
+before and after. Nothing else in the file changes.
 
 Usage: scripts/update_doc_tables.py [--cli CLI] [--only SUBSTRING] [--check] FILE...
   --only   regenerate only the markers whose command contains SUBSTRING
@@ -26,7 +28,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MARKER = re.compile(r"^<!-- table: (.+?) -->\s*$")
+MARKER = re.compile(r"^\*Table: `(.+?)`\*\s*$")
 
 
 def run_table(command, cli):
@@ -50,19 +52,27 @@ def update(path, cli, only, check):
         out.append(line)
         i += 1
         match = MARKER.match(line)
-        if not match or (only and only not in match.group(1)):
+        if not match:
             continue
+        out.append("")  # the blank line Markdown needs before a table
+        if i < len(lines) and not lines[i].strip():
+            i += 1
         old = []
         while i < len(lines) and lines[i].startswith("|"):
             old.append(lines[i])
             i += 1
-        print(f"{path}: {match.group(1)}", file=sys.stderr)
-        new = run_table(match.group(1), cli)
+        new = old
+        if not only or only in match.group(1):
+            print(f"{path}: {match.group(1)}", file=sys.stderr)
+            new = run_table(match.group(1), cli)
         if new != old:
             changed = True
             for line in difflib.unified_diff(old, new, path, path + " (regenerated)", lineterm=""):
                 print(line)
         out.extend(new)
+        if i < len(lines) and lines[i].strip():
+            out.append("")  # and the blank line that ends it
+    changed = changed or out != lines
     if changed and not check:
         # Atomic: the page is never left half written.
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)))

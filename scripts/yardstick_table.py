@@ -8,8 +8,9 @@ Each row is `waferscope-cli optimize FILE --json` on resources/scenarios/allgath
 or reducescatter_trees_8x8.json, or on a variant written to a temporary directory: the 16x16
 mesh (every die in the group, 256 MiB: still 1 MiB per die), the store-and-forward model with
 256 KiB chunks, and "bare links" (`wafer.protocols: []`, docs/file-format.md "Protocols": the
-line rate with no latency of its own, as the synthesizer's figures assume). The shipped files
-set no protocols, so they run with the wafer's default (docs/network-model.md section 4.8).
+line rate with no latency of its own, as the synthesizer's figures assume), as the shipped files
+are; the "d2d" rows drop that key, so that the wafer's default protocol applies
+(docs/network-model.md section 4.8).
 Columns: the ring (`before.makespan_s`), TCME's first iteration (its action) and TCME's end
 (`after.makespan_s`), the busiest link at the end in shards (`after.max_link_bytes` over a
 shard's bytes on the wire), and the bound: (P - 1) / 2 shards over the links' rate, plus the
@@ -37,14 +38,14 @@ TACOS_PUBLISHED = {("all-gather", 8): "about 641 us", ("all-gather", 16): "about
 # (collective, file, mesh edge, links, network model)
 ROWS = [
     ("all-gather", "allgather_yardstick_8x8.json", 8, "bare", "fluid"),
-    ("all-gather", "allgather_yardstick_8x8.json", 8, "shipped", "fluid"),
+    ("all-gather", "allgather_yardstick_8x8.json", 8, "d2d", "fluid"),
     ("all-gather", "allgather_yardstick_8x8.json", 16, "bare", "fluid"),
     ("reduce-scatter", "reducescatter_trees_8x8.json", 8, "bare", "fluid"),
-    ("reduce-scatter", "reducescatter_trees_8x8.json", 8, "shipped", "fluid"),
+    ("reduce-scatter", "reducescatter_trees_8x8.json", 8, "d2d", "fluid"),
     ("reduce-scatter", "reducescatter_trees_8x8.json", 8, "bare", "store-and-forward"),
     ("reduce-scatter", "reducescatter_trees_8x8.json", 16, "bare", "fluid"),
 ]
-LINKS = {"bare": "bare (`protocols: []`)", "shipped": "as shipped (default protocol)"}
+LINKS = {"bare": "bare (`protocols: []`, as shipped)", "d2d": "the wafer's default protocol"}
 FIRST_STEP = {"multicast": "XY trees", "reduction_tree": "XY reduction trees"}
 
 
@@ -94,6 +95,8 @@ def scenario_for(file, n, links, model):
         scenario["traffic"][0].update(group=list(range(n * n)), bytes=f"{n * n} MiB")
     if links == "bare":
         scenario["wafer"]["protocols"] = []
+    else:
+        scenario["wafer"].pop("protocols", None)
     if model == "store-and-forward":
         scenario["network"] = {"model": "store_and_forward", "chunk": "256 KiB"}
     return scenario
