@@ -1,5 +1,6 @@
 #include "autosave_recovery.h"
 
+#include "builtin_scenarios.h"
 #include "scenario_document.h"
 
 #include <QFile>
@@ -53,7 +54,10 @@ bool AutosaveRecovery::restore(ScenarioDocument& document, QString* error) {
         ScenarioDocument::readScenarioFile(AppSettings::autosavePath(), directory, error);
     if (!scenario)
         return false;
-    document.restoreUnsaved(std::move(*scenario), offer->filePath, offer->displayName);
+    // Edits of a file the project ships come back untitled: Save then asks where, never over it
+    // (an autosave from before that file was opened untitled may still name it).
+    const QString filePath = isShippedPath(offer->filePath) ? QString() : offer->filePath;
+    document.restoreUnsaved(std::move(*scenario), filePath, offer->displayName);
     return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -30,6 +31,24 @@ QVector<BuiltinScenario> builtinScenarios() {
 
 QString defaultScenarioResource() {
     return QStringLiteral(":/scenarios/contention_fsdp_tatp_4x4.json");
+}
+
+QString shippedFolder() {
+    return QFileInfo(QStringLiteral(WAFERSCOPE_SHIPPED_DIR)).canonicalFilePath();
+}
+
+bool isShippedPath(const QString& path) {
+    if (path.startsWith(QLatin1Char(':')))
+        return true;
+    const QString shipped = shippedFolder();
+    if (shipped.isEmpty() || path.isEmpty())
+        return false;
+    // The folder, canonical (links resolved), since the file itself may not exist yet.
+    const QFileInfo file(path);
+    QString folder = QFileInfo(file.absolutePath()).canonicalFilePath();
+    if (folder.isEmpty())
+        folder = QDir::cleanPath(file.absolutePath());
+    return folder == shipped || folder.startsWith(shipped + QLatin1Char('/'));
 }
 
 } // namespace ws

@@ -17,4 +17,13 @@ QVector<BuiltinScenario> builtinScenarios();
 // The scenario the app opens when given no file: the FSDP/TATP contention teaching example.
 QString defaultScenarioResource();
 
+// The folder of the files WaferScope ships, the source tree's resources/ (examples, sweeps,
+// validation suites), as a canonical path; empty when it is not on this machine.
+QString shippedFolder();
+
+// Whether `path` (a file that may not exist yet) is a built-in example (":/...") or lies in the
+// shipped folder: such files open untitled and the app never writes to them (docs/gui.md
+// "Files").
+bool isShippedPath(const QString& path);
+
 } // namespace ws

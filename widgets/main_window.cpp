@@ -31,6 +31,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -46,6 +47,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -771,7 +773,7 @@ void MainWindow::openDialog() {
 }
 
 bool MainWindow::save() {
-    if (m_document->filePath().isEmpty())
+    if (m_document->filePath().isEmpty() || isShippedPath(m_document->filePath()))
         return saveAs();
     QString error;
     if (!m_document->saveAs(m_document->filePath(), &error)) {
@@ -783,11 +785,21 @@ bool MainWindow::save() {
     return true;
 }
 
+QString MainWindow::saveAsSuggestion() const {
+    const QString file = m_document->filePath();
+    if (!file.isEmpty() && !isShippedPath(file))
+        return file;
+    // Never the folder of the shipped examples, even when the user last opened one there.
+    QString folder = m_settings.lastDirectory();
+    if (isShippedPath(folder + QStringLiteral("/") + m_document->displayName()))
+        folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (folder.isEmpty())
+        folder = QDir::homePath();
+    return folder + QLatin1Char('/') + m_document->displayName();
+}
+
 bool MainWindow::saveAs() {
-    QString suggestion = m_document->filePath();
-    if (suggestion.isEmpty())
-        suggestion = m_settings.lastDirectory() + QLatin1Char('/') + m_document->displayName();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), suggestion,
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), saveAsSuggestion(),
                                                       tr("Scenarios (*.json)"));
     if (path.isEmpty())
         return false;

@@ -60,6 +60,10 @@ public:
     // and are returned in `error`. A sweep's output (isSweepOutput) does not replace the
     // document: it is read off the GUI thread into the Sweep results dock (openSweepResults).
     bool openScenario(const QString& path, QString* error = nullptr, bool quiet = false);
+    // Where Save as proposes to write: the document's own file, else its name in the folder
+    // last used, unless that is the folder of the shipped files (isShippedPath): then in the
+    // user's documents folder.
+    QString saveAsSuggestion() const;
     // Shows a sweep's output in the Sweep results dock; the reading's errors go to the
     // Messages dock and, unless `quiet`, a message box. Returns at once: the dock fills in
     // when the file is read (waitForIdle waits for it).

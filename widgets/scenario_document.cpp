@@ -1,5 +1,6 @@
 #include "scenario_document.h"
 
+#include "builtin_scenarios.h"
 #include "scenario_edit_command.h"
 
 #include "advice/advisor.h"
@@ -93,10 +94,11 @@ bool ScenarioDocument::openFile(const QString& path, QString* error) {
     std::optional<Scenario> scenario = readScenarioFile(path, directory, error, &text);
     if (!scenario)
         return false;
-    // A bundled example opened from the source tree (resources/scenarios/) is the example, not
-    // the user's file: read-only like its built-in copy, so Save asks where instead of writing
-    // over it. A copy the user has changed on disk is theirs.
-    const bool example = resource || isBundledExample(QFileInfo(path).fileName(), text);
+    // A file the project ships (resources/ of the source tree: the examples, the validation
+    // scenarios), or an unchanged copy of a built-in example anywhere, is the example, not the
+    // user's file: read-only like its built-in copy, so Save asks where instead of writing over
+    // it. A copy the user has changed, outside resources/, is theirs.
+    const bool example = isShippedPath(path) || isBundledExample(QFileInfo(path).fileName(), text);
     load(std::move(*scenario), example ? QString() : QFileInfo(path).absoluteFilePath(),
          example ? QFileInfo(path).fileName() : QString());
     return true;
@@ -119,6 +121,12 @@ bool ScenarioDocument::writeCopy(const QString& path, QString* error) const {
 }
 
 bool ScenarioDocument::saveAs(const QString& path, QString* error) {
+    if (isShippedPath(path)) {
+        *error = path + QStringLiteral(": is in the folder of the files WaferScope ships (") +
+                 shippedFolder() +
+                 QStringLiteral("), which are read-only: save the scenario in another folder");
+        return false;
+    }
     if (!writeCopy(path, error))
         return false;
     m_filePath = QFileInfo(path).absoluteFilePath();

@@ -54,7 +54,7 @@ public:
                                                     QString* error, QByteArray* text = nullptr);
     // Writes the text core's saveScenario writes (the documented key order, as Export does),
     // atomically: a failed save leaves the old file intact and sets `error` to
-    // "FILE: cannot be written: reason".
+    // "FILE: cannot be written: reason". Refuses a file the project ships (isShippedPath).
     bool saveAs(const QString& path, QString* error);
     // Writes the scenario to `path` as saveAs does, without making it the document's file
     // (autosave).

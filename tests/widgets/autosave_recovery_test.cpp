@@ -1,14 +1,21 @@
 #include "autosave_recovery.h"
+#include "builtin_scenarios.h"
 #include "main_window.h"
 #include "scenario_document.h"
 #include "widget_test_support.h"
 
 #include "io/scenario_io.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QCoreApplication>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 
 #include <gtest/gtest.h>
@@ -112,6 +119,80 @@ TEST_F(AutosaveRecoveryTest, AnExampleIsRestoredUntitledSoThatSaveAsksWhere) {
     EXPECT_EQ(document.scenario(), edited);
     EXPECT_TRUE(document.filePath().isEmpty()) << "never written over the bundled example";
     EXPECT_EQ(document.displayName(), "contention_fsdp_tatp_4x4.json");
+}
+
+// An autosave that names a file the project ships (written before such files opened untitled)
+// comes back untitled too: Save asks where (docs/gui.md "Files").
+TEST_F(AutosaveRecoveryTest, AnAutosaveNamingAShippedFileIsRestoredUntitled) {
+    const QString shipped = QString::fromStdString(test::scenarioPath("transpose_8x8.json"));
+    ScenarioDocument example;
+    QString error;
+    ASSERT_TRUE(example.openFile(shipped, &error)) << error.toStdString();
+    ASSERT_TRUE(AutosaveRecovery().write(example, &error)) << error.toStdString();
+    AppSettings().setAutosaveSource(QFileInfo(shipped).absoluteFilePath(), "transpose_8x8.json");
+
+    AutosaveRecovery recovery;
+    ASSERT_TRUE(recovery.pending()) << "the autosave is newer than the checked-out file";
+    ScenarioDocument document;
+    ASSERT_TRUE(recovery.restore(document, &error)) << error.toStdString();
+    EXPECT_TRUE(document.filePath().isEmpty());
+    EXPECT_TRUE(document.isModified());
+}
+
+// The path a user took: an example opened from resources/scenarios/, edited, Ctrl+S, Enter on
+// the proposed name, then Yes to a "replace?" if one comes. The dialog proposes a folder outside
+// resources/; a name typed into resources/ is refused with a message; the example is unchanged.
+TEST_F(AutosaveRecoveryTest, SavingAnEditedExampleNeverProposesNorWritesTheShippedFolder) {
+    const QString shipped = QString::fromStdString(test::scenarioPath("transpose_8x8.json"));
+    QFile original(shipped);
+    ASSERT_TRUE(original.open(QIODevice::ReadOnly));
+    const QByteArray before = original.readAll();
+    original.close();
+    AppSettings().setLastDirectory(QFileInfo(shipped).absolutePath()); // as after File > Open
+
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(shipped, nullptr, true));
+    Scenario edited = window.document()->scenario();
+    edited.name = "an edited example";
+    window.document()->edit("Rename", edited);
+    EXPECT_FALSE(isShippedPath(window.saveAsSuggestion()))
+        << window.saveAsSuggestion().toStdString();
+    EXPECT_TRUE(window.saveAsSuggestion().endsWith("/transpose_8x8.json"));
+
+    // Answer each modal window as it opens: the file dialog with the example's own path, any
+    // question with Yes, the refusal with OK.
+    QString proposed, refusal;
+    QTimer answer;
+    QObject::connect(&answer, &QTimer::timeout, [&] {
+        QWidget* modal = QApplication::activeModalWidget();
+        if (auto* dialog = qobject_cast<QFileDialog*>(modal); dialog && proposed.isEmpty()) {
+            proposed = dialog->selectedFiles().value(0); // once: the accept below is queued
+            dialog->selectFile(shipped);
+            // As Enter does; queued, so that this timer can answer the windows it opens.
+            QMetaObject::invokeMethod(dialog, "accept", Qt::QueuedConnection);
+        } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
+            if (QAbstractButton* yes = box->button(QMessageBox::Yes)) {
+                QMetaObject::invokeMethod(yes, "click", Qt::QueuedConnection);
+            } else {
+                refusal = box->text();
+                QMetaObject::invokeMethod(box, "accept", Qt::QueuedConnection);
+            }
+        }
+    });
+    window.show();
+    window.activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&window)); // shortcuts reach the active window
+    answer.start(20);
+    QTest::keyClick(&window, Qt::Key_S, Qt::ControlModifier);
+    answer.stop();
+
+    EXPECT_FALSE(proposed.isEmpty()) << "Ctrl+S on an example asks where";
+    EXPECT_FALSE(isShippedPath(proposed)) << proposed.toStdString();
+    EXPECT_TRUE(refusal.contains("is in the folder of the files WaferScope ships"))
+        << refusal.toStdString();
+    EXPECT_TRUE(window.document()->isModified());
+    ASSERT_TRUE(original.open(QIODevice::ReadOnly));
+    EXPECT_EQ(original.readAll(), before);
 }
 
 TEST_F(AutosaveRecoveryTest, TheWindowRestoresOrDiscardsAsTheUserAnswers) {

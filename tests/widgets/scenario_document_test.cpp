@@ -241,9 +241,8 @@ TEST(ScenarioDocument, BuiltInExamplesOpenFromResources) {
     EXPECT_EQ(document.displayName(), "contention_fsdp_tatp_4x4.json");
 }
 
-// Issue 20: Save on the close prompt wrote over resources/scenarios/ when an example had been
-// opened from the source tree. A file identical to a built-in example opens as that example;
-// once the user has changed it on disk it is their file.
+// A file identical to a built-in example opens as that example, wherever it is; once the user
+// has changed it on disk, outside the shipped folder, it is their file (docs/gui.md "Files").
 TEST(ScenarioDocument, ABundledExampleOpenedFromDiskIsReadOnly) {
     QTemporaryDir directory;
     const QString path = directory.filePath("contention_fsdp_tatp_4x4.json");
@@ -260,6 +259,40 @@ TEST(ScenarioDocument, ABundledExampleOpenedFromDiskIsReadOnly) {
     saveScenario(changed, path.toStdString());
     ASSERT_TRUE(document.openFile(path, &error)) << error.toStdString();
     EXPECT_EQ(document.filePath(), QFileInfo(path).absoluteFilePath());
+}
+
+// Every file of resources/ is read-only, built in or not, whatever its content, and under any
+// name chosen there (docs/gui.md "Files"): a save there is refused and writes nothing.
+TEST(ScenarioDocument, AShippedFileOpensUntitledAndNothingIsWrittenInTheShippedFolder) {
+    const QString shipped =
+        QString::fromStdString(test::scenarioPath("gpt3_13b_dgx_a100_32gpu.json"));
+    ASSERT_FALSE(QFile::exists(":/scenarios/gpt3_13b_dgx_a100_32gpu.json")) << "not built in";
+    QFile original(shipped);
+    ASSERT_TRUE(original.open(QIODevice::ReadOnly));
+    const QByteArray before = original.readAll();
+    original.close();
+
+    ScenarioDocument document;
+    QString error;
+    ASSERT_TRUE(document.openFile(shipped, &error)) << error.toStdString();
+    EXPECT_TRUE(document.filePath().isEmpty()) << "Save must ask where";
+    EXPECT_EQ(document.displayName(), "gpt3_13b_dgx_a100_32gpu.json");
+    Scenario edited = document.scenario();
+    edited.name = "edited";
+    document.edit("Rename", edited);
+
+    const QString beside = QFileInfo(shipped).absolutePath() + "/my_variant.json";
+    for (const QString& target : {shipped, beside}) {
+        SCOPED_TRACE(target.toStdString());
+        EXPECT_FALSE(document.saveAs(target, &error));
+        EXPECT_TRUE(error.startsWith(target + ": is in the folder of the files WaferScope ships"))
+            << error.toStdString();
+        EXPECT_TRUE(document.isModified());
+        EXPECT_TRUE(document.filePath().isEmpty());
+    }
+    EXPECT_FALSE(QFile::exists(beside));
+    ASSERT_TRUE(original.open(QIODevice::ReadOnly));
+    EXPECT_EQ(original.readAll(), before);
 }
 
 } // namespace
