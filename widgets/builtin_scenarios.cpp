@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QStandardPaths>
 
 namespace ws {
 
@@ -49,6 +50,16 @@ bool isShippedPath(const QString& path) {
     if (folder.isEmpty())
         folder = QDir::cleanPath(file.absolutePath());
     return folder == shipped || folder.startsWith(shipped + QLatin1Char('/'));
+}
+
+QString folderToWriteIn(const QString& lastDirectory) {
+    if (!lastDirectory.isEmpty() && QDir(lastDirectory).exists() &&
+        !isShippedPath(lastDirectory + QStringLiteral("/file")))
+        return lastDirectory;
+    // A folder that exists: a file dialog given one that does not opens where it was last,
+    // which may be the shipped folder.
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return !documents.isEmpty() && QDir(documents).exists() ? documents : QDir::homePath();
 }
 
 } // namespace ws

@@ -26,4 +26,8 @@ QString shippedFolder();
 // "Files").
 bool isShippedPath(const QString& path);
 
+// The folder a save or export dialog starts in: `lastDirectory`, unless it is in the shipped
+// folder, then the user's documents folder, or home when there is none.
+QString folderToWriteIn(const QString& lastDirectory);
+
 } // namespace ws

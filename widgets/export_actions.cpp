@@ -1,6 +1,7 @@
 #include "export_actions.h"
 
 #include "app_settings.h"
+#include "builtin_scenarios.h"
 #include "charts_panel.h"
 #include "mesh_view.h"
 #include "scenario_document.h"
@@ -19,6 +20,7 @@
 
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QImage>
 #include <QPageSize>
 #include <QPainter>
@@ -43,8 +45,19 @@ ExportActions::ExportActions(QWidget* dialogParent, const AppSettings& settings,
     : QObject(dialogParent), m_dialogParent(dialogParent), m_settings(settings),
       m_document(document), m_mesh(mesh), m_charts(charts), m_tcme(tcme) {}
 
-QString ExportActions::askPath(const QString& title, const QString& filter) const {
-    return QFileDialog::getSaveFileName(m_dialogParent, title, m_settings.lastDirectory(), filter);
+QString ExportActions::askPath(const QString& title, const QString& filter, const QString& suffix) {
+    // "gpt3_175b_6x8_fsdp_tatp_launch.txt": the document's name and what the file holds.
+    const QString name = QFileInfo(m_document->displayName()).completeBaseName() + suffix;
+    const QString path = QFileDialog::getSaveFileName(
+        m_dialogParent, title, folderToWriteIn(m_settings.lastDirectory()) + '/' + name, filter);
+    if (isShippedPath(path)) { // docs/gui.md "Files": never over what the project ships
+        emit statusMessage(
+            tr("Not exported: %1 is in the folder of the files WaferScope ships (%2), "
+               "which are read-only; choose another folder")
+                .arg(path, shippedFolder()));
+        return {};
+    }
+    return path;
 }
 
 void ExportActions::writeText(const QString& path, const std::string& text) {
@@ -58,7 +71,8 @@ void ExportActions::writeText(const QString& path, const std::string& text) {
 
 void ExportActions::exportMeshImage() {
     const QString path =
-        askPath(tr("Export mesh view"), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"));
+        askPath(tr("Export mesh view"), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"),
+                QStringLiteral("_mesh.png"));
     if (path.isEmpty())
         return;
     const QRect area = m_mesh->rect();
@@ -94,7 +108,10 @@ void ExportActions::exportReport(const QString& kind) {
     const QString filter = kind == QLatin1String("csv")     ? tr("CSV (*.csv)")
                            : kind == QLatin1String("trace") ? tr("Chrome trace (*.json)")
                                                             : tr("JSON (*.json)");
-    const QString path = askPath(tr("Export"), filter);
+    const QString suffix = kind == QLatin1String("csv")     ? QStringLiteral("_links.csv")
+                           : kind == QLatin1String("trace") ? QStringLiteral("_trace.json")
+                                                            : QStringLiteral("_report.json");
+    const QString path = askPath(tr("Export"), filter, suffix);
     if (path.isEmpty())
         return;
     if (kind == QLatin1String("csv")) {
@@ -113,7 +130,8 @@ void ExportActions::exportDieMetrics() {
     const auto analysis = m_mesh->analysis();
     if (!analysis)
         return;
-    const QString path = askPath(tr("Export per-die metrics"), tr("CSV (*.csv)"));
+    const QString path =
+        askPath(tr("Export per-die metrics"), tr("CSV (*.csv)"), QStringLiteral("_dies.csv"));
     if (!path.isEmpty())
         writeText(path, dieMetricsCsv(analysis->report));
 }
@@ -121,7 +139,8 @@ void ExportActions::exportDieMetrics() {
 void ExportActions::exportChartImage() {
     const int index = m_charts->currentChart();
     const QString path = askPath(tr("Export chart “%1”").arg(m_charts->chartName(index)),
-                                 tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"));
+                                 tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"),
+                                 QStringLiteral("_chart.png"));
     if (path.isEmpty())
         return;
     QString error;
@@ -146,7 +165,8 @@ void ExportActions::exportLaunchSettings() {
         return;
     }
     // Plain text (command-line arguments, a JSON config, a Python sketch): not a script to run.
-    const QString path = askPath(tr("Export launch settings"), tr("Text (*.txt);;All files (*)"));
+    const QString path = askPath(tr("Export launch settings"), tr("Text (*.txt);;All files (*)"),
+                                 QStringLiteral("_launch.txt"));
     if (!path.isEmpty())
         writeText(path, text);
 }
@@ -161,7 +181,8 @@ void ExportActions::exportTunedScenario() {
                 : tr("No tuned scenario: run a TCME step first (Optimize menu)"));
         return;
     }
-    const QString path = askPath(tr("Export tuned scenario"), tr("Scenarios (*.json)"));
+    const QString path = askPath(tr("Export tuned scenario"), tr("Scenarios (*.json)"),
+                                 QStringLiteral("_tuned.json"));
     if (path.isEmpty())
         return;
     try {

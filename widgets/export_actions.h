@@ -36,7 +36,10 @@ signals:
     void statusMessage(const QString& text);
 
 private:
-    QString askPath(const QString& title, const QString& filter) const;
+    // The file the user chooses, starting outside the shipped folder; "" when cancelled or
+    // when the choice is a shipped file (refused with a status message, docs/gui.md "Files").
+    // `suffix` ("_launch.txt") follows the document's name in the proposed file name.
+    QString askPath(const QString& title, const QString& filter, const QString& suffix);
     void writeText(const QString& path, const std::string& text);
 
     QWidget* m_dialogParent;

@@ -47,7 +47,6 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -790,12 +789,8 @@ QString MainWindow::saveAsSuggestion() const {
     if (!file.isEmpty() && !isShippedPath(file))
         return file;
     // Never the folder of the shipped examples, even when the user last opened one there.
-    QString folder = m_settings.lastDirectory();
-    if (isShippedPath(folder + QStringLiteral("/") + m_document->displayName()))
-        folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    if (folder.isEmpty())
-        folder = QDir::homePath();
-    return folder + QLatin1Char('/') + m_document->displayName();
+    return folderToWriteIn(m_settings.lastDirectory()) + QLatin1Char('/') +
+           m_document->displayName();
 }
 
 bool MainWindow::saveAs() {

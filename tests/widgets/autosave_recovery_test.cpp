@@ -1,12 +1,14 @@
 #include "autosave_recovery.h"
 #include "builtin_scenarios.h"
 #include "main_window.h"
+#include "message_log.h"
 #include "scenario_document.h"
 #include "widget_test_support.h"
 
 #include "io/scenario_io.h"
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QApplication>
 #include <QCoreApplication>
 #include <QFile>
@@ -193,6 +195,45 @@ TEST_F(AutosaveRecoveryTest, SavingAnEditedExampleNeverProposesNorWritesTheShipp
     EXPECT_TRUE(window.document()->isModified());
     ASSERT_TRUE(original.open(QIODevice::ReadOnly));
     EXPECT_EQ(original.readAll(), before);
+}
+
+// An export opens outside resources/ with a name (the document's and what the file holds), and
+// an export aimed into resources/ is refused with a message and writes nothing.
+TEST_F(AutosaveRecoveryTest,
+       AnExportProposesANamedFileOutsideTheShippedFolderAndWritesNothingThere) {
+    const QString shipped =
+        QString::fromStdString(test::scenarioPath("gpt3_13b_dgx_a100_32gpu.json"));
+    const QString target = QFileInfo(shipped).absolutePath() + "/launch.txt";
+    AppSettings().setLastDirectory(QFileInfo(shipped).absolutePath());
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(shipped, nullptr, true));
+    QAction* launch = nullptr;
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->text() == "Launch settings for GPU frameworks…")
+            launch = action;
+    ASSERT_NE(launch, nullptr);
+
+    QString proposed;
+    QTimer answer;
+    QObject::connect(&answer, &QTimer::timeout, [&] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!dialog || !proposed.isEmpty())
+            return;
+        proposed = dialog->selectedFiles().value(0);
+        dialog->selectFile(target);
+        QMetaObject::invokeMethod(dialog, "accept", Qt::QueuedConnection);
+    });
+    answer.start(20);
+    launch->trigger();
+    answer.stop();
+
+    EXPECT_TRUE(proposed.endsWith("/gpt3_13b_dgx_a100_32gpu_launch.txt")) << proposed.toStdString();
+    EXPECT_FALSE(isShippedPath(proposed)) << proposed.toStdString();
+    EXPECT_FALSE(QFile::exists(target));
+    const MessageLog& log = *window.messageLog();
+    ASSERT_GT(log.count(), 0);
+    EXPECT_TRUE(log.text(log.count() - 1).startsWith("Not exported: " + target))
+        << log.text(log.count() - 1).toStdString();
 }
 
 TEST_F(AutosaveRecoveryTest, TheWindowRestoresOrDiscardsAsTheUserAnswers) {
