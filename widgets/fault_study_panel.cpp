@@ -8,18 +8,21 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QThreadPool>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -151,6 +154,13 @@ FaultStudyPanel::FaultStudyPanel(ScenarioDocument* document, QWidget* parent)
     auto* title = new QCPTextElement(m_plot, QString(), legendFont);
     m_plot->plotLayout()->addElement(0, 0, title);
     layout->addWidget(m_plot, 5);
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        const QString text = pointToolTipAt(event->position());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+    });
 
     connect(m_runButton, &QPushButton::clicked, this, &FaultStudyPanel::start);
     connect(m_cancelButton, &QPushButton::clicked, this, &FaultStudyPanel::cancel);
@@ -409,16 +419,8 @@ void FaultStudyPanel::replot() {
     double top = 0.0;
     double maxRate = m_maxRate->value();
     if (m_result) {
-        const std::size_t curves = m_result->curves.size();
-        const double step = m_result->curves.front().points.size() > 1
-                                ? m_result->curves.front().points[1].rate
-                                : std::max(maxRate, 0.05);
-        for (std::size_t c = 0; c < curves; ++c) {
+        for (std::size_t c = 0; c < m_result->curves.size(); ++c) {
             const FaultStudyCurve& curve = m_result->curves[c];
-            // Lines are dodged sideways by a hair, so that one strategy's bars do not hide
-            // another's at the same rate.
-            const double dodge =
-                (static_cast<double>(c) - static_cast<double>(curves - 1) / 2.0) * 0.04 * step;
             QVector<double> x, mean, below, above;
             QVector<double> oomX; // rates where a sample ran out of memory: marked, not averaged
             int failed = 0, samples = 0, changed = 0;
@@ -426,9 +428,9 @@ void FaultStudyPanel::replot() {
                 failed += point.failed;
                 samples += point.failed + point.simulated;
                 changed += point.changed;
-                x << point.rate + dodge;
+                x << drawnRate(c, point.rate);
                 if (point.outOfMemory > 0)
-                    oomX << point.rate + dodge;
+                    oomX << drawnRate(c, point.rate);
                 if (!point.spread) { // nothing simulated: a gap in the line
                     mean << std::numeric_limits<double>::quiet_NaN();
                     below << 0.0;
@@ -484,6 +486,63 @@ void FaultStudyPanel::replot() {
     m_plot->yAxis->setRange(0.0, top > 0.0 ? top * 1.12 : 1.0);
     m_plot->legend->setVisible(m_plot->graphCount() > 0);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+double FaultStudyPanel::drawnRate(std::size_t curve, double rate) const {
+    const std::vector<FaultStudyPoint>& first = m_result->curves.front().points;
+    const double step = first.size() > 1 ? first[1].rate : std::max(m_maxRate->value(), 0.05);
+    const double curves = static_cast<double>(m_result->curves.size());
+    return rate + (static_cast<double>(curve) - (curves - 1.0) / 2.0) * 0.04 * step;
+}
+
+QString FaultStudyPanel::pointToolTipAt(const QPointF& pixel) const {
+    if (!m_result)
+        return {};
+    constexpr double kReachPixels = 8.0;
+    const FaultStudyCurve* nearestCurve = nullptr;
+    const FaultStudyPoint* nearest = nullptr;
+    double best = kReachPixels;
+    for (std::size_t c = 0; c < m_result->curves.size(); ++c)
+        for (const FaultStudyPoint& point : m_result->curves[c].points) {
+            const double x = m_plot->xAxis->coordToPixel(drawnRate(c, point.rate));
+            // A rate where nothing ran is drawn as its out-of-memory cross on the axis.
+            const double y = m_plot->yAxis->coordToPixel(point.spread ? point.spread->mean : 0.0);
+            const double distance = std::hypot(x - pixel.x(), y - pixel.y());
+            if (distance <= best) {
+                best = distance;
+                nearestCurve = &m_result->curves[c];
+                nearest = &point;
+            }
+        }
+    if (!nearest)
+        return {};
+    const FaultStudyPoint& point = *nearest;
+    const QLocale locale;
+    const auto tokens = [&](double value) { return locale.toString(value, 'f', 0); };
+    QStringList lines;
+    lines << tr("<b>%1</b> at %2 %3")
+                 .arg(qs(nearestCurve->name).toHtmlEscaped(),
+                      m_result->kind == FaultKind::Dies ? QStringLiteral("faults.die_rate")
+                                                        : QStringLiteral("faults.link_rate"),
+                      QString::number(point.rate));
+    const int samples = point.simulated + point.failed;
+    if (point.spread)
+        lines << tr("%1 tokens/s, the mean of the %2 of %3 samples that ran (%4 to %5)")
+                     .arg(tokens(point.spread->mean))
+                     .arg(point.simulated)
+                     .arg(samples)
+                     .arg(tokens(point.spread->min), tokens(point.spread->max));
+    else
+        lines << tr("none of the %1 samples ran").arg(samples);
+    if (point.outOfMemory > 0)
+        lines << tr("%1 out of memory after the faults: not averaged").arg(point.outOfMemory);
+    if (point.changed > 0)
+        lines << tr("re-planned at %1 samples; the first: %2")
+                     .arg(point.changed)
+                     .arg(qs(point.firstChange).toHtmlEscaped());
+    if (point.failed > 0)
+        lines << tr("the first failure: %1").arg(qs(point.firstError).toHtmlEscaped());
+    return lines.join(QStringLiteral("<br>"));
 }
 
 bool FaultStudyPanel::waitForIdle(int timeoutMs) {

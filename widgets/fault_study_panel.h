@@ -62,6 +62,10 @@ public:
     QCustomPlot* plot() const { return m_plot; }
     QString hintText() const;
     QString statusText() const;
+    // What hovering the plot at `pixel` shows: the nearest drawn point within a few pixels (a
+    // rate of one strategy: its throughput over the samples that ran, the samples out of memory
+    // and re-planned, and why the first failed), or "" when none is near.
+    QString pointToolTipAt(const QPointF& pixel) const;
 
 signals:
     void statusMessage(const QString& text);
@@ -81,6 +85,9 @@ private:
     void replot();
     void refreshControls();
     QString failureNotes() const;
+    // The rate at which curve `curve`'s points are drawn: nudged sideways by a hair per curve,
+    // so that one strategy's bars do not hide another's at the same rate.
+    double drawnRate(std::size_t curve, double rate) const;
 
     ScenarioDocument* m_document;
     BackgroundJob* m_job;

@@ -16,6 +16,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTest>
+#include <QToolTip>
 
 #include <qcustomplot.h>
 
@@ -88,6 +89,19 @@ TEST(FaultStudyPanel, RunPlotsOneLinePerStrategyWithItsSpread) {
     EXPECT_TRUE(run->isEnabled());
     EXPECT_FALSE(cancel->isEnabled());
     EXPECT_TRUE(f.panel.findChild<QProgressBar*>("faultStudyProgress")->text().startsWith("done"));
+
+    // Hovering a point names it, with its throughput over the samples that ran; away from the
+    // points, nothing.
+    QCustomPlot& drawn = *f.panel.plot();
+    drawn.replot();
+    const QPoint atFine(static_cast<int>(drawn.xAxis->coordToPixel(0.0)),
+                        static_cast<int>(drawn.yAxis->coordToPixel(fine.spread->mean)));
+    QTest::mouseMove(&drawn, atFine);
+    const QString tip = QToolTip::text();
+    EXPECT_TRUE(tip.startsWith("<b>current strategy</b> at faults.link_rate 0<br>"))
+        << tip.toStdString();
+    EXPECT_TRUE(tip.contains("the mean of the 2 of 2 samples that ran")) << tip.toStdString();
+    EXPECT_EQ(f.panel.pointToolTipAt(QPointF(atFine) + QPointF(40, 40)), QString());
 }
 
 // With a search's results, its baselines that have a configuration are lines of their own; the
