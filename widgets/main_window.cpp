@@ -143,8 +143,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_runner, &EvaluationRunner::analysisReady, this, &MainWindow::onAnalysisReady);
     connect(m_runner, &EvaluationRunner::analysisFailed, this, &MainWindow::onAnalysisFailed);
 
-    connect(m_document, &ScenarioDocument::scenarioChanged, this,
-            [this] { m_runner->evaluate(m_document->scenario()); });
+    connect(m_document, &ScenarioDocument::scenarioChanged, this, [this] {
+        // A refusal or an "Applied ..." was about the scenario before this change (an edit, an
+        // undo): it would now be stale. The Messages dock keeps it.
+        m_message->setStyleSheet(QString());
+        m_message->setFullText(QString());
+        m_runner->evaluate(m_document->scenario());
+    });
     connect(m_document, &ScenarioDocument::documentReplaced, this, [this] {
         m_mesh->setTcmeOverlay(std::nullopt);
         m_mesh->setLinkLoadOverride(std::nullopt);
@@ -873,8 +878,9 @@ void MainWindow::autosave() {
     if (!m_document->isModified())
         return;
     QString error;
-    if (m_recovery.write(*m_document, &error))
-        showStatus(tr("Autosaved unsaved edits to %1").arg(AppSettings::autosavePath()));
+    if (m_recovery.write(*m_document, &error)) // in the Messages dock, not over the status line
+        m_messages->add(tr("Autosaved unsaved edits to %1").arg(AppSettings::autosavePath()),
+                        MessageLog::Severity::Info);
     else
         showError(tr("Autosave failed: %1").arg(error));
 }

@@ -183,6 +183,31 @@ TEST(MainWindow, ARefusalStaysInTheMessageLog) {
     EXPECT_TRUE(window.showView("messages"));
 }
 
+// A message in the status line is about the scenario it was shown for: the next change (an
+// edit, an undo) clears it from the line, and the Messages dock keeps it.
+TEST(MainWindow, AChangeOfTheScenarioClearsTheStatusLineButNotTheLog) {
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(":/scenarios/contention_fsdp_tatp_4x4.json", nullptr, true));
+    auto* line = window.findChild<ElidedLabel*>("statusMessage");
+    ASSERT_TRUE(line);
+    const auto refuse = [&] {
+        QString error;
+        EXPECT_FALSE(window.openScenario("/nonexistent/scenario.json", &error, true));
+        EXPECT_EQ(line->fullText(), error);
+        return error;
+    };
+    const QString error = refuse();
+    Scenario edited = window.document()->scenario();
+    edited.name = "renamed";
+    window.document()->edit("Rename", edited);
+    EXPECT_EQ(line->fullText(), QString());
+    EXPECT_EQ(window.messageLog()->text(window.messageLog()->count() - 1), error);
+
+    refuse();
+    window.document()->undoStack()->undo();
+    EXPECT_EQ(line->fullText(), QString());
+}
+
 // The window fits a 1440x900 screen with the Inspector roomy enough for a table (issue 20 item
 // 5: the Strategy form's 943 px minimum made the window 1,316 px tall, and TCME's list and chart
 // left the Inspector three lines).
