@@ -87,7 +87,7 @@ SweepResultsPanel::SweepResultsPanel(QWidget* parent)
     m_openButton = new QPushButton(tr("Open scenario"));
     m_openButton->setObjectName(QStringLiteral("openSweepPoint"));
     m_openButton->setToolTip(tr("Open the selected row's scenario as a new document (or "
-                                "double-click the row)"));
+                                "double-click the row, or press Enter on it)"));
     top->addWidget(m_chooseButton);
     top->addWidget(m_openButton);
     layout->addLayout(top);
@@ -177,7 +177,8 @@ SweepResultsPanel::SweepResultsPanel(QWidget* parent)
         else
             QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
     });
-    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+    // A double-click or Enter on a row (the view's activation) opens its scenario.
+    connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) {
         openRow(index.data(SweepResultsModel::SourceRowRole).toInt());
     });
     connect(m_openButton, &QPushButton::clicked, this, &SweepResultsPanel::openCurrentRow);
@@ -341,8 +342,8 @@ void SweepResultsPanel::refreshNote() {
     }
     QString note;
     if (m_spec) {
-        note = tr("Sweep file: %1. Double-click a row (or Open scenario) to open its scenario "
-                  "as a new document.")
+        note = tr("Sweep file: %1. Double-click a row, press Enter on it or Open scenario to "
+                  "open its scenario as a new document.")
                    .arg(QFileInfo(m_specPath).fileName());
     } else if (m_candidates.empty()) {
         note = tr("No sweep file with these axes beside the results: Open scenario will ask for "

@@ -276,6 +276,23 @@ TEST(MainWindow, TheShortcutListIsReadOffTheMenus) {
     EXPECT_TRUE(text.contains("File › Reload from disk"));
     EXPECT_TRUE(text.contains("Optimize › TCME step"));
     EXPECT_TRUE(text.contains("<b>F10</b>"));
+    EXPECT_TRUE(text.contains("Ctrl+Y")) << "Redo, as well as Ctrl+Shift+Z";
+}
+
+// Ctrl+Y redoes, as Ctrl+Shift+Z does.
+TEST(MainWindow, CtrlYRedoes) {
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(":/scenarios/contention_fsdp_tatp_4x4.json", nullptr, true));
+    window.show();
+    window.activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+    Scenario edited = window.document()->scenario();
+    edited.name = "renamed";
+    window.document()->edit("Rename", edited);
+    window.document()->undoStack()->undo();
+    ASSERT_NE(window.document()->scenario().name, "renamed");
+    QTest::keyClick(&window, Qt::Key_Y, Qt::ControlModifier);
+    EXPECT_EQ(window.document()->scenario().name, "renamed");
 }
 
 TEST(MainWindow, UnknownViewsAreRefused) {

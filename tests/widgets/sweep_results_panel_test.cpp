@@ -354,8 +354,18 @@ TEST(SweepResultsPanel, FileOpenShowsTheResultsAndARowOpensItsScenario) {
     EXPECT_EQ(window.document()->displayName(), "sweep_point2.json");
     EXPECT_TRUE(window.document()->filePath().isEmpty()); // untitled: Save asks where
     EXPECT_FALSE(window.document()->isModified());
-    // The results stay: another row opens as well.
+    // The results stay: another row opens as well, from the keyboard (Enter on the row).
     EXPECT_EQ(panel.output()->rows.size(), 6u);
+    const int other = (row + 1) % table.model()->rowCount();
+    const int otherPoint =
+        table.model()->index(other, 0).data(SweepResultsModel::SourceRowRole).toInt();
+    table.setFocus();
+    table.setCurrentIndex(table.model()->index(other, 0));
+    QTest::keyClick(&table, Qt::Key_Return);
+    ASSERT_TRUE(window.waitForIdle());
+    EXPECT_EQ(window.document()->displayName(),
+              QString("sweep_point%1.json").arg(panel.output()->rows[otherPoint].point.index))
+        << log.text(log.count() - 1).toStdString();
 }
 
 TEST(SweepResultsPanel, WithoutASweepFileBesideItARowAsksForOne) {
