@@ -2,6 +2,7 @@
 
 #include "collectives/flow.h"
 #include "sim/run_cancelled.h"
+#include "step/collective_role.h"
 #include "step/round_link_bytes.h"
 #include "step/round_windows.h"
 #include "step/work_shares.h"
@@ -135,9 +136,15 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
         for (const Flow& flow : graph.flows()) {
             pollCancelAt(report.flows.size(), cancel);
             const StepTaskInfo& info = graph.info()[static_cast<std::size_t>(flow.task)];
-            FlowReport entry = flowReportOf(
-                flow, result.tasks[static_cast<std::size_t>(flow.task)], opOfFlow(flow.id),
-                info.kind == StepTaskInfo::Kind::Transfer ? "tatp" : "collective", info.round);
+            // A transfer is a TATP round's block or a pipeline stage's send (docs/cli.md
+            // section 4.1, `op_kind`).
+            const bool pipeline = info.role == CollectiveRole::PipelineActivations ||
+                                  info.role == CollectiveRole::PipelineGradients;
+            const char* kind = info.kind != StepTaskInfo::Kind::Transfer ? "collective"
+                               : pipeline                                ? "pipeline"
+                                                                         : "tatp";
+            FlowReport entry = flowReportOf(flow, result.tasks[static_cast<std::size_t>(flow.task)],
+                                            opOfFlow(flow.id), kind, info.round);
             addFlowEvents(report.dies, entry);
             report.flows.push_back(std::move(entry));
         }

@@ -158,6 +158,16 @@ TEST(PipelineStages, ActivationsCrossTheBoundaryAtTheOffWaferLinksSpeed) {
     EXPECT_DOUBLE_EQ(step.plan.layers, 4.0);
 }
 
+// A stage's sends are reported as the pipeline's, not as TATP transfers (docs/cli.md
+// section 4.1, `op_kind`): with one die per stage they are the step's only flows.
+TEST(PipelineStages, StageSendsAreReportedAsPipelineFlows) {
+    const SimulationReport report =
+        simulateScenarioReport(system(1, 2, 1, 1, {{"pp", 2}, {"micro_batches", 4}}), RunOptions{});
+    ASSERT_FALSE(report.flows.empty());
+    for (const FlowReport& flow : report.flows)
+        EXPECT_EQ(flow.opKind, "pipeline") << flow.id;
+}
+
 // Metamorphic: more micro-batches shrink the bubble; faster off-wafer links never slow the
 // step. Closed-form bound: the bubble is never below (p - 1) / (m + p - 1).
 TEST(PipelineStages, MoreMicroBatchesShrinkTheBubble) {
