@@ -706,7 +706,8 @@ void MeshView::paintOverlays(QPainter& painter) const {
         }
     };
     if (m_selectedLink) {
-        // Collectives' flows, then TATP transfers over them: the two kinds that collide.
+        // Collectives' flows (and pipeline sends), then TATP transfers over them: the kinds
+        // that collide.
         for (const bool tatp : {false, true}) {
             painter.setPen(QPen(tatp ? kTatpPath : kFlowPath, width, Qt::SolidLine, Qt::RoundCap,
                                 Qt::RoundJoin));
@@ -930,7 +931,7 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
             if (tatpCount > 0)
                 swatch(kTatpPath, Qt::NoPen, tr("TATP on selected link"));
             if (tatpCount < static_cast<long>(onLink.size()))
-                swatch(kFlowPath, Qt::NoPen, tr("collectives on selected link"));
+                swatch(kFlowPath, Qt::NoPen, tr("other flows on selected link"));
         }
     }
     painter.restore();
