@@ -31,6 +31,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -53,6 +54,7 @@
 #include <QTimer>
 #include <QUndoStack>
 #include <QUndoView>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace ws {
@@ -506,6 +508,16 @@ void MainWindow::createMenus() {
         box.setTextFormat(Qt::RichText);
         box.exec();
     });
+    help->addAction(tr("&User guide"), this, [this] {
+        const QString guide = userGuidePath();
+        if (guide.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(guide)))
+            showError(guide.isEmpty()
+                          ? tr("The user guide is not on this machine: it is docs/gui.md (and "
+                               "the rest of docs/) in WaferScope's source")
+                          : tr("Could not open %1").arg(guide));
+        else
+            showStatus(tr("Opened the user guide, %1").arg(guide));
+    });
     help->addAction(tr("&About WaferScope"), this, [this] {
         QMessageBox::about(
             this, tr("About WaferScope"),
@@ -514,6 +526,11 @@ void MainWindow::createMenus() {
                "fluid network simulator.")
                 .arg(QApplication::applicationVersion()));
     });
+}
+
+QString MainWindow::userGuidePath() {
+    const QFileInfo guide(QStringLiteral(WAFERSCOPE_DOCS_DIR "/gui.md"));
+    return guide.exists() ? guide.canonicalFilePath() : QString();
 }
 
 bool MainWindow::isSweepOutput(const QString& path) {

@@ -64,6 +64,9 @@ public:
     // last used, unless that is the folder of the shipped files (isShippedPath): then in the
     // user's documents folder.
     QString saveAsSuggestion() const;
+    // Help > User guide: docs/gui.md of the source tree this app was built from, or "" when
+    // it is not on this machine.
+    static QString userGuidePath();
     // Shows a sweep's output in the Sweep results dock; the reading's errors go to the
     // Messages dock and, unless `quiet`, a message box. Returns at once: the dock fills in
     // when the file is read (waitForIdle waits for it).

@@ -10,6 +10,7 @@
 
 #include "units/quantity.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
@@ -293,6 +294,17 @@ TEST(MainWindow, CtrlYRedoes) {
     ASSERT_NE(window.document()->scenario().name, "renamed");
     QTest::keyClick(&window, Qt::Key_Y, Qt::ControlModifier);
     EXPECT_EQ(window.document()->scenario().name, "renamed");
+}
+
+// Help > User guide opens the docs of the source tree the app was built from.
+TEST(MainWindow, HelpHasTheUserGuide) {
+    MainWindow window;
+    bool listed = false;
+    for (QAction* action : window.findChildren<QAction*>())
+        listed = listed || action->text() == "&User guide";
+    EXPECT_TRUE(listed);
+    EXPECT_TRUE(MainWindow::userGuidePath().endsWith("/docs/gui.md"))
+        << MainWindow::userGuidePath().toStdString();
 }
 
 TEST(MainWindow, UnknownViewsAreRefused) {
