@@ -27,7 +27,7 @@ struct SearchCommandOptions {
     std::optional<std::string> outputPath;
 };
 
-SearchCommandOptions parseOptions(const std::vector<std::string>& args) {
+SearchCommandOptions parseSearchOptions(const std::vector<std::string>& args) {
     SearchCommandOptions options;
     options.file = readSubcommandArguments(
         args, "a scenario FILE", [&](const std::string& arg, const auto& value) {
@@ -104,7 +104,7 @@ void printSummary(const Scenario& scenario, const SearchResult& result, std::ost
 int runSearchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     std::string file;
     return runSubcommand("search", file, err, [&] {
-        const SearchCommandOptions options = parseOptions(args);
+        const SearchCommandOptions options = parseSearchOptions(args);
         file = options.file;
         const Scenario scenario = loadScenario(file);
         const SearchOutcome outcome = searchScenario(

@@ -47,7 +47,7 @@ int usableCores() {
     return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-SweepCommandOptions parseOptions(const std::vector<std::string>& args) {
+SweepCommandOptions parseSweepOptions(const std::vector<std::string>& args) {
     SweepCommandOptions options;
     options.threads = usableCores();
     options.file = readSubcommandArguments(
@@ -96,7 +96,7 @@ struct SweepJob {
 int prepareSweep(const std::vector<std::string>& args, bool writer, SweepJob& job,
                  std::ostream& err) {
     try {
-        job.options = parseOptions(args);
+        job.options = parseSweepOptions(args);
         job.spec = loadSweep(job.options.file);
     } catch (const CliUsageError& error) {
         err << "waferscope-cli: " << error.message << "\n(see waferscope-cli --help)\n";

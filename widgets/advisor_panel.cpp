@@ -2,6 +2,7 @@
 
 #include "findings_model.h"
 #include "scenario_document.h"
+#include "std_string_text.h"
 
 #include "advice/advisor.h"
 #include "evaluation/run_options.h"
@@ -24,10 +25,6 @@
 namespace ws {
 
 namespace {
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 // "strategy.balance = "speed"", one key per line (rich text).
 QString fixText(const nlohmann::ordered_json& fix) {

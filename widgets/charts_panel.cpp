@@ -1,6 +1,7 @@
 #include "charts_panel.h"
 
 #include "gantt_plottable.h"
+#include "std_string_text.h"
 #include "units/quantity.h"
 
 #include <QFileInfo>
@@ -17,10 +18,6 @@
 namespace ws {
 
 namespace {
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 // A decimal byte unit for an axis whose values reach `largest` bytes.
 struct ByteUnit {

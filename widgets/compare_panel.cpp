@@ -1,6 +1,7 @@
 #include "compare_panel.h"
 
 #include "elided_label.h"
+#include "std_string_text.h"
 
 #include "report/report_comparison.h"
 #include "units/quantity.h"
@@ -18,10 +19,6 @@
 namespace ws {
 
 namespace {
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 QString formatFigure(ReportFigure::Unit unit, double value) {
     switch (unit) {

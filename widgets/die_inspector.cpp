@@ -1,14 +1,11 @@
 #include "die_inspector.h"
 
+#include "std_string_text.h"
 #include "units/quantity.h"
 
 namespace ws {
 
 namespace {
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text).toHtmlEscaped();
-}
 
 QString row(const QString& name, const QString& value) {
     return QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>").arg(name, value);
@@ -58,44 +55,45 @@ void DieInspector::refresh() {
         html +=
             row(tr("Speed"),
                 tr("%1% of peak (slow; right-click it on the mesh)").arg(speed * 100, 0, 'g', 3));
-    html += row(tr("Compute"), qs(formatSeconds(die.computeS)));
+    html += row(tr("Compute"), escapedHtml(formatSeconds(die.computeS)));
     html +=
         row(tr("Utilisation"), QString::number(die.utilization * 100, 'f', 1) + QLatin1Char('%'));
     if (m_analysis->report.step && die.memory)
-        html +=
-            row(tr("HBM traffic per step"),
-                die.hbmBytes > 0
-                    ? tr("%1 (%2 at %3)")
-                          .arg(qs(formatBytes(die.hbmBytes)),
-                               qs(formatSeconds(die.hbmBytes /
-                                                m_analysis->scenario.wafer.die.hbmBandwidth.value)),
-                               qs(formatBytesPerSecond(
-                                   m_analysis->scenario.wafer.die.hbmBandwidth.value)))
-                    : tr("none: the step fits in SRAM"));
+        html += row(
+            tr("HBM traffic per step"),
+            die.hbmBytes > 0
+                ? tr("%1 (%2 at %3)")
+                      .arg(escapedHtml(formatBytes(die.hbmBytes)),
+                           escapedHtml(formatSeconds(
+                               die.hbmBytes / m_analysis->scenario.wafer.die.hbmBandwidth.value)),
+                           escapedHtml(formatBytesPerSecond(
+                               m_analysis->scenario.wafer.die.hbmBandwidth.value)))
+                : tr("none: the step fits in SRAM"));
     html += QStringLiteral("</table>");
     if (die.memory) {
         const MemoryBreakdown& memory = *die.memory;
         html += tr("<h4>Memory per die</h4><table width=100%>");
-        html += row(tr("Weights"), qs(formatBytes(memory.weights)));
-        html += row(tr("Gradients"), qs(formatBytes(memory.gradients)));
-        html += row(tr("Optimizer state"), qs(formatBytes(memory.optimizer)));
-        html += row(tr("Activations"), qs(formatBytes(memory.activations)));
-        html += row(tr("Stream buffers"), qs(formatBytes(memory.streamBuffers)));
-        html += row(tr("Comm reserve"), qs(formatBytes(memory.commReserve)));
+        html += row(tr("Weights"), escapedHtml(formatBytes(memory.weights)));
+        html += row(tr("Gradients"), escapedHtml(formatBytes(memory.gradients)));
+        html += row(tr("Optimizer state"), escapedHtml(formatBytes(memory.optimizer)));
+        html += row(tr("Activations"), escapedHtml(formatBytes(memory.activations)));
+        html += row(tr("Stream buffers"), escapedHtml(formatBytes(memory.streamBuffers)));
+        html += row(tr("Comm reserve"), escapedHtml(formatBytes(memory.commReserve)));
         html += row(tr("<b>Total</b>"),
-                    QStringLiteral("<b>%1</b>").arg(qs(formatBytes(memory.total()))));
+                    QStringLiteral("<b>%1</b>").arg(escapedHtml(formatBytes(memory.total()))));
         html += QStringLiteral("</table>");
         const QString verdict =
             memory.outOfMemory()
                 ? tr("<span style='color:#c00'><b>Out of memory</b>: more than SRAM + HBM "
                      "(%1 + %2); the largest term is %3.</span>")
-                      .arg(qs(formatBytes(memory.sramCapacity)),
-                           qs(formatBytes(memory.hbmCapacity)), qs(memory.dominantTerm()))
+                      .arg(escapedHtml(formatBytes(memory.sramCapacity)),
+                           escapedHtml(formatBytes(memory.hbmCapacity)),
+                           escapedHtml(memory.dominantTerm()))
             : memory.fitsInSram()
-                ? tr("Fits in SRAM (%1).").arg(qs(formatBytes(memory.sramCapacity)))
+                ? tr("Fits in SRAM (%1).").arg(escapedHtml(formatBytes(memory.sramCapacity)))
                 : tr("Spills from SRAM (%1) to HBM (%2).")
-                      .arg(qs(formatBytes(memory.sramCapacity)),
-                           qs(formatBytes(memory.hbmCapacity)));
+                      .arg(escapedHtml(formatBytes(memory.sramCapacity)),
+                           escapedHtml(formatBytes(memory.hbmCapacity)));
         html += QStringLiteral("<p>%1</p>").arg(verdict);
     }
     if (!die.tensors.empty()) {
@@ -106,7 +104,8 @@ void DieInspector::refresh() {
             html +=
                 QStringLiteral("<tr><td>%1</td><td><tt>%2</tt></td><td><tt>%3</tt></td><td><tt>%4</"
                                "tt></td></tr>")
-                    .arg(qs(tensor.gemm), qs(tensor.input), qs(tensor.weight), qs(tensor.output));
+                    .arg(escapedHtml(tensor.gemm), escapedHtml(tensor.input),
+                         escapedHtml(tensor.weight), escapedHtml(tensor.output));
         html += QStringLiteral("</table>");
     } else if (!m_analysis->scenario.strategy) {
         html += tr("<p style='color:gray'>Explicit traffic: no sub-tensors (they come from a "

@@ -5,6 +5,7 @@
 #include "charts_panel.h"
 #include "mesh_view.h"
 #include "scenario_document.h"
+#include "std_string_text.h"
 #include "tcme_panel.h"
 
 #include "io/atomic_file.h"
@@ -31,13 +32,7 @@
 
 namespace ws {
 
-namespace {
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
-
-} // namespace
+namespace {} // namespace
 
 ExportActions::ExportActions(QWidget* dialogParent, const AppSettings& settings,
                              ScenarioDocument* document, MeshView* mesh, ChartsPanel* charts,

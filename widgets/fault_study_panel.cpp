@@ -1,7 +1,9 @@
 #include "fault_study_panel.h"
 
+#include "current_strategy_colour.h"
 #include "legend_beside_axes.h"
 #include "scenario_document.h"
+#include "std_string_text.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -31,21 +33,15 @@ namespace ws {
 
 namespace {
 
-constexpr int kPollIntervalMs = 100; // progress refresh (10 Hz)
-constexpr int kListedFailures = 6;   // failure notes under the buttons, the rest counted
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
+constexpr int kListedFailures = 6; // failure notes under the buttons, the rest counted
 
 // One colour per line, all in the legend: the current strategy in the Search dock's "current"
 // purple, the baselines in Tableau's categorical colours.
-const QColor kCurrentColour(148, 103, 189);
 constexpr std::array<QRgb, 7> kBaselineColours{0xff1f77b4, 0xffff7f0e, 0xff2ca02c, 0xffd62728,
                                                0xff8c564b, 0xffe377c2, 0xff7f7f7f};
 
 QColor curveColour(std::size_t curve) {
-    return curve == 0 ? kCurrentColour
+    return curve == 0 ? kCurrentStrategyColour
                       : QColor(kBaselineColours[(curve - 1) % kBaselineColours.size()]);
 }
 
@@ -57,7 +53,7 @@ QString kindNoun(FaultKind kind) {
 } // namespace
 
 FaultStudyPanel::FaultStudyPanel(ScenarioDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_job(new BackgroundJob(this, kPollIntervalMs)) {
+    : QWidget(parent), m_document(document), m_job(new BackgroundJob(this)) {
     // Wide and short, as the bottom dock area is: the controls on the left, the plot beside.
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);

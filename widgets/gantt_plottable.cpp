@@ -35,10 +35,6 @@ constexpr std::array<GanttColor, 7> kBucketColours = {
     GanttColor::Compute, GanttColor::Send,        GanttColor::Recv,         GanttColor::Idle,
     GanttColor::Folded,  GanttColor::MemoryBound, GanttColor::OverheadBound};
 
-bool isTransfer(DieEvent::Kind kind) {
-    return kind == DieEvent::Kind::Send || kind == DieEvent::Kind::Recv;
-}
-
 } // namespace
 
 QColor ganttColor(GanttColor role) {

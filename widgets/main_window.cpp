@@ -18,6 +18,7 @@
 #include "round_heatmap_control.h"
 #include "scenario_document.h"
 #include "search_panel.h"
+#include "std_string_text.h"
 #include "strategy_panel.h"
 #include "sweep_results_panel.h"
 #include "tcme_panel.h"
@@ -60,10 +61,6 @@
 namespace ws {
 
 namespace {
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 constexpr int kAutosaveIntervalMs = 60'000;
 constexpr int kBusyIndicatorDelayMs = 150; // quick re-simulations should not flash a banner

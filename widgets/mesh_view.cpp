@@ -1,6 +1,7 @@
 #include "mesh_view.h"
 
 #include "die_drag.h"
+#include "std_string_text.h"
 
 #include "edit/scenario_edits.h"
 #include "report/report_comparison.h"
@@ -123,10 +124,6 @@ QColor dpFill(int group) {
 
 QColor tatpBorder(int group) {
     return QColor(kTatpBorders[static_cast<std::size_t>(group) % kTatpBorders.size()]);
-}
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
 }
 
 } // namespace

@@ -1,8 +1,10 @@
 #include "search_panel.h"
 
+#include "current_strategy_colour.h"
 #include "process_events_until.h"
 #include "scenario_document.h"
 #include "search_results_model.h"
+#include "std_string_text.h"
 
 #include "evaluation/scenario_run.h"
 #include "scenario/strategy_spec.h"
@@ -34,11 +36,6 @@ namespace ws {
 namespace {
 
 constexpr double kBytesPerGB = 1e9;
-constexpr int kPollIntervalMs = 100; // progress and live scatter refresh (10 Hz)
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 QString secondsText(double seconds) {
     return qs(formatSeconds(seconds));
@@ -50,7 +47,6 @@ const QColor kOutOfMemoryColour(214, 39, 40, 130);
 const QColor kFrontColour(255, 127, 14);
 const QColor kBaselineColour(31, 119, 180);
 const QColor kBestColour(44, 160, 44);
-const QColor kCurrentColour(148, 103, 189);
 
 QCPGraph* addScatterGraph(QCustomPlot* plot, const QString& name, const QColor& colour,
                           QCPScatterStyle::ScatterShape shape, double size) {
@@ -65,7 +61,7 @@ QCPGraph* addScatterGraph(QCustomPlot* plot, const QString& name, const QColor& 
 } // namespace
 
 SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_runner(new BackgroundJob(this, kPollIntervalMs)) {
+    : QWidget(parent), m_document(document), m_runner(new BackgroundJob(this)) {
     auto* controls = new QWidget;
     auto* form = new QFormLayout;
     m_budget = new QSpinBox;
@@ -138,9 +134,9 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
     m_best =
         addScatterGraph(m_scatter, tr("best (sim.)"), kBestColour, QCPScatterStyle::ssStar, 16);
     m_best->setPen(QPen(kBestColour, 2.5));
-    m_current = addScatterGraph(m_scatter, tr("current strategy (sim.)"), kCurrentColour,
+    m_current = addScatterGraph(m_scatter, tr("current strategy (sim.)"), kCurrentStrategyColour,
                                 QCPScatterStyle::ssDiamond, 12);
-    m_current->setPen(QPen(kCurrentColour, 2.5));
+    m_current->setPen(QPen(kCurrentStrategyColour, 2.5));
     m_selected = m_scatter->addGraph();
     m_selected->setLineStyle(QCPGraph::lsNone);
     m_selected->setScatterStyle(
@@ -570,7 +566,7 @@ void SearchPanel::replot() {
                      qs(baseline.name), kBaselineColour);
     }
     if (const std::optional<QPointF> current = currentPoint())
-        name(*current, tr("current"), kCurrentColour.darker(120));
+        name(*current, tr("current"), kCurrentStrategyColour.darker(120));
     // Zoomed on the candidates (they often differ by tens of percent, far from 0).
     const double span = std::max(std::min(memoryShownGB, xMax) - xMin, 1e-3);
     const QCPRange x(std::max(0.0, xMin - 0.08 * span),

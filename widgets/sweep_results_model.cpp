@@ -1,5 +1,6 @@
 #include "sweep_results_model.h"
 
+#include "std_string_text.h"
 #include "units/quantity.h"
 
 #include <QBrush>
@@ -9,10 +10,6 @@
 namespace ws {
 
 namespace {
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 const QColor kFailedText(Qt::gray);
 const QColor kOutOfMemoryText(160, 0, 0);

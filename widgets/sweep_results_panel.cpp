@@ -2,6 +2,7 @@
 
 #include "background_job.h"
 #include "legend_beside_axes.h"
+#include "std_string_text.h"
 #include "sweep_results_model.h"
 
 #include "scenario/scenario_error.h"
@@ -39,10 +40,6 @@ constexpr std::size_t kMaxLines = 8;    // lines drawn, each with a legend entry
 constexpr int kMaxCategoryLabels = 24;  // tick labels on a text axis; the rest skipped
 constexpr int kScatterPointLimit = 200; // beyond, lines without point markers
 constexpr double kCategoryDodge = 0.08; // sideways step between lines' bars, in categories
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 // Tableau's categorical colours (the fault study's baselines' too), one per line.
 constexpr std::array<QRgb, 8> kLineColours{0xff1f77b4, 0xffff7f0e, 0xff2ca02c, 0xff9467bd,
@@ -660,11 +657,11 @@ QColor shaded(const QColor& colour, const std::optional<double>& margin) {
     return QColor(mix(colour.red()), mix(colour.green()), mix(colour.blue()));
 }
 
-QString seconds(double value) {
+QString mapSeconds(double value) {
     return QStringLiteral("%1 s").arg(value, 0, 'g', 4);
 }
 
-QString percent(double fraction) {
+QString marginPercent(double fraction) {
     return QStringLiteral("%1%").arg(100.0 * fraction, 0, 'f', fraction < 0.1 ? 1 : 0);
 }
 
@@ -709,7 +706,8 @@ void SweepResultsPanel::drawRegimeMap() {
             continue;
         auto* text = new QCPItemText(m_plot);
         text->position->setCoords(cell.column, cell.row);
-        text->setText(cell.margin ? QStringLiteral("+") + percent(*cell.margin) : tr("alone"));
+        text->setText(cell.margin ? QStringLiteral("+") + marginPercent(*cell.margin)
+                                  : tr("alone"));
         text->setColor(fill.lightnessF() < 0.55 ? Qt::white : Qt::black);
         text->setSelectable(false);
     }
@@ -757,7 +755,7 @@ void SweepResultsPanel::drawRegimeMap() {
                    .arg(xName.toHtmlEscaped(), yName.toHtmlEscaped());
     caption << tr("the figure: how much slower the runner-up family's best is; paler, a "
                   "closer call (full colour from +%1)")
-                   .arg(percent(kFullColourMargin));
+                   .arg(marginPercent(kFullColourMargin));
     caption << tr("hover a cell for both families");
     if (!map.heldAxes.empty()) {
         QStringList held;
@@ -814,12 +812,12 @@ QString SweepResultsPanel::regimeCellToolTip(int column, int row) const {
         return lines.join(QStringLiteral("<br>"));
     }
     lines << tr("Wins: <b>%1</b>, %2 step (%3)")
-                 .arg(qs(cell.bestFamily), seconds(cell.bestStepS),
+                 .arg(qs(cell.bestFamily), mapSeconds(cell.bestStepS),
                       qs(cell.bestStrategy).toHtmlEscaped());
     if (cell.runnerUpStepS && cell.margin)
         lines << tr("Runner-up: <b>%1</b>, %2 step (+%3)")
-                     .arg(qs(cell.runnerUpFamily), seconds(*cell.runnerUpStepS),
-                          percent(*cell.margin));
+                     .arg(qs(cell.runnerUpFamily), mapSeconds(*cell.runnerUpStepS),
+                          marginPercent(*cell.margin));
     else
         lines << tr("Runner-up: none (no other family fits in memory)");
     if (cell.samples > 1)

@@ -2,6 +2,7 @@
 
 #include "process_events_until.h"
 #include "scenario_document.h"
+#include "std_string_text.h"
 
 #include "evaluation/scenario_run.h"
 #include "tcme/scenario_evaluation.h"
@@ -29,10 +30,6 @@ namespace {
 
 // On an action's line of the iteration list: its index in the iteration's actions.
 constexpr int kActionRole = Qt::UserRole + 1;
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 QString pathText(const std::vector<DieId>& path) {
     QStringList dies;

@@ -42,10 +42,6 @@ constexpr int kDieEventsTab = 1;
 constexpr int kDieEventsPage = 0;
 constexpr int kPipelinePage = 1;
 
-bool isTransfer(DieEvent::Kind kind) {
-    return kind == DieEvent::Kind::Send || kind == DieEvent::Kind::Recv;
-}
-
 QPixmap swatch(GanttColor role) {
     QPixmap pixmap(14, 12);
     pixmap.fill(Qt::transparent);

@@ -3,6 +3,7 @@
 #include "advisor_panel.h"
 #include "builtin_scenarios.h"
 #include "findings_model.h"
+#include "std_string_text.h"
 #include "tcme_panel.h"
 #include "walkthrough_host.h"
 
@@ -25,10 +26,6 @@ namespace ws {
 namespace {
 
 constexpr int kSteps = 7;
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text).toHtmlEscaped();
-}
 
 const FlowReport* flowById(const SimulationReport& report, const std::string& id) {
     const auto found = std::find_if(report.flows.begin(), report.flows.end(),
@@ -111,7 +108,7 @@ QString hottestElsewhere(const SimulationReport& report, const LinkReport& share
                                 "traffic; this one is the busiest where they meet.</p>")
         .arg(top.from)
         .arg(top.to)
-        .arg(qs(formatBytes(top.bytes)));
+        .arg(escapedHtml(formatBytes(top.bytes)));
 }
 
 QString iterationsText(int count) {
@@ -129,22 +126,22 @@ QString actionsText(const std::vector<TcmeIteration>& iterations) {
         }
         QStringList actions;
         for (const TcmeAction& action : iteration.actions) {
-            QString text = qs(action.flow);
+            QString text = escapedHtml(action.flow);
             if (!action.oldPath.empty()) {
                 Route before, after;
                 before.path = action.oldPath;
                 after.path = action.newPath;
                 text += QStringLiteral(": %1 ⇒ %2").arg(routeText(before), routeText(after));
             } else if (!action.detail.empty()) {
-                text += QStringLiteral(": ") + qs(action.detail);
+                text += QStringLiteral(": ") + escapedHtml(action.detail);
             }
             actions << text;
         }
         lines << WalkthroughPanel::tr("Iteration %1 kept %2 (makespan %3 → %4; %5).")
                      .arg(iteration.index)
                      .arg(actions.join(QStringLiteral("; ")),
-                          qs(formatSeconds(iteration.before.makespanS)),
-                          qs(formatSeconds(iteration.after.makespanS)),
+                          escapedHtml(formatSeconds(iteration.before.makespanS)),
+                          escapedHtml(formatSeconds(iteration.after.makespanS)),
                           TcmePanel::keptBecause(iteration).toHtmlEscaped());
     }
     return lines.join(QStringLiteral(" "));
@@ -164,7 +161,7 @@ Scenario slowDieExample() {
         "strategy": {"tatp": 4}})");
 }
 
-QString percent(double fraction) {
+QString roundedPercent(double fraction) {
     return QString::number(fraction * 100, 'g', 3) + QLatin1Char('%');
 }
 
@@ -276,7 +273,7 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
             .arg(analysis->scenario.gridCols())
             .arg(groupList(QStringLiteral("D"), analysis->groups.dp),
                  groupList(QStringLiteral("T"), analysis->groups.tatp),
-                 qs(formatSeconds(report.makespanS)));
+                 escapedHtml(formatSeconds(report.makespanS)));
     case 1: {
         if (conflict.link < 0)
             return tr(
@@ -297,11 +294,11 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
                   "<p>Inspector &gt; Link flows lists the flows; hover any link for the same.</p>")
             .arg(link.from)
             .arg(link.to)
-            .arg(qs(formatBytes(link.bytes)),
+            .arg(escapedHtml(formatBytes(link.bytes)),
                  link.flowCount == 1 ? tr("1 flow") : tr("%1 flows").arg(link.flowCount),
-                 qs(toString(analysis->scenario.routingMode())), qs(fsdp.id))
+                 escapedHtml(toString(analysis->scenario.routingMode())), escapedHtml(fsdp.id))
             .arg(fsdp.src)
-            .arg(routeText(fsdp.route), qs(tatp.id), hottestElsewhere(report, link));
+            .arg(routeText(fsdp.route), escapedHtml(tatp.id), hottestElsewhere(report, link));
     }
     case 2: {
         if (conflict.link < 0)
@@ -324,8 +321,9 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
                   "<p>Alone, %1 would take %5 (bytes / bandwidth + latency). Sharing, it took "
                   "<b>%6</b>: the timeline (highlighted) shows die %7's send stretched by the "
                   "all-gather. %8</p>")
-            .arg(qs(tatp.id), qs(formatBytes(tatp.bytes)), qs(fsdp.id), qs(formatBytes(fsdp.bytes)),
-                 qs(formatSeconds(alone)), qs(formatSeconds(took)))
+            .arg(escapedHtml(tatp.id), escapedHtml(formatBytes(tatp.bytes)), escapedHtml(fsdp.id),
+                 escapedHtml(formatBytes(fsdp.bytes)), escapedHtml(formatSeconds(alone)),
+                 escapedHtml(formatSeconds(took)))
             .arg(tatp.src)
             .arg(computes ? tr("TATP's compute waits for these streams, so the whole step waits.")
                           : tr("Every transfer that waits for this one starts later, and the "
@@ -387,7 +385,8 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
         QString tatpLine;
         if (const FlowReport* flow = flowById(report, m_tatpBeforeApply))
             tatpLine = tr("<p>%1 now takes <b>%2</b>.</p>")
-                           .arg(qs(flow->id), qs(formatSeconds(flow->endS - flow->startS)));
+                           .arg(escapedHtml(flow->id),
+                                escapedHtml(formatSeconds(flow->endS - flow->startS)));
         return tr("<h3>The timeline after</h3>"
                   "<p>The scenario now pins the tuned routes (routing.paths). The makespan went "
                   "from %1 to <b>%2</b>.</p>%3"
@@ -395,12 +394,12 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
                   "<p>Try it yourself: drag a die of a TATP group onto a free die and watch the "
                   "heatmap follow (a drop the core refuses is explained in the status bar); "
                   "Ctrl+Z undoes.</p>")
-            .arg(qs(formatSeconds(*m_makespanBeforeApply)), qs(formatSeconds(report.makespanS)),
-                 tatpLine,
+            .arg(escapedHtml(formatSeconds(*m_makespanBeforeApply)),
+                 escapedHtml(formatSeconds(report.makespanS)), tatpLine,
                  after.link < 0
                      ? tr("No link is shared by a TATP transfer and an all-gather any more.")
                      : tr("The busiest link still shared by both carries %1.")
-                           .arg(qs(formatBytes(
+                           .arg(escapedHtml(formatBytes(
                                report.links[static_cast<std::size_t>(after.link)].bytes))));
     }
     case 6:
@@ -444,7 +443,8 @@ QString WalkthroughPanel::slowDieHtml(bool act) {
     const double now = headlineSeconds(analysis->report);
     if (scenario.strategy->balance == StrategySpec::Balance::Speed) {
         const QString before =
-            m_stepBeforeFix ? tr(" from %1").arg(qs(formatSeconds(*m_stepBeforeFix))) : QString();
+            m_stepBeforeFix ? tr(" from %1").arg(escapedHtml(formatSeconds(*m_stepBeforeFix)))
+                            : QString();
         // What the Advisor says of the balanced scenario, as it is on screen.
         const QString advice =
             !advisor.isCurrent() ? tr("The Advisor is diagnosing the balanced scenario.")
@@ -459,9 +459,9 @@ QString WalkthroughPanel::slowDieHtml(bool act) {
                   "<b>%5</b>.</p>"
                   "<p>%6 Right-click a die on the mesh to make it slow (Die speed…) and watch the "
                   "Advisor follow.</p>")
-            .arg(percent(members > 0 ? speeds / static_cast<double>(members) : 1.0))
+            .arg(roundedPercent(members > 0 ? speeds / static_cast<double>(members) : 1.0))
             .arg(slowDie)
-            .arg(percent(slowSpeed), before, qs(formatSeconds(now)), advice);
+            .arg(roundedPercent(slowSpeed), before, escapedHtml(formatSeconds(now)), advice);
     }
     if (advisor.isBusy() || !advisor.isCurrent())
         return tr("<h3>A slow die</h3><p><i>The Advisor is diagnosing the scenario…</i></p>");
@@ -479,7 +479,8 @@ QString WalkthroughPanel::slowDieHtml(bool act) {
             ? tr("<p>Its fix, <tt>strategy.balance = \"speed\"</tt>, was simulated before it was "
                  "offered: the step takes %1 instead of %2. Press <b>Apply fix: load_imbalance</b> "
                  "in the Advisor (one undo step).</p>")
-                  .arg(qs(formatSeconds(*imbalance->fixAfterS)), qs(formatSeconds(now)))
+                  .arg(escapedHtml(formatSeconds(*imbalance->fixAfterS)),
+                       escapedHtml(formatSeconds(now)))
             : tr("<p>The Advisor offers no fix for it here.</p>");
     return tr("<h3>A slow die</h3>"
               "<p>This %1x%2 wafer streams one GEMM through a TATP group of %3 dies, and die %4 is "
@@ -495,7 +496,8 @@ QString WalkthroughPanel::slowDieHtml(bool act) {
         .arg(scenario.gridCols())
         .arg(members)
         .arg(slowDie)
-        .arg(percent(slowSpeed), qs(formatSeconds(now)), qs(imbalance->message), fix);
+        .arg(roundedPercent(slowSpeed), escapedHtml(formatSeconds(now)),
+             escapedHtml(imbalance->message), fix);
 }
 
 } // namespace ws

@@ -16,7 +16,7 @@ constexpr double kBitsPerByte = 8.0;
 
 } // namespace
 
-double linkEnergyJ(double bytes, double picojoulesPerBit) {
+double transferEnergyJ(double bytes, double picojoulesPerBit) {
     return bytes * kBitsPerByte * picojoulesPerBit * kPicojoule;
 }
 
@@ -33,8 +33,8 @@ void setLinkEnergy(SimulationReport& report, const Scenario& scenario) {
     double offWaferBytes = 0.0;
     for (const LinkReport& link : report.links)
         (link.offWafer ? offWaferBytes : onWaferBytes) += link.bytes;
-    report.energyD2dJ = linkEnergyJ(onWaferBytes, scenario.wafer.energy.d2dPicojoulesPerBit);
-    report.energyOffWaferJ = linkEnergyJ(offWaferBytes, offWaferPicojoulesPerBit(scenario));
+    report.energyD2dJ = transferEnergyJ(onWaferBytes, scenario.wafer.energy.d2dPicojoulesPerBit);
+    report.energyOffWaferJ = transferEnergyJ(offWaferBytes, offWaferPicojoulesPerBit(scenario));
 }
 
 double SimulationReport::totalLinkBytes() const {

@@ -60,6 +60,11 @@ struct DieEvent {
     TaskBound bound = TaskBound::Compute;
 };
 
+// A send or a receive: network traffic, not compute or idle time.
+inline bool isTransfer(DieEvent::Kind kind) {
+    return kind == DieEvent::Kind::Send || kind == DieEvent::Kind::Recv;
+}
+
 // One GEMM's operands on one die, in the unified representation ("I[b0:2, m0:512, :]").
 struct TensorReport {
     std::string gemm;
@@ -197,8 +202,8 @@ struct SimulationReport {
 std::vector<LinkReport> linkReports(const WaferTopology& topology, const SimResult& result,
                                     const std::vector<double>& linkBandwidth);
 
-// Joules for `bytes` crossing links that spend `picojoulesPerBit`.
-double linkEnergyJ(double bytes, double picojoulesPerBit);
+// Joules for `bytes` moved at `picojoulesPerBit`: over links, or between HBM and a die.
+double transferEnergyJ(double bytes, double picojoulesPerBit);
 // The energy per bit of the scenario's off-wafer links: system.pj_per_bit, by default the
 // wafer's d2d_pj_per_bit.
 double offWaferPicojoulesPerBit(const Scenario& scenario);

@@ -17,9 +17,6 @@ namespace ws {
 
 namespace {
 
-constexpr double kPicojoule = 1e-12;
-constexpr double kBitsPerByte = 8.0;
-
 std::string strategyText(const StrategySpec& strategy) {
     std::string text;
     auto degree = [&](const char* name, int value) {
@@ -281,11 +278,11 @@ SimulationReport buildStepReport(const Scenario& scenario, const WaferTopology& 
     report.step = metrics;
 
     const EnergySpec& energy = scenario.wafer.energy;
-    report.energyD2dJ = linkEnergyJ(d2dBytes, energy.d2dPicojoulesPerBit);
-    report.energyOffWaferJ = linkEnergyJ(offWaferBytes, offWaferPicojoulesPerBit(scenario));
+    report.energyD2dJ = transferEnergyJ(d2dBytes, energy.d2dPicojoulesPerBit);
+    report.energyOffWaferJ = transferEnergyJ(offWaferBytes, offWaferPicojoulesPerBit(scenario));
     report.energyComputeJ = executedFlops / energy.flopsPerJoule;
     // HBM traffic: every compute task's HBM bytes (step/compute_model.h), scaled to the step.
-    report.energyHbmJ = hbmBytes * kBitsPerByte * energy.hbmPicojoulesPerBit * kPicojoule;
+    report.energyHbmJ = transferEnergyJ(hbmBytes, energy.hbmPicojoulesPerBit);
     return report;
 }
 

@@ -11,11 +11,6 @@ namespace ws {
 
 namespace {
 
-double loadOf(std::span<const double> linkLoads, LinkId id) {
-    return static_cast<std::size_t>(id) < linkLoads.size() ? linkLoads[static_cast<std::size_t>(id)]
-                                                           : 0.0;
-}
-
 // The least possible load of the most loaded link on a live path src -> dst (a minimax
 // Dijkstra: a path's key is its largest link load), or nullopt if dst is unreachable. One
 // search instead of a binary search of reachability tests over the distinct load values.

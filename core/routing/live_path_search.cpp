@@ -6,11 +6,6 @@ namespace ws {
 
 namespace {
 
-double loadOf(std::span<const double> linkLoads, LinkId id) {
-    return static_cast<std::size_t>(id) < linkLoads.size() ? linkLoads[static_cast<std::size_t>(id)]
-                                                           : 0.0;
-}
-
 // Per-die search state: BFS layer, least total load over fewest-hop paths, and the link that
 // achieves it (ties: lower link id).
 struct SearchState {

@@ -22,6 +22,12 @@ leastLoadFewestHopPath(const WaferTopology& topology, DieId src, DieId dst,
                        std::span<const double> linkLoads,
                        double maxLinkLoad = std::numeric_limits<double>::infinity());
 
+// A link's load in `linkLoads`: 0 for a link past its end (unloaded, as above).
+inline double loadOf(std::span<const double> linkLoads, LinkId id) {
+    return static_cast<std::size_t>(id) < linkLoads.size() ? linkLoads[static_cast<std::size_t>(id)]
+                                                           : 0.0;
+}
+
 // Whether dst is reachable from src under the same restriction.
 bool liveReachable(const WaferTopology& topology, DieId src, DieId dst,
                    std::span<const double> linkLoads, double maxLinkLoad);

@@ -102,14 +102,14 @@ ClusterPreset dgxH100() {
     return preset;
 }
 
-std::vector<ClusterPreset> presets() {
+std::vector<ClusterPreset> clusterPresetTable() {
     return {dgxA100Selene(), dgxH100()};
 }
 
 } // namespace
 
 std::optional<ClusterPreset> clusterPreset(std::string_view name) {
-    for (ClusterPreset& preset : presets())
+    for (ClusterPreset& preset : clusterPresetTable())
         if (preset.cluster.preset == name)
             return std::move(preset);
     return std::nullopt;
@@ -117,7 +117,7 @@ std::optional<ClusterPreset> clusterPreset(std::string_view name) {
 
 std::vector<std::string> clusterPresetNames() {
     std::vector<std::string> names;
-    for (const ClusterPreset& preset : presets())
+    for (const ClusterPreset& preset : clusterPresetTable())
         names.push_back(*preset.cluster.preset);
     return names;
 }

@@ -115,7 +115,7 @@ WaferSpec tpuV5ePod() {
     return wafer;
 }
 
-std::vector<WaferSpec> presets() {
+std::vector<WaferSpec> waferPresetTable() {
     return {
         paperWafer("paper-wsc-per-link", "4 TB/s"),
         // 4 TB/s per die over its four edges: 1 TB/s per direction per link.
@@ -132,7 +132,7 @@ Quantity writtenQuantity(const std::string& text, Dimension dimension) {
 }
 
 std::optional<WaferSpec> waferPreset(std::string_view name) {
-    for (WaferSpec& wafer : presets())
+    for (WaferSpec& wafer : waferPresetTable())
         if (wafer.preset == name)
             return std::move(wafer);
     return std::nullopt;
@@ -140,7 +140,7 @@ std::optional<WaferSpec> waferPreset(std::string_view name) {
 
 std::vector<std::string> waferPresetNames() {
     std::vector<std::string> names;
-    for (const WaferSpec& wafer : presets())
+    for (const WaferSpec& wafer : waferPresetTable())
         names.push_back(*wafer.preset);
     return names;
 }

@@ -1,5 +1,7 @@
 #include "sim/fluid_simulation.h"
 
+#include "sim/event_order.h"
+#include "sim/index_cast.h"
 #include "sim/run_cancelled.h"
 
 #include <algorithm>
@@ -11,21 +13,6 @@
 namespace ws {
 
 namespace {
-
-std::size_t idx(int i) {
-    return static_cast<std::size_t>(i);
-}
-
-// Events closer than this fraction of the current time are one batch: floating-point noise must
-// not split a symmetric set of finishes (every rank of a ring) into many tiny events, each with its
-// own rate solve. Times reported for a batch are its earliest event's time.
-constexpr double kSimultaneousRelTol = 1e-12;
-
-struct EventAfter {
-    template <typename Event> bool operator()(const Event& a, const Event& b) const {
-        return a.timeS > b.timeS || (a.timeS == b.timeS && a.seq > b.seq);
-    }
-};
 
 // The solver sees only flows that compete for bandwidth (bytes > 0), indexed by TaskId: other
 // tasks get an empty link range.

@@ -1,5 +1,7 @@
 #include "sim/max_min_solver.h"
 
+#include "sim/index_cast.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -10,10 +12,6 @@
 namespace ws {
 
 namespace {
-
-std::size_t idx(int i) {
-    return static_cast<std::size_t>(i);
-}
 
 // (share, link) pairs in ascending order: std::pair's operator< for shares that are never NaN,
 // without the three-way comparison C++20 routes that through. Function objects, so that the

@@ -1,5 +1,6 @@
 #include "sim/store_and_forward_simulation.h"
 
+#include "sim/event_order.h"
 #include "sim/run_cancelled.h"
 
 #include <algorithm>
@@ -15,15 +16,6 @@ namespace {
 std::size_t idx(long long i) {
     return static_cast<std::size_t>(i);
 }
-
-// As in FluidSimulation: events this close (relative to the time) are one batch.
-constexpr double kSimultaneousRelTol = 1e-12;
-
-struct EventAfter {
-    template <typename Event> bool operator()(const Event& a, const Event& b) const {
-        return a.timeS > b.timeS || (a.timeS == b.timeS && a.seq > b.seq);
-    }
-};
 
 // The FIFO order of a link's queue, as a comparison for std::push_heap's max-heap: `a` comes
 // after `b` when it became ready later, or at the same time belongs to a later flow or chunk.

@@ -1,5 +1,7 @@
 #include "sim/task_graph.h"
 
+#include "sim/index_cast.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -8,10 +10,6 @@
 namespace ws {
 
 namespace {
-
-std::size_t idx(int i) {
-    return static_cast<std::size_t>(i);
-}
 
 bool isNonNegativeFinite(double value) {
     return std::isfinite(value) && value >= 0.0;

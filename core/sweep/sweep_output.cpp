@@ -2,6 +2,7 @@
 
 #include "io/scenario_io.h"
 #include "scenario/scenario_error.h"
+#include "sweep/sweep_table.h"
 
 #include <algorithm>
 #include <charconv>
@@ -31,11 +32,6 @@ std::string joined(const std::vector<std::string>& texts) {
     for (const std::string& text : texts)
         all += (all.empty() ? "" : ", ") + text;
     return all;
-}
-
-// An axis value's CSV text, as sweepLine writes it: a string as it is, anything else as JSON.
-std::string valueText(const nlohmann::json& value) {
-    return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
 // A CSV axis cell as the value the sweep file wrote: 4, 0.05 and true read as JSON; "2 TB/s"
@@ -323,9 +319,9 @@ std::optional<SweepPoint> sweepPointOf(const SweepSpec& spec,
     std::size_t index = 0;
     for (std::size_t a = 0; a < spec.axes.size(); ++a) {
         const std::vector<nlohmann::json>& axis = spec.axes[a].values;
-        const std::string text = valueText(values[a]);
+        const std::string text = axisValueText(values[a]);
         const auto found = std::find_if(axis.begin(), axis.end(), [&](const nlohmann::json& v) {
-            return valueText(v) == text;
+            return axisValueText(v) == text;
         });
         if (found == axis.end())
             return std::nullopt;

@@ -19,11 +19,6 @@ const std::vector<std::string> kFigureColumns = {"sample",
                                                  "peak_memory_bytes",
                                                  "oom"};
 
-// An axis value as a CSV cell: a string as it is, anything else as its JSON text.
-std::string valueText(const nlohmann::json& value) {
-    return value.is_string() ? value.get<std::string>() : value.dump();
-}
-
 std::string numberText(double value) {
     return nlohmann::json(value).dump();
 }
@@ -48,6 +43,10 @@ std::string keyOf(const std::vector<std::string>& axisTexts, const std::string& 
 }
 
 } // namespace
+
+std::string axisValueText(const nlohmann::json& value) {
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
 
 std::vector<std::string> csvCells(const std::string& line) {
     std::vector<std::string> cells(1);
@@ -144,7 +143,7 @@ std::string sweepLine(const SweepSpec& spec, const SweepRow& row, SweepFormat fo
     };
     std::string line;
     for (const nlohmann::json& value : row.point.values)
-        line += csvCell(valueText(value)) + ',';
+        line += csvCell(axisValueText(value)) + ',';
     line += std::to_string(row.point.sample) + ',' + (row.ok ? "true" : "false") + ',' +
             csvCell(row.error) + ',' + cell(row.stepS) + ',' + cell(row.tokensPerSecond) + ',' +
             cell(row.mfu) + ',';
@@ -164,7 +163,7 @@ std::string sweepLine(const SweepSpec& spec, const SweepRow& row, SweepFormat fo
 std::string pointKey(const SweepPoint& point) {
     std::vector<std::string> texts;
     for (const nlohmann::json& value : point.values)
-        texts.push_back(valueText(value));
+        texts.push_back(axisValueText(value));
     return keyOf(texts, std::to_string(point.sample));
 }
 
@@ -210,7 +209,7 @@ ExistingRows readExistingRows(const std::string& text, const SweepSpec& spec, Sw
             if (!object.is_object() || !object.contains(axis.key))
                 throw ScenarioError("output", "a row has no '" + axis.key +
                                                   "': it is not this sweep's output");
-            texts.push_back(valueText(object.at(axis.key)));
+            texts.push_back(axisValueText(object.at(axis.key)));
         }
         if (!object.contains("sample") || !object.at("sample").is_number_integer())
             throw ScenarioError("output", "a row has no sample: it is not this sweep's output");

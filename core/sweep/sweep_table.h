@@ -28,6 +28,8 @@ inline const std::vector<std::string> kSearchColumns = {
     "best_strategy", "best_family", "best_step_s", "runner_up_family", "margin"};
 std::string sweepHeader(const SweepSpec& spec, SweepFormat format); // CSV's first line; "" else
 std::string sweepLine(const SweepSpec& spec, const SweepRow& row, SweepFormat format);
+// An axis value as its CSV cell: a string as it is, anything else as its JSON text.
+std::string axisValueText(const nlohmann::json& value);
 
 // One CSV record's cells, RFC 4180 quoting undone: `a,"b ""c""",` -> {a, b "c", ""}. `record`
 // holds no record separator (a quoted cell may hold a line break: the caller joins the lines

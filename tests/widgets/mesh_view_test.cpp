@@ -15,15 +15,6 @@
 namespace ws {
 namespace {
 
-QPoint centreOf(const MeshView& view, DieId die) {
-    const WaferTopology& topology = *view.analysis()->topology;
-    return view.geometry().dieRect(topology.coord(die)).center().toPoint();
-}
-
-QColor pixelAt(const QImage& image, QPointF point) {
-    return image.pixelColor(point.toPoint());
-}
-
 TEST(MeshView, ALoadedLinkIsPaintedInTheLegendsColourForItsLoad) {
     MeshView view;
     view.resize(900, 600);
@@ -216,16 +207,6 @@ TEST(MeshView, WheelZoomKeepsThePointUnderTheCursor) {
     const QPointF unitsAfter = view.geometry().toUnits(anchor);
     EXPECT_NEAR(unitsAfter.x(), unitsBefore.x(), 1e-9);
     EXPECT_NEAR(unitsAfter.y(), unitsBefore.y(), 1e-9);
-}
-
-// Pixels of `colour` (within `tolerance`) inside `area` of `image`.
-int pixelsOf(const QImage& image, const QRect& area, QColor colour, int tolerance = 0) {
-    int count = 0;
-    const QRect inside = area.intersected(image.rect());
-    for (int y = inside.top(); y <= inside.bottom(); ++y)
-        for (int x = inside.left(); x <= inside.right(); ++x)
-            count += test::sameColor(image.pixelColor(x, y), colour, tolerance) ? 1 : 0;
-    return count;
 }
 
 const QColor kSlowHatch(176, 96, 0); // mesh_view.cpp: a slow die's hatch and legend row

@@ -64,14 +64,6 @@ struct ShownTimeline {
 };
 
 // Pixels of `colour` in `rect` of `image`.
-int pixelsOf(const QImage& image, const QRect& rect, const QColor& colour) {
-    int count = 0;
-    for (int y = rect.top(); y <= rect.bottom(); ++y)
-        for (int x = rect.left(); x <= rect.right(); ++x)
-            count += image.pixelColor(x, y) == colour ? 1 : 0;
-    return count;
-}
-
 int firstPassOf(const std::vector<PipelinePass>& passes, int stage) {
     for (std::size_t i = 0; i < passes.size(); ++i)
         if (passes[i].stage == stage)

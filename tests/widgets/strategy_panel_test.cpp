@@ -14,10 +14,6 @@ namespace ws {
 namespace {
 
 // GPT-3 175B on 6x8: dp 6 x tatp 8, 4 micro-batches of the global batch 96, seq_len 2048.
-Scenario transformerStep() {
-    return test::exampleScenario("gpt3_175b_6x8_fsdp_tatp.json");
-}
-
 TEST(StrategyPanel, SequenceLengthAndGlobalBatchAreEditableUndoableFields) {
     ScenarioDocument document;
     const Scenario original = transformerStep();

@@ -5,6 +5,7 @@
 #include "time_axis_mapping.h"
 #include "time_axis_ticker.h"
 #include "timeline_view.h"
+#include "widget_test_support.h"
 
 #include <qcustomplot.h>
 
@@ -85,10 +86,6 @@ struct ShownView {
     }
     TimelineView view;
 };
-
-QColor pixelAt(const QImage& image, QPointF point) {
-    return image.pixelColor(point.toPoint());
-}
 
 // --- time to pixel ---------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "mesh_view.h"
 #include "scenario_analysis.h"
 
 #include "io/scenario_io.h"
@@ -104,4 +105,28 @@ inline bool sameColor(QColor a, QColor b, int tolerance = 0) {
 
 namespace ws {
 using Swaps = QList<QPair<int, int>>; // die pairs a drop asks to swap
+
+// GPT-3 175B on 6x8 with FSDP and TATP: a whole training step, with every strategy field set.
+inline Scenario transformerStep() {
+    return test::exampleScenario("gpt3_175b_6x8_fsdp_tatp.json");
+}
+
+// Where a die's centre is drawn in `view`, in widget pixels.
+inline QPoint centreOf(const MeshView& view, DieId die) {
+    return view.geometry().dieRect(view.analysis()->topology->coord(die)).center().toPoint();
+}
+
+inline QColor pixelAt(const QImage& image, QPointF point) {
+    return image.pixelColor(point.toPoint());
+}
+
+// Pixels of `colour` (within `tolerance` per channel) inside `area` of `image`.
+inline int pixelsOf(const QImage& image, const QRect& area, QColor colour, int tolerance = 0) {
+    int count = 0;
+    const QRect inside = area.intersected(image.rect());
+    for (int y = inside.top(); y <= inside.bottom(); ++y)
+        for (int x = inside.left(); x <= inside.right(); ++x)
+            count += test::sameColor(image.pixelColor(x, y), colour, tolerance) ? 1 : 0;
+    return count;
+}
 } // namespace ws

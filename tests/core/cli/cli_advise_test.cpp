@@ -1,6 +1,7 @@
 // `waferscope-cli advise` end to end (docs/cli.md section 11, SPEC section 7): the JSON's
 // fields, the text, exit statuses and bad input.
 #include "cli_runner.h"
+#include "test_data_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kScenarios = WAFERSCOPE_SCENARIO_DIR;
+using ws::test::kScenarios;
 
 using ws::test::CliRun;
 using ws::test::quote;

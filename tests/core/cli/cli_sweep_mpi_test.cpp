@@ -1,6 +1,7 @@
 // `mpirun -n R waferscope-cli sweep` (docs/scale.md, SPEC section 7): the ranks share the points
 // and rank 0 writes the same output as one process, byte for byte, for any R.
 #include "cli_runner.h"
+#include "test_data_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +21,7 @@ using ws::test::readFile;
 using ws::test::runCli;
 using ws::test::scratchDir;
 
-const fs::path kScenarios = WAFERSCOPE_SCENARIO_DIR;
+using ws::test::kScenarios;
 
 // CI and the development machines run as root on 2 cores: mpirun needs leave for both. Under
 // the asan preset, LeakSanitizer is off for the ranks alone: Open MPI keeps allocations of the

@@ -1,6 +1,7 @@
 // `waferscope-cli sweep` end to end (docs/cli.md section 10): the rows, resume after an
 // interrupted run, and bad sweep files.
 #include "cli_runner.h"
+#include "test_data_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kScenarios = WAFERSCOPE_SCENARIO_DIR;
+using ws::test::kScenarios;
 
 using ws::test::CliRun;
 using ws::test::quote;

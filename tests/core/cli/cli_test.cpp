@@ -1,6 +1,7 @@
 // Drives the real `waferscope-cli` binary: exit statuses, messages and output files as
 // docs/cli.md specifies them.
 #include "cli_runner.h"
+#include "test_data_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -18,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kScenarios = WAFERSCOPE_SCENARIO_DIR;
+using ws::test::kScenarios;
 const fs::path kBadInputs = fs::path(WAFERSCOPE_TEST_DATA_DIR) / ".." / "io" / "bad_inputs";
 
 using ws::test::CliRun;

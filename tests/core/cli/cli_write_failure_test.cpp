@@ -1,6 +1,7 @@
 // An output file that cannot be written fails the run: exit 1 (README "Exit status"), not 2,
 // which is for bad input; the message names the output file.
 #include "cli_runner.h"
+#include "test_data_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kScenarios = WAFERSCOPE_SCENARIO_DIR;
+using ws::test::kScenarios;
 const fs::path kSearchData = fs::path(WAFERSCOPE_TEST_DATA_DIR) / ".." / "search" / "data";
 
 using ws::test::CliRun;

@@ -4,6 +4,7 @@
 #include "io/scenario_io.h"
 #include "io/scenario_writer.h"
 #include "scenario/scenario_error.h"
+#include "test_data_paths.h"
 #include "workload/transformer_presets.h"
 
 #include <gtest/gtest.h>
@@ -15,7 +16,7 @@
 namespace ws {
 namespace {
 
-const std::filesystem::path kDataDir = std::filesystem::path(WAFERSCOPE_TEST_DATA_DIR) / "data";
+using test::kTestData;
 
 std::string scenarioWith(const std::string& workload, const std::string& strategy = "{}") {
     return R"({"format": "waferscope.scenario", "version": 1, "name": "typed",
@@ -25,7 +26,8 @@ std::string scenarioWith(const std::string& workload, const std::string& strateg
 
 TEST(TypedScenario, AHuggingFaceConfigIsReadAtLoadAndItsPathKeptForSaving) {
     const Scenario scenario = parseScenario(
-        scenarioWith(R"({"kind": "transformer", "hf_config": "llama2_7b_config.json"})"), kDataDir);
+        scenarioWith(R"({"kind": "transformer", "hf_config": "llama2_7b_config.json"})"),
+        kTestData);
     ASSERT_TRUE(scenario.workload);
     EXPECT_EQ(scenario.workload->modelSource, ModelSource::HuggingFace);
     EXPECT_EQ(scenario.workload->hfConfig, "llama2_7b_config.json");
@@ -36,14 +38,14 @@ TEST(TypedScenario, AHuggingFaceConfigIsReadAtLoadAndItsPathKeptForSaving) {
     const std::string saved = formatScenarioText(scenario);
     EXPECT_NE(saved.find(R"("hf_config": "llama2_7b_config.json")"), std::string::npos) << saved;
     EXPECT_EQ(saved.find("\"model\""), std::string::npos) << "the shape is not written out";
-    EXPECT_EQ(parseScenario(saved, kDataDir), scenario);
+    EXPECT_EQ(parseScenario(saved, kTestData), scenario);
 }
 
 TEST(TypedScenario, AHuggingFaceConfigIsNotReadAgainAfterLoading) {
     const std::filesystem::path dir =
         std::filesystem::temp_directory_path() / "waferscope_typed_scenario_test";
     std::filesystem::create_directories(dir);
-    std::filesystem::copy_file(kDataDir / "llama2_7b_config.json", dir / "config.json",
+    std::filesystem::copy_file(kTestData / "llama2_7b_config.json", dir / "config.json",
                                std::filesystem::copy_options::overwrite_existing);
     const Scenario scenario =
         parseScenario(scenarioWith(R"({"kind": "transformer", "hf_config": "config.json"})"), dir);
@@ -58,7 +60,7 @@ TEST(TypedScenario, AHuggingFaceConfigIsNotReadAgainAfterLoading) {
 TEST(TypedScenario, AMissingHuggingFaceConfigIsALoadErrorAtItsKey) {
     try {
         parseScenario(scenarioWith(R"({"kind": "transformer", "hf_config": "nope.json"})"),
-                      kDataDir);
+                      kTestData);
         FAIL() << "expected a ScenarioError";
     } catch (const ScenarioError& error) {
         EXPECT_EQ(error.keyPath(), "workload.hf_config");

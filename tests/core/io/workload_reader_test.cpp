@@ -1,5 +1,7 @@
 #include "io/workload_reader.h"
+
 #include "scenario/workload.h"
+#include "test_data_paths.h"
 #include "workload/transformer_presets.h"
 
 #include <gtest/gtest.h>
@@ -12,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-const std::filesystem::path kDataDir = std::filesystem::path(WAFERSCOPE_TEST_DATA_DIR) / "data";
+using test::kTestData;
 
 Workload parse(const std::string& text, const std::filesystem::path& directory = {}) {
     return parseWorkload(json::parse(text), directory);
@@ -107,7 +109,7 @@ TEST(ParseWorkload, HuggingFaceRelativeToTheScenario) {
 
 TEST(ParseWorkload, HuggingFaceAbsolutePathIgnoresTheDirectory) {
     json document{{"kind", "transformer"},
-                  {"hf_config", (kDataDir / "mixtral_8x7b_config.json").string()}};
+                  {"hf_config", (kTestData / "mixtral_8x7b_config.json").string()}};
     const Workload w = parseWorkload(document, "/nonexistent/scenario/dir");
     EXPECT_EQ(w.model.name, "mixtral");
     EXPECT_EQ(w.model.experts, 8);

@@ -1,6 +1,8 @@
 #include "search/analytic_evaluator.h"
+
 #include "search/rank_correlation.h"
 #include "search/strategy_scoring.h"
+#include "test_data_paths.h"
 
 #include "io/scenario_io.h"
 #include "io/workload_reader.h"
@@ -15,10 +17,10 @@
 namespace ws {
 namespace {
 
-const std::filesystem::path kData = std::filesystem::path(WAFERSCOPE_TEST_DATA_DIR) / "data";
+using test::kTestData;
 
 struct Fixture {
-    explicit Fixture(const char* file) : scenario(loadScenario(kData / file)) {}
+    explicit Fixture(const char* file) : scenario(loadScenario(kTestData / file)) {}
     Scenario scenario;
     WaferTopology topology{scenario.wafer.topologySpec()};
     Workload workload = *scenario.workload;
@@ -105,7 +107,7 @@ TEST(AnalyticEvaluator, StreamsAndCollectivesAgreeWithTheSimulator) {
 // bandwidth: the gemm's 4x4 wafer cut into two 4x2 wafers joined by links 10 times slower. A
 // 16-die FSDP ring crosses them; so does a dp 4 FSDP ring of snake-placed TATP groups.
 TEST(AnalyticEvaluator, CostsOffWaferLinksAtTheirBandwidthLikeTheSimulator) {
-    Scenario scenario = loadScenario(kData / "gemm_4x4.json");
+    Scenario scenario = loadScenario(kTestData / "gemm_4x4.json");
     scenario.wafer.cols = 2;
     SystemSpec system;
     system.waferRows = 1;

@@ -3,6 +3,7 @@
 // system of wafers explores pipelines and one wafer never does.
 #include "search/search_space.h"
 #include "search/strategy_search.h"
+#include "test_data_paths.h"
 
 #include "io/scenario_io.h"
 #include "scenario/workload.h"
@@ -18,12 +19,12 @@
 namespace ws {
 namespace {
 
-const std::filesystem::path kData = std::filesystem::path(WAFERSCOPE_TEST_DATA_DIR) / "data";
+using test::kTestData;
 
 // The search tests' tiny transformer, with 4 layers, on a 2 x 2 system of 2x2 wafers: the same
 // 16 dies as its 4x4 wafer, cut into four wafers joined by slower off-wafer links.
 Scenario fourWafers() {
-    Scenario scenario = loadScenario(kData / "small_transformer_4x4.json");
+    Scenario scenario = loadScenario(kTestData / "small_transformer_4x4.json");
     scenario.workload->model.layers = 4;
     scenario.wafer.rows = 2;
     scenario.wafer.cols = 2;
@@ -62,11 +63,11 @@ TEST(PipelineGene, ValuesDivideTheWaferCountAndTheLayers) {
     twoLayers.model.layers = 2;
     EXPECT_EQ(SearchSpace(twoLayers, topology).ppValues(), (std::vector<int>{1, 2}));
 
-    const Scenario wafer = loadScenario(kData / "small_transformer_4x4.json");
+    const Scenario wafer = loadScenario(kTestData / "small_transformer_4x4.json");
     const WaferTopology one(wafer.topologySpec());
     EXPECT_EQ(SearchSpace(*wafer.workload, one).ppValues(), (std::vector<int>{1}));
 
-    const Scenario gemm = loadScenario(kData / "gemm_4x4.json"); // one layer
+    const Scenario gemm = loadScenario(kTestData / "gemm_4x4.json"); // one layer
     EXPECT_EQ(SearchSpace(*gemm.workload, topology).ppValues(), (std::vector<int>{1}));
 }
 
@@ -178,7 +179,7 @@ TEST(PipelineGene, SearchOnASystemOfWafersExploresPipelines) {
 }
 
 TEST(PipelineGene, SearchOnOneWaferNeverPipelines) {
-    const Scenario scenario = loadScenario(kData / "small_transformer_4x4.json");
+    const Scenario scenario = loadScenario(kTestData / "small_transformer_4x4.json");
     const WaferTopology topology(scenario.topologySpec());
     const SearchResult result = searchStrategies(scenario, topology, quick(150));
     ASSERT_FALSE(result.candidates.empty());

@@ -1,6 +1,7 @@
 // Drives `waferscope-cli search`: the same seed gives the same JSON whatever the thread count,
 // -o writes a scenario that validates, bad options exit 2.
 #include "cli_runner.h"
+#include "test_data_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -13,14 +14,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kData = fs::path(WAFERSCOPE_TEST_DATA_DIR) / "data";
+using ws::test::kTestData;
 
 using ws::test::CliRun;
 using ws::test::runCli;
 using ws::test::scratchDir;
 
 TEST(SearchCli, SameSeedSameJsonWithOneOrTwoThreads) {
-    const std::string file = "'" + (kData / "small_transformer_4x4.json").string() + "'";
+    const std::string file = "'" + (kTestData / "small_transformer_4x4.json").string() + "'";
     const CliRun one = runCli("search " + file + " --json --seed 4 --budget 150 --threads 1");
     const CliRun two = runCli("search --threads 2 --budget 150 --seed 4 --json " + file);
     ASSERT_EQ(one.status, 0) << one.err;
@@ -37,7 +38,7 @@ TEST(SearchCli, SameSeedSameJsonWithOneOrTwoThreads) {
 
 TEST(SearchCli, WritesTheBestScenario) {
     const fs::path best = scratchDir() / "best.json";
-    const CliRun run = runCli("search '" + (kData / "gemm_4x4.json").string() +
+    const CliRun run = runCli("search '" + (kTestData / "gemm_4x4.json").string() +
                               "' --budget 50 -o '" + best.string() + "'");
     ASSERT_EQ(run.status, 0) << run.err;
     EXPECT_NE(run.out.find("best:"), std::string::npos);
@@ -47,7 +48,7 @@ TEST(SearchCli, WritesTheBestScenario) {
 }
 
 TEST(SearchCli, BadInputExitsTwo) {
-    const std::string file = "'" + (kData / "gemm_4x4.json").string() + "'";
+    const std::string file = "'" + (kTestData / "gemm_4x4.json").string() + "'";
     EXPECT_EQ(runCli("search").status, 2);
     EXPECT_EQ(runCli("search " + file + " --budget 0").status, 2);
     EXPECT_EQ(runCli("search " + file + " --threads x").status, 2);

@@ -1,5 +1,7 @@
 #include "search/rank_correlation.h"
+
 #include "search/search_space.h"
+#include "test_data_paths.h"
 
 #include "io/scenario_io.h"
 #include "io/workload_reader.h"
@@ -16,10 +18,10 @@
 namespace ws {
 namespace {
 
-const std::filesystem::path kData = std::filesystem::path(WAFERSCOPE_TEST_DATA_DIR) / "data";
+using test::kTestData;
 
 struct Fixture {
-    Scenario scenario = loadScenario(kData / "small_transformer_4x4.json");
+    Scenario scenario = loadScenario(kTestData / "small_transformer_4x4.json");
     WaferTopology topology{scenario.wafer.topologySpec()};
     Workload workload = *scenario.workload;
     SearchSpace space{workload, topology};
@@ -95,7 +97,7 @@ TEST(SearchSpace, SequenceParallelismOnlyWithTensorParallelism) {
         EXPECT_TRUE(sequenceParallelProblem(f.space.toStrategy(g)).empty());
     }
 
-    const Scenario gemm = loadScenario(kData / "gemm_4x4.json");
+    const Scenario gemm = loadScenario(kTestData / "gemm_4x4.json");
     const WaferTopology topology(gemm.wafer.topologySpec());
     const SearchSpace gemmSpace(*gemm.workload, topology);
     for (const Genome& g : gemmSpace.enumerate()) {

@@ -3,6 +3,7 @@
 #include "search/analytic_evaluator.h"
 #include "search/search_space.h"
 #include "search/strategy_scoring.h"
+#include "test_data_paths.h"
 
 #include "io/scenario_io.h"
 #include "io/strategy_reader.h"
@@ -20,10 +21,10 @@
 namespace ws {
 namespace {
 
-const std::filesystem::path kData = std::filesystem::path(WAFERSCOPE_TEST_DATA_DIR) / "data";
+using test::kTestData;
 
 struct Fixture {
-    explicit Fixture(const char* file) : scenario(loadScenario(kData / file)) {}
+    explicit Fixture(const char* file) : scenario(loadScenario(kTestData / file)) {}
     Scenario scenario;
     WaferTopology topology{scenario.wafer.topologySpec()};
     Workload workload = *scenario.workload;
