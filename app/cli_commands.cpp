@@ -331,7 +331,7 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
     for (const TcmeIteration& iteration : outcome.iterations) {
         char line[280];
         std::snprintf(line, sizeof line,
-                      "iteration %d: hottest link %s carries %s (%.1f%%), %d flows from %d "
+                      "iteration %d: target link %s carries %s (%.1f%%), %d flows from %d "
                       "groups, queueing %s\n",
                       iteration.index,
                       linkName(topology, iteration.mclFrom, iteration.mclTo).c_str(),
@@ -358,7 +358,7 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
             out << "step " << formatSeconds(iteration.before.stepS) << " -> "
                 << formatSeconds(iteration.after.stepS) << ", ";
         out << "makespan " << formatSeconds(iteration.before.makespanS) << " -> "
-            << formatSeconds(iteration.after.makespanS) << ", hottest link "
+            << formatSeconds(iteration.after.makespanS) << ", largest link load "
             << formatBytes(iteration.before.maxLinkBytes) << " -> "
             << formatBytes(iteration.after.maxLinkBytes) << '\n';
         if (!iteration.actions.empty())
@@ -371,7 +371,7 @@ int optimizeCommand(const std::string& file, const SimulateOptions& options, std
         out << label;
         if (snapshot->stepS > 0)
             out << "step " << formatSeconds(snapshot->stepS) << ", ";
-        out << "makespan " << formatSeconds(snapshot->makespanS) << ", hottest link "
+        out << "makespan " << formatSeconds(snapshot->makespanS) << ", largest link load "
             << formatBytes(snapshot->maxLinkBytes) << ", utilisation "
             << std::lround(snapshot->maxUtilization * 100) << "%\n";
     }

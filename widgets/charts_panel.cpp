@@ -82,7 +82,7 @@ const std::array<MemoryTerm, 6> kMemoryTerms{{
 
 QCustomPlot* makePlot(QWidget* parent) {
     auto* plot = new QCustomPlot(parent);
-    plot->setMinimumSize(480, 220);
+    plot->setMinimumSize(480, 150); // a 1280x720 window's bottom row (docs/gui.md "Layout")
     QFont small = plot->font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     // Title on top, legend to the right of the axis rect, so neither hides a bar.
@@ -270,11 +270,9 @@ void ChartsPanel::rebuildLinkLoads() {
                         .arg(histogram.idle);
     if (histogram.dead > 0)
         title += tr(", %1 dead").arg(histogram.dead);
-    const auto hottest = report.hottestLinks(1);
-    if (!hottest.empty() && hottest[0].bytes > 0)
-        title += tr("; hottest %1 carries %2")
-                     .arg(qs(linkName(*m_analysis->topology, hottest[0].from, hottest[0].to)))
-                     .arg(qs(formatBytes(hottest[0].bytes)));
+    if (const std::string hottest = hottestLinkText(report, *m_analysis->topology);
+        !hottest.empty())
+        title += QStringLiteral("; ") + qs(hottest);
     setTitle(plot, title);
     plot->xAxis->setLabel(tr("bytes carried per link (%1); bins of %2")
                               .arg(QLatin1String(unit.name), qs(formatBytes(width))));

@@ -32,6 +32,8 @@ QString formatFigure(ReportFigure::Unit unit, double value) {
         return QStringLiteral("%1 tokens/s").arg(value, 0, 'g', 4);
     case ReportFigure::Unit::Fraction:
         return QStringLiteral("%1%").arg(value * 100, 0, 'f', 1);
+    case ReportFigure::Unit::Count:
+        return QString::number(value, 'f', 0);
     }
     return {};
 }
@@ -98,11 +100,41 @@ QString ComparePanel::headline(const ScenarioAnalysis& analysis) {
                        : tr("makespan %1").arg(qs(formatSeconds(report.makespanS)));
 }
 
+QString ComparePanel::hardwareText(const ScenarioAnalysis& analysis) {
+    const Scenario& scenario = analysis.scenario;
+    const HardwareSummary& hardware = analysis.report.hardware;
+    QString text;
+    if (scenario.cluster)
+        text = tr("%1 nodes of %2 GPUs").arg(hardware.nodes).arg(hardware.gpusPerNode);
+    else if (hardware.wafers)
+        text = tr("%1 x %2 wafers of %3 x %4 dies")
+                   .arg(hardware.wafers->first)
+                   .arg(hardware.wafers->second)
+                   .arg(scenario.wafer.rows)
+                   .arg(scenario.wafer.cols);
+    else
+        text = tr("a %1 x %2 wafer").arg(scenario.wafer.rows).arg(scenario.wafer.cols);
+    if (hardware.preset)
+        text += QStringLiteral(" (%1)").arg(qs(*hardware.preset));
+    return text;
+}
+
+QString ComparePanel::usedText(const ScenarioAnalysis& analysis) {
+    if (!analysis.report.step)
+        return {};
+    const int total = analysis.topology ? analysis.topology->dieCount() : 0;
+    const QString unit = analysis.scenario.cluster ? tr("GPUs") : tr("dies");
+    return tr("%1 of %2 %3 used").arg(analysis.report.step->diesUsed).arg(total).arg(unit);
+}
+
 QString ComparePanel::describe(const ScenarioAnalysis& analysis) {
-    const QString what = analysis.report.step             ? qs(analysis.report.step->strategy)
-                         : analysis.scenario.name.empty() ? tr("traffic")
-                                                          : qs(analysis.scenario.name);
-    return tr("%1: %2").arg(what, headline(analysis));
+    // Most telling first, the scenario's (often long) name last: a narrow dock elides the end.
+    QStringList parts{headline(analysis)};
+    if (analysis.report.step)
+        parts << usedText(analysis) << qs(analysis.report.step->strategy);
+    parts << hardwareText(analysis)
+          << (analysis.scenario.name.empty() ? tr("untitled") : qs(analysis.scenario.name));
+    return parts.join(QStringLiteral(" · "));
 }
 
 void ComparePanel::setCurrentAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis) {
@@ -125,7 +157,7 @@ void ComparePanel::pin() {
         return;
     }
     m_pinned = m_current;
-    emit statusMessage(tr("Pinned %1: change the strategy to compare").arg(describe(*m_pinned)));
+    emit statusMessage(tr("Pinned (%1): change the strategy to compare").arg(describe(*m_pinned)));
     refresh();
     publishDifference();
 }
@@ -178,7 +210,14 @@ void ComparePanel::refresh() {
     if (m_currentStale)
         notes << tr("<i>Current: the previous result, while the edit is simulated…</i>");
     if (m_current && !comparable)
-        notes << tr("Other wafer: no link-by-link difference.");
+        notes << tr("Other hardware: no link-by-link difference.");
+    // Fewer dies can raise MFU (per die used) while the rest sit idle: said, not coloured.
+    if (m_current && m_current->report.step && m_current->topology &&
+        m_current->report.step->diesUsed < m_current->topology->dieCount())
+        notes << tr("<span style='color:#b35900'>Current leaves %1 of its %2 %3 idle.</span>")
+                     .arg(m_current->topology->dieCount() - m_current->report.step->diesUsed)
+                     .arg(m_current->topology->dieCount())
+                     .arg(m_current->scenario.cluster ? tr("GPUs") : tr("dies"));
     m_status->setText(notes.join(QStringLiteral("<br>")));
     if (!m_current)
         return;
@@ -193,7 +232,9 @@ void ComparePanel::refresh() {
             m_table->setItem(r, column, item);
             return item;
         };
-        cell(0, qs(row.name))
+        // The hardware's own word: GPUs on a cluster (docs/gui.md "Compare").
+        const bool gpus = m_current->scenario.cluster.has_value();
+        cell(0, gpus && row.name == "dies used" ? tr("GPUs used") : qs(row.name))
             ->setToolTip(row.lowerIsBetter ? tr("lower is better") : tr("higher is better"));
         cell(1, row.pinned ? formatFigure(row.unit, *row.pinned) : tr("—"));
         cell(2, row.current ? formatFigure(row.unit, *row.current) : tr("—"));

@@ -41,10 +41,14 @@ public:
     QTableWidget* table() const { return m_table; }
     QString statusText() const;
 
-    // A result in one line: its strategy (or its scenario's name) and its headline time.
+    // A result in one line: its headline time, the dies used, the strategy, the hardware and
+    // the scenario's name.
     static QString describe(const ScenarioAnalysis& analysis);
     // Its headline time alone: "step 7.614 s", "makespan 24.4 µs".
     static QString headline(const ScenarioAnalysis& analysis);
+    // "4 nodes of 8 GPUs (dgx-a100-selene)", "2 x 2 wafers of 6 x 8 dies", "a 6 x 8 wafer".
+    static QString hardwareText(const ScenarioAnalysis& analysis);
+    static QString usedText(const ScenarioAnalysis& analysis); // "16 of 32 GPUs used"; "" else
 
 signals:
     // What the mesh should colour by; nullopt: its own loads.

@@ -139,7 +139,7 @@ FaultStudyPanel::FaultStudyPanel(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(scroll, 2);
 
     m_plot = new QCustomPlot;
-    m_plot->setMinimumSize(320, 180);
+    m_plot->setMinimumSize(320, 140);
     m_plot->yAxis->setLabel(tr("throughput (tokens/s)"));
     m_plot->yAxis->setNumberFormat(QStringLiteral("gbc"));
     m_plot->legend->setVisible(true);

@@ -170,6 +170,22 @@ MainWindow::MainWindow(QWidget* parent)
         else
             showError(tr("Cannot set the speed: %1").arg(reason));
     });
+    connect(m_mesh, &MeshView::dieDeadRequested, this, [this](int die, bool dead) {
+        QString reason;
+        if (m_document->setDieDead(die, dead, &reason))
+            showStatus(dead ? tr("Die %1 is dead").arg(die) : tr("Die %1 is back").arg(die));
+        else
+            showError(tr("Cannot change die %1: %2").arg(die).arg(reason));
+    });
+    connect(m_mesh, &MeshView::linkDeadRequested, this, [this](int from, int to, bool dead) {
+        QString reason;
+        const auto analysis = m_mesh->analysis();
+        if (analysis && m_document->setLinkDead(*analysis->topology, from, to, dead, &reason))
+            showStatus(dead ? tr("Link %1->%2 is dead").arg(from).arg(to)
+                            : tr("Link %1->%2 is back").arg(from).arg(to));
+        else if (analysis)
+            showError(tr("Cannot change link %1->%2: %3").arg(from).arg(to).arg(reason));
+    });
     connect(m_mesh, &MeshView::statusMessage, this, &MainWindow::showStatus);
     connect(m_mesh, &MeshView::dieSelected, this, [this](int die) {
         m_dieInspector->showDie(die);
@@ -458,6 +474,13 @@ void MainWindow::createMenus() {
     view->addSeparator();
     QAction* fit = view->addAction(tr("Zoom to &fit"), m_mesh, &MeshView::zoomToFit);
     fit->setShortcut(QKeySequence(tr("Ctrl+0")));
+    QAction* zoomIn = view->addAction(tr("Zoom &in"), m_mesh, &MeshView::zoomIn);
+    zoomIn->setShortcut(QKeySequence::ZoomIn);
+    QAction* zoomOut = view->addAction(tr("Zoom &out"), m_mesh, &MeshView::zoomOut);
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    QAction* ids = view->addAction(tr("Zoom to read &ids"), m_mesh, &MeshView::zoomToReadableIds);
+    ids->setShortcut(QKeySequence(tr("Ctrl+9")));
+    ids->setToolTip(tr("Zoom in until every die or GPU shows its id, about the selected one"));
     QAction* pin = view->addAction(tr("&Pin result to compare"), this, [this] {
         m_compareDock->show();
         m_compareDock->raise();
@@ -659,17 +682,20 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
     m_rounds->setAnalysis(analysis);
     const SimulationReport& report = analysis->report;
     QString summary = tr("makespan %1").arg(qs(formatSeconds(report.makespanS)));
-    if (report.step)
-        summary = tr("step %1 · %2 tokens/s · MFU %3%")
+    if (report.step) {
+        // MFU is per die used: the dies used beside it, and the bubble with pipeline stages.
+        summary = tr("step %1 · %2 tokens/s · MFU %3% on %4")
                       .arg(qs(formatSeconds(report.step->stepS)))
                       .arg(report.step->tokensPerSecond, 0, 'g', 3)
-                      .arg(report.step->mfu * 100, 0, 'f', 1) +
-                  tr(" · simulated window %1").arg(qs(formatSeconds(report.makespanS)));
-    const auto hottest = report.hottestLinks(1);
-    if (!hottest.empty())
-        summary += tr(" · hottest link %1 %2")
-                       .arg(qs(linkName(*analysis->topology, hottest[0].from, hottest[0].to)))
-                       .arg(qs(formatBytes(hottest[0].bytes)));
+                      .arg(report.step->mfu * 100, 0, 'f', 1)
+                      .arg(ComparePanel::usedText(*analysis));
+        if (report.step->ppBubbleFraction > 0)
+            summary +=
+                tr(" · pipeline bubble %1%").arg(report.step->ppBubbleFraction * 100, 0, 'f', 1);
+        summary += tr(" · simulated window %1").arg(qs(formatSeconds(report.makespanS)));
+    }
+    if (const std::string hottest = hottestLinkText(report, *analysis->topology); !hottest.empty())
+        summary += QStringLiteral(" · ") + qs(hottest);
     // Which model the figures come from, and the other one beside it when asked for.
     summary +=
         report.network.model == NetworkModel::Fluid

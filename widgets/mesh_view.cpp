@@ -221,6 +221,28 @@ void MeshView::zoomToFit() {
     update();
 }
 
+void MeshView::zoomIn() {
+    zoomBy(1.25, meshArea().center());
+}
+
+void MeshView::zoomOut() {
+    zoomBy(0.8, meshArea().center());
+}
+
+void MeshView::zoomToReadableIds() {
+    const double tile = m_geometry.tilePixels();
+    if (!m_analysis || tile <= 0 || tile >= kIdTilePixels)
+        return;
+    QPointF anchor = meshArea().center();
+    if (!m_selectedDies.isEmpty())
+        anchor = m_geometry.dieRect(m_analysis->topology->coord(m_selectedDies.front())).center();
+    // A little over the threshold, so that rounding never leaves the ids one pixel short.
+    zoomBy(kIdTilePixels * 1.1 / tile, anchor);
+    // Bring the anchor to the middle: the zoom kept it where it was, perhaps at an edge.
+    m_geometry.offset += meshArea().center() - anchor;
+    update();
+}
+
 void MeshView::zoomBy(double factor, QPointF anchor) {
     const double scale = std::clamp(m_geometry.scale * factor, 2.0, 600.0);
     const QPointF units = m_geometry.toUnits(anchor);
@@ -469,7 +491,7 @@ void MeshView::paintSwitches(QPainter& painter, const QRectF& visible) const {
             if (box.intersects(visible))
                 painter.drawRect(box);
     }
-    if (tile < 26)
+    if (tile < kIdTilePixels)
         return; // names only once the GPUs' ids show too
     QFont font = painter.font();
     font.setPixelSize(static_cast<int>(std::clamp(tile * 0.22, 9.0, 13.0)));
@@ -625,7 +647,7 @@ void MeshView::paintLinks(QPainter& painter, const QRectF& visible) const {
 
 void MeshView::paintLabels(QPainter& painter, const QRectF& visible) const {
     const double tile = m_geometry.tilePixels();
-    if (tile < 26)
+    if (tile < kIdTilePixels)
         return;
     const WaferTopology& topology = *m_analysis->topology;
     const DieGroups& groups = m_analysis->groups;
@@ -916,7 +938,7 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
             swatch(Qt::NoBrush, QPen(kFinding, 3, Qt::DashLine),
                    tr("advisor: %1").arg(m_finding->caption));
         if (m_tcme) {
-            swatch(Qt::NoBrush, QPen(kHotLink, 3), tr("hottest link"));
+            swatch(Qt::NoBrush, QPen(kHotLink, 3), tr("TCME's target link"));
             swatch(kOldPath, Qt::NoPen, tr("route before TCME"));
             swatch(kNewPath, Qt::NoPen, tr("route after TCME"));
         }
@@ -1024,14 +1046,13 @@ void MeshView::wheelEvent(QWheelEvent* event) {
 }
 
 void MeshView::keyPressEvent(QKeyEvent* event) {
-    const QPointF centre = meshArea().center();
     switch (event->key()) {
     case Qt::Key_Plus:
     case Qt::Key_Equal:
-        zoomBy(1.25, centre);
+        zoomIn();
         break;
     case Qt::Key_Minus:
-        zoomBy(0.8, centre);
+        zoomOut();
         break;
     case Qt::Key_0:
         zoomToFit();
@@ -1126,12 +1147,20 @@ void MeshView::mouseReleaseEvent(QMouseEvent* event) {
         emit dieSwapRequested(swaps, text);
         return;
     }
-    if (gesture == Gesture::Panning && m_pressButton == Qt::RightButton && m_pressedDie &&
+    if (gesture == Gesture::Panning && m_pressButton == Qt::RightButton &&
         (event->position().toPoint() - m_pressPosition).manhattanLength() <
             QApplication::startDragDistance()) {
-        m_geometry.offset = m_panStartOffset; // a click, not a pan: the view stays put
-        showDieMenu(*m_pressedDie, event->globalPosition().toPoint());
-        return;
+        // A click, not a pan: a link's menu first, as a left click selects a link first (its
+        // bar lies between two dies' tiles), else the die's.
+        const auto link = m_geometry.linkAt(*m_analysis->topology, event->position());
+        if (link || m_pressedDie) {
+            m_geometry.offset = m_panStartOffset; // the view stays put
+            if (link)
+                showLinkMenu(*link, event->globalPosition().toPoint());
+            else
+                showDieMenu(*m_pressedDie, event->globalPosition().toPoint());
+            return;
+        }
     }
     if (gesture != Gesture::Pressed)
         return;
@@ -1209,10 +1238,19 @@ void MeshView::startExternalDrag() {
 }
 
 void MeshView::contextMenuEvent(QContextMenuEvent* event) {
-    // A right click opens the die's menu on release (mouseReleaseEvent), so that a drag with the
-    // right button still pans; the Menu key opens it for the selected die.
+    // A right click opens the die's or link's menu on release (mouseReleaseEvent), so that a drag
+    // with the right button still pans; the Menu key opens it for the selected die or link.
     event->accept();
-    if (event->reason() != QContextMenuEvent::Keyboard || !m_analysis || m_selectedDies.isEmpty())
+    if (event->reason() != QContextMenuEvent::Keyboard || !m_analysis)
+        return;
+    if (m_selectedDies.isEmpty() && m_selectedLink) {
+        const LinkProperties& link = m_analysis->topology->link(*m_selectedLink);
+        showLinkMenu(
+            *m_selectedLink,
+            mapToGlobal(m_geometry.linkRect(*m_analysis->topology, link).center().toPoint()));
+        return;
+    }
+    if (m_selectedDies.isEmpty())
         return;
     const DieId die = m_selectedDies.front();
     const QPointF centre = m_geometry.dieRect(m_analysis->topology->coord(die)).center();
@@ -1235,6 +1273,14 @@ void MeshView::showDieMenu(DieId die, const QPoint& globalPosition) {
                                     "(wafer.faults.slow_dies)")
                                : tr("A dead die computes nothing"));
     QAction* fullSpeed = alive && speed < 1.0 ? menu.addAction(tr("Full speed (100%)")) : nullptr;
+    menu.addSeparator();
+    QAction* deadDie =
+        menu.addAction(m_analysis->topology->isCluster() ? tr("Dead GPU") : tr("Dead die"));
+    deadDie->setCheckable(true);
+    deadDie->setChecked(!alive);
+    deadDie->setToolTip(alive ? tr("Take it out of the run (wafer.faults.dies): the strategy "
+                                   "must fit the dies left")
+                              : tr("Bring it back (wafer.faults.dies)"));
     QAction* chosen = menu.exec(globalPosition);
     if (chosen == nullptr)
         return;
@@ -1242,6 +1288,31 @@ void MeshView::showDieMenu(DieId die, const QPoint& globalPosition) {
         askDieSpeed(die);
     else if (chosen == fullSpeed)
         emit dieSpeedRequested(die, 1.0);
+    else if (chosen == deadDie)
+        emit dieDeadRequested(die, alive);
+}
+
+void MeshView::showLinkMenu(LinkId link, const QPoint& globalPosition) {
+    const WaferTopology& topology = *m_analysis->topology;
+    const LinkProperties& props = topology.link(link);
+    const bool endsAlive = topology.contains(props.from) && topology.contains(props.to) &&
+                           topology.isAlive(props.from) && topology.isAlive(props.to);
+    QMenu menu(this);
+    menu.setObjectName(QStringLiteral("linkMenu"));
+    menu.setToolTipsVisible(true);
+    menu.addSection(tr("Link %1").arg(qs(linkName(topology, props))));
+    QAction* deadLink = menu.addAction(tr("Dead link"));
+    deadLink->setCheckable(true);
+    deadLink->setChecked(!props.alive);
+    // A cluster's links join GPUs to switches, and its faults are its GPUs' (docs/gui.md "The
+    // mesh"); a link out of a dead die is dead with it.
+    deadLink->setEnabled(!topology.isCluster() && endsAlive);
+    deadLink->setToolTip(topology.isCluster() ? tr("A cluster's faults are its GPUs'")
+                         : !endsAlive         ? tr("A link of a dead die is dead with it")
+                         : props.alive        ? tr("This direction only (wafer.faults.links)")
+                                              : tr("Bring it back (wafer.faults.links)"));
+    if (menu.exec(globalPosition) == deadLink)
+        emit linkDeadRequested(props.from, props.to, props.alive);
 }
 
 void MeshView::askDieSpeed(DieId die) {

@@ -63,7 +63,7 @@ public:
         std::vector<double> comparedBytes;
         double comparedMakespanS = 0;
     };
-    // What the TCME panel wants shown: the iteration's hottest link and the rerouted paths.
+    // What the TCME panel wants shown: the iteration's target link and the rerouted paths.
     struct TcmeOverlay {
         LinkId hotLink = -1;
         std::vector<std::vector<DieId>> oldPaths;
@@ -115,6 +115,15 @@ public:
     const std::optional<FindingHighlight>& findingHighlight() const { return m_finding; }
 
     void zoomToFit();
+    void zoomIn();  // by 1.25 about the middle of the view (+, View > Zoom in)
+    void zoomOut(); // by 0.8 (-)
+    // Zooms in until the tiles are large enough to show their ids (kIdTilePixels), about the
+    // selected die or else the middle of the view; does nothing when they already show. On a
+    // 192-die system or a 160-GPU cluster the fitted view is too small for ids (docs/gui.md "The
+    // mesh").
+    void zoomToReadableIds();
+    // The smallest tile, in pixels, that shows its die's or GPU's id (and a switch its name).
+    static constexpr double kIdTilePixels = 26;
     // The legend's rows that explain more in a tooltip, as last painted: where each is and its
     // tooltip. The group rows name the groups their colour marks; a system adds its wafer
     // boundary and off-wafer link rows ("Wafer boundary: ...", "Off-wafer link: ...").
@@ -135,6 +144,9 @@ signals:
     // Die `die` should compute at `speed` of its peak FLOP/s, 1 for full speed (the die's context
     // menu: Die speed…, Full speed). The view edits nothing: the window asks the document.
     void dieSpeedRequested(int die, double speed);
+    // The die's or link's menu: Dead die, Dead link (checkable). The window asks the document.
+    void dieDeadRequested(int die, bool dead);
+    void linkDeadRequested(int from, int to, bool dead);
     void statusMessage(const QString& text);
 
 protected:
@@ -172,8 +184,11 @@ private:
     QList<QPair<int, int>> swapsForDrop(DieId target, QString* text) const;
     void startExternalDrag();
     // A die's context menu (a right click without a drag, or the Menu key on a selected die):
-    // Die speed… asks for a percentage of peak (askDieSpeed); Full speed when the die is slow.
+    // Die speed… asks for a percentage of peak (askDieSpeed); Full speed when the die is slow;
+    // Dead die, checked while it is dead.
     void showDieMenu(DieId die, const QPoint& globalPosition);
+    // A link's (a right click on its bar, or the Menu key on the selected link): Dead link.
+    void showLinkMenu(LinkId link, const QPoint& globalPosition);
     void askDieSpeed(DieId die);
     void recomputeScale(); // also whether the difference is shown
 

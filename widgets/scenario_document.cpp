@@ -321,6 +321,20 @@ bool ScenarioDocument::setDieSpeed(DieId die, double speed, QString* reason) {
         [&](const Scenario& s) { return ws::setDieSpeed(s, die, speed); }, reason);
 }
 
+bool ScenarioDocument::setDieDead(DieId die, bool dead, QString* reason) {
+    return editBy(
+        dead ? tr("Mark die %1 dead").arg(die) : tr("Bring die %1 back").arg(die),
+        [&](const Scenario& s) { return ws::setDieDead(s, die, dead); }, reason);
+}
+
+bool ScenarioDocument::setLinkDead(const WaferTopology& topology, DieId from, DieId to, bool dead,
+                                   QString* reason) {
+    return editBy(
+        dead ? tr("Mark link %1->%2 dead").arg(from).arg(to)
+             : tr("Bring link %1->%2 back").arg(from).arg(to),
+        [&](const Scenario& s) { return ws::setLinkDead(s, topology, from, to, dead); }, reason);
+}
+
 bool ScenarioDocument::setStrategyBalance(StrategySpec::Balance balance, QString* reason) {
     return editBy(
         balance == StrategySpec::Balance::Speed ? tr("Balance TATP shares by die speed")

@@ -22,6 +22,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -120,7 +121,7 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
     controlsLayout->addWidget(statusScroll, 1);
 
     m_scatter = new QCustomPlot;
-    m_scatter->setMinimumSize(280, 180);
+    m_scatter->setMinimumSize(280, 140);
     m_candidates =
         addScatterGraph(m_scatter, tr("candidate"), kCandidateColour, QCPScatterStyle::ssDisc, 4);
     m_outOfMemory = addScatterGraph(m_scatter, tr("out of memory"), kOutOfMemoryColour,
@@ -174,7 +175,16 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
     m_table->setTextElideMode(Qt::ElideRight);
 
     auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(controls);
+    // The controls scroll rather than set the dock's minimum height: the window fits 1280x720
+    // (docs/gui.md "Layout").
+    auto* controlsScroll = new QScrollArea;
+    controlsScroll->setWidget(controls);
+    controlsScroll->setWidgetResizable(true);
+    controlsScroll->setFrameShape(QFrame::NoFrame);
+    controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    controlsScroll->setMinimumWidth(controls->minimumSizeHint().width() +
+                                    controlsScroll->verticalScrollBar()->sizeHint().width());
+    splitter->addWidget(controlsScroll);
     splitter->addWidget(m_scatter);
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 0);

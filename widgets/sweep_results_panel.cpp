@@ -147,7 +147,7 @@ SweepResultsPanel::SweepResultsPanel(QWidget* parent)
     m_caption->setWordWrap(true);
     chart->addWidget(m_caption);
     m_plot = new QCustomPlot;
-    m_plot->setMinimumSize(320, 120); // the bottom row is 260 px tall until --view sweep
+    m_plot->setMinimumSize(320, 80); // the bottom row is short in a 1280x720 window
     m_plot->yAxis->setNumberFormat(QStringLiteral("gbc"));
     QFont legendFont = font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);

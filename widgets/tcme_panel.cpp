@@ -68,7 +68,7 @@ QString actionText(const TcmeAction& action) {
 } // namespace
 
 // Why TCME kept an iteration's change, in words (issue 20 item 8: a change that left the
-// makespan and the hottest link where they were read as kept against the stated rule).
+// makespan and the largest link load where they were read as kept against the stated rule).
 QString TcmePanel::keptBecause(const TcmeIteration& iteration) {
     switch (iteration.gain) {
     case TcmeGain::None:
@@ -78,7 +78,7 @@ QString TcmePanel::keptBecause(const TcmeIteration& iteration) {
     case TcmeGain::Makespan:
         return tr("kept: the makespan fell");
     case TcmeGain::HottestLink:
-        return tr("kept: same makespan, the hottest link carries less");
+        return tr("kept: same makespan, the largest link load fell");
     case TcmeGain::Spread: {
         // The objective compares squared busy times (tcme_engine.cpp); with one link bandwidth,
         // as on one wafer, the same share as squared bytes.
@@ -86,7 +86,7 @@ QString TcmePanel::keptBecause(const TcmeIteration& iteration) {
         before.linkBytes = iteration.linkBytesBefore;
         after.linkBytes = iteration.linkBytesAfter;
         const double was = before.sumSquaredLinkBytes();
-        return tr("kept: same makespan and hottest link, the load spreads more evenly (sum of "
+        return tr("kept: same makespan and largest link load, the load spreads more evenly (sum of "
                   "squared link bytes %1% lower), so that the next iteration can take another "
                   "of the equally hot links off the top")
             .arg(was > 0 ? (was - after.sumSquaredLinkBytes()) / was * 100 : 0.0, 0, 'f', 1);
@@ -95,12 +95,16 @@ QString TcmePanel::keptBecause(const TcmeIteration& iteration) {
     return tr("no change improves the objective");
 }
 
+namespace {
+constexpr int kLegendMinHeight = 150; // pixels of chart below which its legend is hidden
+} // namespace
+
 TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_job(new BackgroundJob(this)) {
     auto* layout = new QVBoxLayout(this);
     auto* buttons = new QHBoxLayout;
     m_stepButton = new QPushButton(tr("Step"));
-    m_stepButton->setToolTip(tr("One TCME iteration: find the hottest link, try merges and "
+    m_stepButton->setToolTip(tr("One TCME iteration: find the target link, try merges and "
                                 "reroutes, keep the best if it helps (F10)"));
     m_runButton = new QPushButton(tr("Run"));
     m_runButton->setToolTip(tr("Step until a stop rule fires (F5); press again to stop"));
@@ -140,21 +144,22 @@ TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
     // dock leaves the Inspector below it room (issue 20 item 5: it was three lines tall).
     auto* split = new QSplitter(Qt::Vertical);
     split->setChildrenCollapsible(false);
-    m_iterations->setMinimumHeight(60);
+    m_iterations->setMinimumHeight(48);
     split->addWidget(m_iterations);
     layout->addWidget(split, 1);
 
     m_chart = new QCustomPlot;
-    m_chart->setMinimumHeight(130);
+    m_chart->setMinimumHeight(90);
     m_chart->addGraph(m_chart->xAxis, m_chart->yAxis);
     m_chart->addGraph(m_chart->xAxis, m_chart->yAxis2);
-    // The hottest link's bytes, not its utilisation: utilisation is bytes over bandwidth times
-    // the makespan, and both fall together, so it stays flat while TCME works (issue 20 item 8).
-    m_chart->graph(0)->setName(tr("hottest link's bytes (% of start)"));
+    // The largest link load in bytes, not its utilisation: utilisation is bytes over bandwidth
+    // times the makespan, and both fall together, so it stays flat while TCME works (issue 20 item
+    // 8).
+    m_chart->graph(0)->setName(tr("largest link load (% of start)"));
     m_chart->graph(0)->setPen(QPen(QColor(220, 20, 20), 2));
     m_chart->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
     m_chart->graph(1)->setName(tr("makespan (µs)"));
-    // Dashed: when the makespan falls with the hottest link (the teaching example), the two
+    // Dashed: when the makespan falls with the largest link load (the teaching example), the two
     // curves coincide and the red one shows through the gaps.
     m_chart->graph(1)->setPen(QPen(QColor(30, 90, 200), 2, Qt::DashLine));
     m_chart->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 6));
@@ -169,6 +174,10 @@ TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
     ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     m_chart->xAxis->setTicker(ticker);
     m_chart->legend->setVisible(true);
+    // In a short dock (a 1280x720 window) the legend would cover the curves and the axes: there
+    // the axis labels, in the curves' colours, name them alone.
+    connect(m_chart, &QCustomPlot::beforeReplot, this,
+            [this] { m_chart->legend->setVisible(m_chart->height() >= kLegendMinHeight); });
     QFont legendFont = font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
     m_chart->legend->setFont(legendFont);
@@ -420,7 +429,7 @@ void TcmePanel::refreshButtons() {
     const TcmeSnapshot& initial = m_engine->initial();
     const TcmeSnapshot& current = m_engine->current();
     QString text =
-        tr("Makespan %1 → %2, hottest link %3 → %4.")
+        tr("Makespan %1 → %2, largest link load %3 → %4.")
             .arg(qs(formatSeconds(initial.makespanS)), qs(formatSeconds(current.makespanS)),
                  qs(formatBytes(initial.maxLinkBytes)), qs(formatBytes(current.maxLinkBytes)));
     if (initial.stepS > 0)
@@ -462,7 +471,7 @@ void TcmePanel::refreshList() {
     QTreeWidgetItem* last = nullptr;
     for (const TcmeIteration& iteration : m_engine->iterations()) {
         auto* item = new QTreeWidgetItem(m_iterations);
-        item->setText(0, tr("Iteration %1: hottest link %2→%3, %4 (%5%), %6 flows from %7 groups")
+        item->setText(0, tr("Iteration %1: target link %2→%3, %4 (%5%), %6 flows from %7 groups")
                              .arg(iteration.index)
                              .arg(iteration.mclFrom)
                              .arg(iteration.mclTo)
@@ -482,7 +491,7 @@ void TcmePanel::refreshList() {
             auto* actionItem = new QTreeWidgetItem(item, {actionText(iteration.actions[a])});
             actionItem->setData(0, kActionRole, static_cast<int>(a));
         }
-        QString figures = tr("makespan %1 → %2, hottest link %3 → %4")
+        QString figures = tr("makespan %1 → %2, largest link load %3 → %4")
                               .arg(qs(formatSeconds(iteration.before.makespanS)),
                                    qs(formatSeconds(iteration.after.makespanS)),
                                    qs(formatBytes(iteration.before.maxLinkBytes)),
@@ -513,7 +522,7 @@ void TcmePanel::refreshList() {
 }
 
 void TcmePanel::refreshChart() {
-    QVector<double> x, hottest, duration; // duration: step time or makespan
+    QVector<double> x, largestLoad, duration; // duration: step time or makespan
     // A training step's time is what TCME minimises first: chart it instead of the window.
     const bool step = m_engine && m_engine->initial().stepS > 0;
     m_chart->graph(1)->setName(step ? tr("step time (ms)") : tr("makespan (µs)"));
@@ -522,14 +531,14 @@ void TcmePanel::refreshChart() {
         const double start = m_engine->initial().maxLinkBytes;
         auto add = [&](double index, const TcmeSnapshot& snapshot) {
             x << index;
-            hottest << (start > 0 ? snapshot.maxLinkBytes / start * 100 : 0.0);
+            largestLoad << (start > 0 ? snapshot.maxLinkBytes / start * 100 : 0.0);
             duration << (step ? snapshot.stepS * 1e3 : snapshot.makespanS * 1e6);
         };
         add(0, m_engine->initial());
         for (const TcmeIteration& iteration : m_engine->iterations())
             add(iteration.index + 1, iteration.after);
     }
-    m_chart->graph(0)->setData(x, hottest, true);
+    m_chart->graph(0)->setData(x, largestLoad, true);
     m_chart->graph(1)->setData(x, duration, true);
     const double last = x.isEmpty() ? 1 : std::max(1.0, x.back());
     m_chart->xAxis->setRange(-0.3, last + 0.3);
@@ -541,7 +550,7 @@ void TcmePanel::refreshChart() {
         const double top = *std::max_element(values.begin(), values.end());
         axis->setRange(0, top > 0 ? top * 1.12 : 1);
     };
-    fit(m_chart->yAxis, hottest);
+    fit(m_chart->yAxis, largestLoad);
     fit(m_chart->yAxis2, duration);
     m_chart->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -25,7 +25,7 @@ class ScenarioDocument;
 // Steps the TCME optimizer on the document's scenario (docs/gui.md, TCME): Step runs one
 // iteration, Run steps until a stop rule fires (and becomes Stop meanwhile), Reset starts
 // over, Apply commits the tuned routes as one undo command. Every iteration is listed with its
-// hottest link and actions, and charted (the hottest link's bytes against the start's, and the
+// target link and actions, and charted (the largest link load against the start's, and the
 // makespan per iteration). The heatmap's Before is the scenario as opened (before iteration 0)
 // and its After the selected iteration's result, on one colour scale. Iterations run off the GUI
 // thread, one at a time; the engine is rebuilt whenever the document changes under it.

@@ -343,12 +343,13 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
                   "the flows that cross it and tries to take some off: merging duplicate "
                   "transfers into multicast trees, or rerouting a flow on a bypass path weighted "
                   "by current load. A change is kept only if it improves the simulation: a "
-                  "lower makespan; at an equal makespan, a lighter hottest link; with both "
+                  "lower makespan; at an equal makespan, a lower largest link load; with both "
                   "equal, a more even spread of load, so that the next iteration can take "
                   "another of several equally hot links off the top. Each iteration below "
                   "says which.</p>"
                   "<p>%1 ran. %2</p>"
-                  "<p>On the mesh the hottest link is outlined in red, each rerouted flow's old "
+                  "<p>On the mesh the iteration's target link is outlined in red, each rerouted "
+                  "flow's old "
                   "path is dashed grey and its new path orange. The chart plots the makespan per "
                   "iteration.</p>")
             .arg(iterationsText(tcme->iterationCount()), actionsText(tcme->iterations()));
@@ -360,8 +361,8 @@ QString WalkthroughPanel::stepHtml(int step, bool act) {
                   "<p>The heatmap now shows the loads <b>before</b> TCME, as the scenario was "
                   "opened; press <b>After</b> in the TCME panel to see them after the selected "
                   "iteration. Both use one colour scale, so a colour that changes is a load that "
-                  "changed. The iteration list gives the numbers: the makespan and the hottest "
-                  "link's bytes before and after each iteration.</p>"
+                  "changed. The iteration list gives the numbers: the makespan and the largest "
+                  "link load before and after each iteration.</p>"
                   "<p>Press <b>Next</b> to apply the tuned routes to the scenario (one undo step: "
                   "Ctrl+Z brings the old routes back) and see the new timeline.</p>");
     case 5: {

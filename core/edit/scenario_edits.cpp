@@ -270,6 +270,56 @@ Scenario setDieSpeed(const Scenario& scenario, DieId die, double speed) {
     return after;
 }
 
+Scenario setDieDead(const Scenario& scenario, DieId die, bool dead) {
+    const std::string key = "wafer.faults.dies";
+    if (die < 0 || die >= scenario.dieCount())
+        throw EditRefused(EditRefused::Reason::OffWafer,
+                          key + ": " + gridName(scenario) + " has no die " + std::to_string(die));
+    Scenario after = scenario;
+    std::vector<DieId>& deadDies = after.wafer.deadDies;
+    const auto found = std::find(deadDies.begin(), deadDies.end(), die);
+    if ((found != deadDies.end()) == dead)
+        throw EditRefused(EditRefused::Reason::NoChange, key + ": die " + std::to_string(die) +
+                                                             " is already " +
+                                                             (dead ? "dead" : "alive"));
+    if (dead) {
+        deadDies.insert(std::upper_bound(deadDies.begin(), deadDies.end(), die), die);
+        after.wafer.slowDies.erase(die);
+    } else {
+        deadDies.erase(found);
+    }
+    return after;
+}
+
+Scenario setLinkDead(const Scenario& scenario, const WaferTopology& topology, DieId from, DieId to,
+                     bool dead) {
+    const std::string key = "wafer.faults.links";
+    const std::string name = std::to_string(from) + "->" + std::to_string(to);
+    if (!topology.contains(from) || !topology.contains(to) || !topology.linkBetween(from, to))
+        throw EditRefused(EditRefused::Reason::OffWafer,
+                          key + ": no link joins die " + std::to_string(from) + " to die " +
+                              std::to_string(to) +
+                              (topology.isCluster() ? " (a cluster's faults are its GPUs')" : ""));
+    Scenario after = scenario;
+    std::vector<LinkRef>& links = after.wafer.deadLinks;
+    const auto covers = [&](const LinkRef& ref) {
+        return (ref.from == from && ref.to == to) ||
+               (ref.bothDirections && ref.from == to && ref.to == from);
+    };
+    const auto found = std::find_if(links.begin(), links.end(), covers);
+    if ((found != links.end()) == dead)
+        throw EditRefused(EditRefused::Reason::NoChange,
+                          key + ": link " + name + " is already " + (dead ? "dead" : "alive"));
+    if (dead) {
+        links.push_back(LinkRef{from, to, false});
+    } else if (found->bothDirections) {
+        *found = LinkRef{to, from, false}; // the other direction stays dead
+    } else {
+        links.erase(found);
+    }
+    return after;
+}
+
 Scenario setStrategyBalance(const Scenario& scenario, StrategySpec::Balance balance) {
     StrategySpec spec = strategyOf(scenario);
     spec.balance = balance;

@@ -64,6 +64,17 @@ Scenario setEnergyKey(const Scenario& scenario, const std::string& key, double v
 // outside (0, 1]. Example: setDieSpeed(s, 5, 0.5) writes {"5": 0.5}; setDieSpeed(s, 5, 1)
 // removes it again.
 Scenario setDieSpeed(const Scenario& scenario, DieId die, double speed);
+// `wafer.faults.dies` (docs/compute-model.md section 8): die `die` dead or alive again. A die
+// made dead leaves `slow_dies` (the file refuses a die both dead and slow); the list stays in
+// ascending order. Refused (OffWafer) for a die the grid has not, (NoChange) when the die is
+// already as asked. Example: setDieDead(s, 5, true) adds 5 to wafer.faults.dies.
+Scenario setDieDead(const Scenario& scenario, DieId die, bool dead);
+// `wafer.faults.links`: the link from -> to dead or alive again, one direction. Reviving one
+// direction of a link written dead both ways ("a-b") keeps the other direction dead ("b->a").
+// Refused (OffWafer) when no link joins the two dies (on a GPU cluster none does: its faults are
+// its GPUs'), (NoChange) when the link is already as asked.
+Scenario setLinkDead(const Scenario& scenario, const WaferTopology& topology, DieId from, DieId to,
+                     bool dead);
 // `strategy.balance`: a TATP group's sub-tensors in equal shares, or in proportion to each
 // die's speed (WaferSpec::dieSpeed). Refused (NoStrategy) without a strategy.
 Scenario setStrategyBalance(const Scenario& scenario, StrategySpec::Balance balance);

@@ -16,15 +16,19 @@ std::vector<ReportFigure> headlineFigures(const SimulationReport& report) {
         figures.push_back({"step time", Unit::Seconds, true, step.stepS});
         figures.push_back({"throughput", Unit::TokensPerSecond, false, step.tokensPerSecond});
         figures.push_back({"MFU", Unit::Fraction, false, step.mfu});
+        figures.push_back(
+            {"dies used", Unit::Count, false, static_cast<double>(step.diesUsed), false});
+        if (step.ppBubbleFraction > 0)
+            figures.push_back({"pipeline bubble", Unit::Fraction, true, step.ppBubbleFraction});
         figures.push_back({"exposed communication per die", Unit::Seconds, true, step.exposedS});
         figures.push_back({"memory of the largest die", Unit::Bytes, true, memory});
     }
-    double hottest = 0.0;
-    for (const LinkReport& link : report.links)
-        hottest = std::max(hottest, link.bytes);
+    // The hottest link as every view ranks it (hottestLinkText): by its busy time.
+    const std::vector<LinkReport> hottest = report.hottestLinks(1);
     figures.push_back({"makespan of the simulated window", Unit::Seconds, true, report.makespanS});
     figures.push_back({"bytes over links", Unit::Bytes, true, report.totalLinkBytes()});
-    figures.push_back({"hottest link's bytes", Unit::Bytes, true, hottest});
+    figures.push_back({"hottest link's busy time", Unit::Seconds, true,
+                       hottest.empty() ? 0.0 : hottest.front().busyS});
     figures.push_back({"D2D energy", Unit::Joules, true, report.energyD2dJ});
     if (report.hardware.wafers) // a system of wafers: its links between wafers apart
         figures.push_back({"off-wafer link energy", Unit::Joules, true, report.energyOffWaferJ});
@@ -39,7 +43,7 @@ std::optional<double> FigureComparison::relativeChange() const {
 }
 
 int FigureComparison::verdict() const {
-    if (!pinned || !current || *current == *pinned)
+    if (!judged || !pinned || !current || *current == *pinned)
         return 0;
     return (*current < *pinned) == lowerIsBetter ? 1 : -1;
 }
@@ -53,8 +57,8 @@ std::vector<FigureComparison> compareReports(const SimulationReport& pinned,
         });
         if (found != rows.end())
             return *found;
-        rows.push_back(
-            {figure.name, figure.unit, figure.lowerIsBetter, std::nullopt, std::nullopt});
+        rows.push_back({figure.name, figure.unit, figure.lowerIsBetter, figure.judged, std::nullopt,
+                        std::nullopt});
         return rows.back();
     };
     for (const ReportFigure& figure : headlineFigures(current))

@@ -1,8 +1,11 @@
 #include "report/simulation_report.h"
 
 #include "sim/run_cancelled.h"
+#include "units/quantity.h"
 
 #include <algorithm>
+#include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -54,6 +57,18 @@ std::vector<LinkReport> SimulationReport::hottestLinks(std::size_t count) const 
     if (loaded.size() > count)
         loaded.resize(count);
     return loaded;
+}
+
+std::string hottestLinkText(const SimulationReport& report, const WaferTopology& topology) {
+    const std::vector<LinkReport> hottest = report.hottestLinks(1);
+    if (hottest.empty())
+        return {};
+    const LinkReport& link = hottest.front();
+    std::ostringstream text;
+    text << "hottest link " << linkName(topology, link.from, link.to) << ": busy "
+         << formatSeconds(link.busyS) << " (" << std::lround(link.utilization * 100.0)
+         << "% of the window), " << formatBytes(link.bytes);
+    return text.str();
 }
 
 std::string toString(DieEvent::Kind kind) {

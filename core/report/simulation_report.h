@@ -197,6 +197,12 @@ struct SimulationReport {
     std::vector<LinkReport> hottestLinks(std::size_t count) const;
 };
 
+// The hottest link in words, the same in every view that names it (docs/gui.md "The hottest
+// link"): hottestLinks(1), ranked by busy time, with that busy time, its share of the simulated
+// window (its utilisation) and its bytes: "hottest link 0->rail 0: busy 9.64 ms (55% of the
+// window), 241.2 MB". Empty when no link carried anything.
+std::string hottestLinkText(const SimulationReport& report, const WaferTopology& topology);
+
 // Every link of the wafer with the bytes it carried in `result`, its busy time and its
 // utilisation over the result's makespan.
 std::vector<LinkReport> linkReports(const WaferTopology& topology, const SimResult& result,

@@ -57,9 +57,9 @@ std::string gainExplanation(TcmeGain gain) {
     case TcmeGain::Makespan:
         return "the makespan fell";
     case TcmeGain::HottestLink:
-        return "same makespan, the hottest link carries less";
+        return "same makespan, the largest link load fell";
     case TcmeGain::Spread:
-        return "same makespan and hottest link, the load spreads more evenly: one of several "
+        return "same makespan and largest link load, the load spreads more evenly: one of several "
                "equally hot links came off the top";
     }
     return "unknown";

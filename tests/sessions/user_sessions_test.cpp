@@ -21,6 +21,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -223,6 +224,40 @@ TEST_F(UserSession, ANewcomerOpensABrokenFileAndA32x32Wafer) {
     const QRectF last = window.meshView()->geometry().dieRect({31, 31});
     EXPECT_TRUE(QRectF(window.meshView()->rect()).contains(last.center()));
     shoot(window, "session_newcomer_32x32");
+}
+
+// The GPU-cluster engineer on a 1280x720 screen: GPT-3 13B on 32 A100, TP 8 pinned, then TP 4
+// x DP 4, whose gradient all-reduce makes the InfiniBand rails the hottest links; the status bar
+// names the rail (docs/gui.md "The hottest link") and View > Zoom to read ids shows the GPUs' ids.
+TEST_F(UserSession, AClusterEngineerComparesTpDegreesOn32A100At1280x720) {
+    window.resize(1280, 720);
+    ASSERT_TRUE(window.openScenario(scenarioFile("gpt3_13b_dgx_a100_32gpu.json"), nullptr, true));
+    ASSERT_TRUE(window.waitForIdle(120000));
+    EXPECT_EQ(window.size(), QSize(1280, 720));
+    shoot(window, "session_cluster_opened");
+
+    window.showView("compare");
+    click(window.findChild<QPushButton*>("pinResult"));
+    ASSERT_TRUE(window.comparePanel()->isPinned());
+    window.showView("strategy");
+    typeInto(window.findChild<QSpinBox*>("tp"), "4");
+    ASSERT_TRUE(window.waitForIdle(120000));
+    typeInto(window.findChild<QSpinBox*>("dp"), "4");
+    ASSERT_TRUE(window.waitForIdle(120000));
+    ASSERT_EQ(window.document()->scenario().strategy->tp, 4);
+    ASSERT_EQ(window.document()->scenario().strategy->dp, 4);
+    EXPECT_EQ(window.document()->undoStack()->count(), 2);
+
+    const auto analysis = window.meshView()->analysis();
+    const QString hottest =
+        QString::fromStdString(hottestLinkText(analysis->report, *analysis->topology));
+    EXPECT_TRUE(hottest.contains("rail")) << hottest.toStdString();
+    EXPECT_TRUE(window.findChild<QLabel*>("resultSummary")->text().contains(hottest));
+
+    menuAction(window, "Zoom to read &ids")->trigger();
+    EXPECT_GE(window.meshView()->geometry().tilePixels(), MeshView::kIdTilePixels);
+    window.showView("compare");
+    shoot(window, "session_cluster_compare");
 }
 
 } // namespace

@@ -355,5 +355,27 @@ TEST(ClusterView, DefaultZoomShowsASmallClusterWholeAndALargeOneLegibly) {
     EXPECT_TRUE(view.geometry().cluster);
 }
 
+// A 160-GPU cluster fitted in a 1280x720 window's mesh shows no ids; View > Zoom to read ids
+// zooms in just far enough to show them, with the selected GPU in the middle (docs/gui.md "The
+// mesh").
+TEST(ClusterView, ZoomToReadIdsShowsThemAboutTheSelectedGpu) {
+    MeshView view;
+    view.resize(620, 420);
+    view.setAnalysis(idleCluster(20, 8, ClusterNetwork::Rail));
+    view.zoomToFit();
+    ASSERT_LT(view.geometry().tilePixels(), MeshView::kIdTilePixels);
+    view.selectDie(77);
+    view.zoomToReadableIds();
+    EXPECT_GE(view.geometry().tilePixels(), MeshView::kIdTilePixels);
+    EXPECT_LT(view.geometry().tilePixels(),
+              MeshView::kIdTilePixels * 1.2); // no further than needed
+    const QPointF centre = view.geometry().dieRect(view.analysis()->topology->coord(77)).center();
+    EXPECT_NEAR(centre.x(), meshArea(view).center().x(), 1.0);
+    EXPECT_NEAR(centre.y(), meshArea(view).center().y(), 1.0);
+    const double readable = view.geometry().tilePixels();
+    view.zoomToReadableIds(); // already readable: nothing moves
+    EXPECT_DOUBLE_EQ(view.geometry().tilePixels(), readable);
+}
+
 } // namespace
 } // namespace ws

@@ -108,7 +108,7 @@ TEST(ComparePanel, ColoursTheMeshByTheDifferenceOnOneSymmetricScale) {
     EXPECT_FALSE(mesh.showsDifference());
     EXPECT_FALSE(panel.showsDifference());
     EXPECT_FALSE(panel.findChild<QCheckBox*>("showDifference")->isEnabled());
-    EXPECT_TRUE(panel.statusText().contains("Other wafer")) << panel.statusText().toStdString();
+    EXPECT_TRUE(panel.statusText().contains("Other hardware")) << panel.statusText().toStdString();
 }
 
 // In the window: View > Pin result to compare, an edit, and the dock compares the two.
@@ -137,6 +137,34 @@ TEST(ComparePanel, TheWindowPinsAResultAndComparesItWithTheNextEdit) {
     ASSERT_GE(makespan, 0);
     EXPECT_EQ(table.item(makespan, 1)->text().toStdString(), formatSeconds(before));
     EXPECT_EQ(table.item(makespan, 2)->text().toStdString(), formatSeconds(after));
+}
+
+// Compare names what is pinned and what is current: the scenario, the hardware and the dies
+// (here GPUs) used, and says when the current strategy leaves some idle (docs/gui.md "Compare"):
+// TP 8 -> TP 4 on 32 A100 uses 16 and raises MFU, which is per GPU used.
+TEST(ComparePanel, NamesTheScenarioHardwareAndGpusUsedAndWarnsOfIdleOnes) {
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(
+        QString::fromStdString(test::scenarioPath("gpt3_13b_dgx_a100_32gpu.json")), nullptr, true));
+    ASSERT_TRUE(window.waitForIdle());
+    window.comparePanel()->pin();
+    Scenario tp4 = window.document()->scenario();
+    tp4.strategy->tp = 4;
+    window.document()->edit("TP 4", tp4);
+    ASSERT_TRUE(window.waitForIdle());
+    const QString text = window.comparePanel()->statusText();
+    EXPECT_TRUE(text.contains("Pinned: step ")) << text.toStdString(); // the headline first
+    EXPECT_TRUE(text.contains("GPT-3 13B on 32 A100")) << text.toStdString();
+    EXPECT_TRUE(text.contains("4 nodes of 8 GPUs (dgx-a100-selene)")) << text.toStdString();
+    EXPECT_TRUE(text.contains("32 of 32 GPUs used")) << text.toStdString();
+    EXPECT_TRUE(text.contains("16 of 32 GPUs used")) << text.toStdString();
+    EXPECT_TRUE(text.contains("Current leaves 16 of its 32 GPUs idle")) << text.toStdString();
+    const QTableWidget& table = *window.comparePanel()->table();
+    const int dies = rowNamed(table, "GPUs used"); // the cluster's word for them
+    ASSERT_GE(dies, 0);
+    EXPECT_EQ(table.item(dies, 1)->text(), "32");
+    EXPECT_EQ(table.item(dies, 2)->text(), "16");
+    EXPECT_EQ(rowNamed(table, "MFU") + 1, dies); // beside MFU
 }
 
 } // namespace

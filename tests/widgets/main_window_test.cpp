@@ -1,3 +1,4 @@
+#include "compare_panel.h"
 #include "elided_label.h"
 #include "evaluation_runner.h"
 #include "long_simulation.h"
@@ -6,29 +7,34 @@
 #include "message_log.h"
 #include "process_events_until.h"
 #include "scenario_document.h"
+#include "tcme_panel.h"
 #include "widget_test_support.h"
 
 #include "units/quantity.h"
 
+#include <qcustomplot.h>
+
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QUndoStack>
 
 #include <gtest/gtest.h>
 
 namespace ws {
 namespace {
-
-QPoint centreOf(const MeshView& view, DieId die) {
-    return view.geometry().dieRect(view.analysis()->topology->coord(die)).center().toPoint();
-}
 
 TEST(MainWindow, OpensTheTeachingExampleAndShowsItsSimulation) {
     MainWindow window;
@@ -224,6 +230,157 @@ TEST(MainWindow, FitsALaptopScreenWithARoomyInspector) {
     const auto* inspector = window.findChild<QDockWidget*>("inspectorDock");
     ASSERT_TRUE(inspector);
     EXPECT_GE(inspector->height(), 180);
+}
+
+// The window fits a 1280x720 screen (docs/gui.md "Layout") with a whole training step open: no
+// dock's minimum makes it taller or wider, and the mesh keeps room to read.
+TEST(MainWindow, FitsA1280x720Screen) {
+    MainWindow window;
+    window.restoreState(QByteArray());
+    window.resize(1280, 720);
+    ASSERT_TRUE(window.openScenario(":/scenarios/gpt3_175b_6x8_fsdp_tatp.json", nullptr, true));
+    window.show();
+    ASSERT_TRUE(window.waitForIdle());
+    EXPECT_LE(window.minimumSizeHint().width(), 1280);
+    EXPECT_LE(window.minimumSizeHint().height(), 720);
+    EXPECT_EQ(window.size(), QSize(1280, 720));
+    const auto* mesh = window.findChild<MeshView*>();
+    ASSERT_TRUE(mesh);
+    EXPECT_GE(mesh->width(), 400);
+    EXPECT_GE(mesh->height(), 240);
+}
+
+// One hottest link (docs/gui.md "The hottest link"): on a GPU cluster, where an InfiniBand rail
+// is busier than NVLinks that carry more bytes, the status bar, the Charts dock's link-load title
+// and Compare name one link by one quantity, its busy time, and TCME calls its own links by
+// other names.
+TEST(MainWindow, OneHottestLinkEverywhere) {
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(
+        QString::fromStdString(test::scenarioPath("gpt3_13b_dgx_a100_32gpu.json")), nullptr, true));
+    // TP 4 x DP 4: the gradient all-reduce crosses the rails, which become the busiest links.
+    Scenario tp4 = window.document()->scenario();
+    tp4.strategy->tp = 4;
+    tp4.strategy->dp = 4;
+    window.document()->edit("TP 4 x DP 4", tp4);
+    window.show();
+    ASSERT_TRUE(window.waitForIdle());
+    const auto analysis = window.meshView()->analysis();
+    const SimulationReport& report = analysis->report;
+    const std::vector<LinkReport> hottest = report.hottestLinks(1);
+    ASSERT_FALSE(hottest.empty());
+    double mostBytes = 0;
+    for (const LinkReport& link : report.links)
+        mostBytes = std::max(mostBytes, link.bytes);
+    EXPECT_LT(hottest.front().bytes, mostBytes); // the case where bytes would name another link
+    const QString text = QString::fromStdString(hottestLinkText(report, *analysis->topology));
+    EXPECT_TRUE(text.startsWith("hottest link ")) << text.toStdString();
+
+    const auto* summary = window.findChild<QLabel*>("resultSummary");
+    ASSERT_TRUE(summary);
+    EXPECT_TRUE(summary->text().contains(text)) << summary->text().toStdString();
+    EXPECT_EQ(summary->text().count("hottest"), 1);
+    int chartTitles = 0;
+    for (QCustomPlot* plot : window.findChildren<QCustomPlot*>())
+        if (auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0)))
+            chartTitles += title->text().contains(text) ? 1 : 0;
+    EXPECT_EQ(chartTitles, 1); // the link-load histogram's
+
+    window.comparePanel()->pin();
+    const QTableWidget& table = *window.comparePanel()->table();
+    int busyRow = -1;
+    for (int row = 0; row < table.rowCount(); ++row) {
+        EXPECT_NE(table.item(row, 0)->text(), "hottest link's bytes");
+        if (table.item(row, 0)->text() == "hottest link's busy time")
+            busyRow = row;
+    }
+    ASSERT_GE(busyRow, 0);
+    EXPECT_EQ(table.item(busyRow, 1)->text().toStdString(), formatSeconds(hottest.front().busyS));
+
+    // TCME's own figures go by their own names, never "hottest link".
+    window.findChild<TcmePanel*>()->step();
+    ASSERT_TRUE(window.waitForIdle());
+    for (QLabel* label : window.findChild<TcmePanel*>()->findChildren<QLabel*>())
+        EXPECT_FALSE(label->text().contains("hottest link")) << label->text().toStdString();
+    for (QTreeWidget* tree : window.findChild<TcmePanel*>()->findChildren<QTreeWidget*>())
+        for (QTreeWidgetItemIterator it(tree); *it; ++it)
+            EXPECT_FALSE((*it)->text(0).contains("hottest link")) << (*it)->text(0).toStdString();
+}
+
+// The status bar gives what a pipeline plan is judged by beside the step: the dies (GPUs) used
+// beside MFU, which is per die used, and the pipeline bubble (docs/gui.md "Pipeline stages").
+TEST(MainWindow, TheStatusBarGivesTheDiesUsedAndThePipelineBubble) {
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(
+        QString::fromStdString(test::scenarioPath("gpt3_13b_dgx_a100_32gpu.json")), nullptr, true));
+    ASSERT_TRUE(window.waitForIdle());
+    const StepMetrics& step = *window.meshView()->analysis()->report.step;
+    ASSERT_GT(step.ppBubbleFraction, 0);
+    const QString summary = window.findChild<QLabel*>("resultSummary")->text();
+    EXPECT_TRUE(summary.contains("on 32 of 32 GPUs used")) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(
+        QStringLiteral("pipeline bubble %1%").arg(step.ppBubbleFraction * 100, 0, 'f', 1)))
+        << summary.toStdString();
+}
+
+// Faults are edited on the mesh (docs/gui.md "The mesh"): a die's menu marks it dead and a link's
+// menu one direction of the link, each one undo step that the simulation follows; undo brings
+// them back.
+TEST(MainWindow, DeadDiesAndLinksAreSetOnTheMeshAndUndone) {
+    MainWindow window;
+    ASSERT_TRUE(window.openScenario(
+        QString::fromStdString(test::scenarioPath("gemm_gpt3_175b_mlp_6x8.json")), nullptr, true));
+    // dp 4 x tatp 8 on snakes: the last two rows of the 6x8 wafer take part in nothing.
+    Scenario dp4 = window.document()->scenario();
+    dp4.strategy->dp = 4;
+    window.document()->edit("dp 4", dp4);
+    window.resize(1280, 720);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.waitForIdle());
+    MeshView& mesh = *window.meshView();
+    const Scenario opened = window.document()->scenario();
+    // Answers the menu as a user would: its exec runs an event loop this timer's ticks reach.
+    QString choice;
+    QTimer user;
+    user.setInterval(20);
+    QObject::connect(&user, &QTimer::timeout, [&] {
+        if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+            for (QAction* action : menu->actions())
+                if (action->text() == choice)
+                    menu->setActiveAction(action);
+            QTest::keyClick(menu, Qt::Key_Return);
+        }
+    });
+    user.start();
+
+    const DieId die = 47; // in the last row: the strategy's dies stay where they were
+    ASSERT_TRUE(mesh.analysis());
+    ASSERT_TRUE(mesh.analysis()->topology->isAlive(die));
+    choice = "Dead die";
+    QTest::mouseClick(&mesh, Qt::RightButton, {}, centreOf(mesh, die));
+    ASSERT_TRUE(window.waitForIdle());
+    EXPECT_EQ(window.document()->scenario().wafer.deadDies, std::vector<DieId>{die});
+    EXPECT_FALSE(mesh.analysis()->topology->isAlive(die));
+
+    const WaferTopology& topology = *mesh.analysis()->topology;
+    const LinkId link = *topology.linkBetween(0, 1);
+    choice = "Dead link";
+    QTest::mouseClick(&mesh, Qt::RightButton, {},
+                      mesh.geometry().linkRect(topology, topology.link(link)).center().toPoint());
+    user.stop();
+    ASSERT_TRUE(window.waitForIdle());
+    ASSERT_EQ(window.document()->scenario().wafer.deadLinks.size(), 1u);
+    EXPECT_EQ(window.document()->scenario().wafer.deadLinks[0], (LinkRef{0, 1, false}));
+    EXPECT_FALSE(mesh.analysis()->topology->link(link).alive);
+    EXPECT_EQ(window.document()->undoStack()->count(), 3);
+
+    window.document()->undoStack()->undo();
+    window.document()->undoStack()->undo();
+    ASSERT_TRUE(window.waitForIdle());
+    EXPECT_EQ(window.document()->scenario(), opened);
+    EXPECT_TRUE(mesh.analysis()->topology->isAlive(die));
+    EXPECT_TRUE(mesh.analysis()->topology->link(link).alive);
 }
 
 // View > Reset layout puts back the docks as the window first placed them.

@@ -292,7 +292,8 @@ TEST(Cli, OptimizeSaysWhyEachChangeWasKept) {
     const std::string file = quote((kScenarios / "contention_fsdp_tatp_4x4.json").string());
     const CliRun text = runCli("optimize " + file);
     ASSERT_EQ(text.status, 0) << text.err;
-    const std::size_t first = text.out.find("  kept for: spread (same makespan and hottest link");
+    const std::size_t first =
+        text.out.find("  kept for: spread (same makespan and largest link load");
     const std::size_t second = text.out.find("  kept for: makespan (the makespan fell)");
     ASSERT_NE(first, std::string::npos) << text.out;
     ASSERT_NE(second, std::string::npos) << text.out;

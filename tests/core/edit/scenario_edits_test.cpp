@@ -286,6 +286,41 @@ TEST(ScenarioEdits, ADiesSpeedIsASlowDiesEntryAndFullSpeedRemovesIt) {
                       "wafer.faults.slow_dies.5: a die's speed is the fraction of its peak");
 }
 
+// Dead dies and links (docs/compute-model.md section 8) are edited one at a time and undone by
+// the opposite edit; the file reads back the same faults. A die made dead stops being slow; a
+// link written dead both ways keeps its other direction dead when one is revived.
+TEST(ScenarioEdits, DiesAndLinksAreMadeDeadAndAliveAgain) {
+    Scenario before = gemmScenario({{"tatp", 4}});
+    before.wafer.deadDies = {2, 9};
+    before.wafer.slowDies = {{5, 0.5}};
+    const Scenario deadFive = setDieDead(before, 5, true);
+    EXPECT_EQ(deadFive.wafer.deadDies, (std::vector<DieId>{2, 5, 9})); // in order
+    EXPECT_TRUE(deadFive.wafer.slowDies.empty());
+    EXPECT_EQ(parseScenario(nlohmann::json(toOrderedJson(deadFive))).wafer.deadDies,
+              deadFive.wafer.deadDies);
+    EXPECT_EQ(setDieDead(before, 9, false).wafer.deadDies, (std::vector<DieId>{2}));
+    expectRefused([&] { setDieDead(before, 2, true); }, Reason::NoChange,
+                  "wafer.faults.dies: die 2 is already dead");
+    expectRefused([&] { setDieDead(before, 3, false); }, Reason::NoChange,
+                  "die 3 is already alive");
+    expectRefused([&] { setDieDead(before, 16, true); }, Reason::OffWafer, "has no die 16");
+
+    const WaferTopology topology = mesh(4, 4);
+    const Scenario deadLink = setLinkDead(before, topology, 1, 2, true);
+    EXPECT_EQ(deadLink.wafer.deadLinks, (std::vector<LinkRef>{{1, 2, false}}));
+    EXPECT_EQ(setLinkDead(deadLink, topology, 1, 2, false), before);
+    EXPECT_EQ(parseScenario(nlohmann::json(toOrderedJson(deadLink))).wafer.deadLinks,
+              deadLink.wafer.deadLinks);
+    Scenario both = before;
+    both.wafer.deadLinks = {{1, 2, true}}; // "1-2"
+    EXPECT_EQ(setLinkDead(both, topology, 2, 1, false).wafer.deadLinks,
+              (std::vector<LinkRef>{{1, 2, false}}));
+    expectRefused([&] { setLinkDead(both, topology, 2, 1, true); }, Reason::NoChange,
+                  "wafer.faults.links: link 2->1 is already dead");
+    expectRefused([&] { setLinkDead(before, topology, 0, 5, true); }, Reason::OffWafer,
+                  "no link joins die 0 to die 5");
+}
+
 TEST(ScenarioEdits, TheBalanceIsSetOnAStrategyOnly) {
     const Scenario before = gemmScenario({{"tatp", 4}});
     ASSERT_EQ(before.strategy->balance, StrategySpec::Balance::Even);

@@ -10,7 +10,9 @@ namespace {
 SimulationReport twoLinks(double bytes0, double bytes1, double makespanS) {
     SimulationReport report;
     report.makespanS = makespanS;
-    report.links = {LinkReport{0, 0, 1, true, bytes0}, LinkReport{1, 1, 0, true, bytes1}};
+    // 1 GB/s links: busy 1 ns per byte.
+    report.links = {LinkReport{0, 0, 1, true, bytes0, bytes0 / 1e9},
+                    LinkReport{1, 1, 0, true, bytes1, bytes1 / 1e9}};
     report.energyD2dJ = (bytes0 + bytes1) * 8 * 1e-12; // 1 pJ/bit
     return report;
 }
@@ -29,8 +31,8 @@ TEST(ReportComparison, ATrafficResultIsJudgedByItsWindowTrafficAndEnergy) {
     EXPECT_DOUBLE_EQ(figures[0].value, 2e-6);
     EXPECT_EQ(figures[1].name, "bytes over links");
     EXPECT_DOUBLE_EQ(figures[1].value, 4e6);
-    EXPECT_EQ(figures[2].name, "hottest link's bytes");
-    EXPECT_DOUBLE_EQ(figures[2].value, 3e6);
+    EXPECT_EQ(figures[2].name, "hottest link's busy time"); // the link every view names
+    EXPECT_DOUBLE_EQ(figures[2].value, 3e-3);
     EXPECT_DOUBLE_EQ(figures[3].value, 4e6 * 8 * 1e-12);
 }
 
@@ -45,12 +47,36 @@ TEST(ReportComparison, ATrainingStepLeadsWithItsStepFigures) {
     die.memory->weights = 5e9;
     report.dies = {die, DieReport{}};
     const std::vector<ReportFigure> figures = headlineFigures(report);
-    ASSERT_EQ(figures.size(), 10u);
+    ASSERT_EQ(figures.size(), 11u);
     EXPECT_EQ(figures[0].name, "step time");
     EXPECT_EQ(figures[1].name, "throughput");
     EXPECT_FALSE(figures[1].lowerIsBetter);
-    EXPECT_EQ(figures[4].name, "memory of the largest die");
-    EXPECT_DOUBLE_EQ(figures[4].value, die.memory->total());
+    EXPECT_EQ(figures[3].name, "dies used"); // beside MFU, which is per die used
+    EXPECT_EQ(figures[5].name, "memory of the largest die");
+    EXPECT_DOUBLE_EQ(figures[5].value, die.memory->total());
+}
+
+// Dies used is shown but judged neither better nor worse: fewer dies is no gain in itself (TP 8
+// to TP 4 on 32 GPUs leaves 16 idle and raises MFU). The pipeline bubble is there with pipeline
+// stages, lower being better.
+TEST(ReportComparison, DiesUsedIsContextAndTheBubbleIsJudged) {
+    SimulationReport pinned = twoLinks(1, 1, 1), current = twoLinks(1, 1, 1);
+    pinned.step.emplace();
+    current.step.emplace();
+    pinned.step->diesUsed = 32;
+    current.step->diesUsed = 16;
+    pinned.step->ppBubbleFraction = 0.163;
+    current.step->ppBubbleFraction = 0.051;
+    const std::vector<FigureComparison> rows = compareReports(pinned, current);
+    const FigureComparison& dies = named(rows, "dies used");
+    EXPECT_DOUBLE_EQ(*dies.relativeChange(), -0.5);
+    EXPECT_EQ(dies.verdict(), 0);
+    const FigureComparison& bubble = named(rows, "pipeline bubble");
+    EXPECT_EQ(bubble.verdict(), 1);
+    SimulationReport noPipeline = current;
+    noPipeline.step->ppBubbleFraction = 0;
+    for (const ReportFigure& figure : headlineFigures(noPipeline))
+        EXPECT_NE(figure.name, "pipeline bubble");
 }
 
 TEST(ReportComparison, ComparesFigureByFigureWithTheChangeAndItsSign) {
