@@ -577,9 +577,12 @@ private:
         finding.evidence["utilization"] = utilization;
         finding.evidence["target_utilization"] = targetUtilization();
         finding.evidence["busiest_round"] = round;
-        finding.message = "link " + std::to_string(link.from) + "->" + std::to_string(link.to) +
-                          " is " + percent(utilization) + " busy " + phase +
-                          ", above TCME's target of " + percent(targetUtilization());
+        // Named as the mesh names it ("0->rail 0" on a cluster), and said where routing cannot
+        // help: every path between two wafers crosses some off-wafer link.
+        finding.message = "link " + linkName(*m_run->topology, link.from, link.to) +
+                          (link.offWafer ? " (off-wafer: it joins two wafers)" : "") + " is " +
+                          percent(utilization) + " busy " + phase + ", above TCME's target of " +
+                          percent(targetUtilization());
         std::vector<ordered_json> fixes;
         for (const char* mode : {"adaptive", "shortest"})
             if (toString(simulated().routingMode()) != mode)

@@ -488,6 +488,9 @@ SearchResult searchStrategies(const Scenario& scenario, const WaferTopology& top
                     applySimulation(result.best, step);
                     result.best.strategy = *tuned.strategy;
                     result.best.label = strategyLabel(*tuned.strategy);
+                    // The ranking's first row is the winner too: one number for it in the
+                    // search's text, its table and Apply (docs/search.md).
+                    result.top.front() = result.best;
                     result.tcmeImproved = true;
                 }
             }
