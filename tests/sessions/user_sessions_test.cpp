@@ -236,6 +236,16 @@ TEST_F(UserSession, AClusterEngineerComparesTpDegreesOn32A100At1280x720) {
     EXPECT_EQ(window.size(), QSize(1280, 720));
     shoot(window, "session_cluster_opened");
 
+    // The keyboard alone: from the mesh, Tab goes round every dock (the Timeline's Pipeline
+    // page included) and comes back.
+    window.meshView()->setFocus();
+    int presses = 0;
+    do {
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        ++presses;
+    } while (QApplication::focusWidget() != window.meshView() && presses < 400);
+    EXPECT_EQ(QApplication::focusWidget(), window.meshView()) << presses << " Tabs";
+
     window.showView("compare");
     click(window.findChild<QPushButton*>("pinResult"));
     ASSERT_TRUE(window.comparePanel()->isPinned());

@@ -33,6 +33,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace ws {
 namespace {
 
@@ -381,6 +383,46 @@ TEST(MainWindow, DeadDiesAndLinksAreSetOnTheMeshAndUndone) {
     EXPECT_EQ(window.document()->scenario(), opened);
     EXPECT_TRUE(mesh.analysis()->topology->isAlive(die));
     EXPECT_TRUE(mesh.analysis()->topology->link(link).alive);
+}
+
+// Full keyboard use (docs/gui.md "Layout"): Tab goes through every visible dock and, after the
+// last, comes back to where it started; Shift+Tab goes back the same way.
+TEST(MainWindow, TabReachesEveryDockAndComesBack) {
+    MainWindow window;
+    window.restoreState(QByteArray());
+    window.resize(1280, 720);
+    ASSERT_TRUE(window.openScenario(
+        QString::fromStdString(test::scenarioPath("gpt3_175b_four_6x8_wafers_pp4.json")), nullptr,
+        true));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+    ASSERT_TRUE(window.waitForIdle());
+    window.meshView()->setFocus();
+    QWidget* start = QApplication::focusWidget();
+    ASSERT_EQ(start, window.meshView());
+    std::set<QString> reached;
+    std::vector<QWidget*> chain{start};
+    do {
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        QWidget* focus = QApplication::focusWidget();
+        ASSERT_TRUE(focus);
+        chain.push_back(focus);
+        for (QWidget* w = focus; w; w = w->parentWidget())
+            if (auto* dock = qobject_cast<QDockWidget*>(w))
+                reached.insert(dock->objectName());
+    } while (chain.back() != start && chain.size() < 400);
+    EXPECT_EQ(chain.back(), start) << chain.size() << " presses";
+    ASSERT_GE(chain.size(), 3u);
+    // Shift+Tab from the start goes back to the last stop before it, and on to the one before.
+    QTest::keyClick(start, Qt::Key_Tab, Qt::ShiftModifier);
+    EXPECT_EQ(QApplication::focusWidget(), chain[chain.size() - 2]);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab, Qt::ShiftModifier);
+    EXPECT_EQ(QApplication::focusWidget(), chain[chain.size() - 3]);
+    for (const QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+        if (dock->isVisible() && !dock->visibleRegion().isEmpty()) {
+            EXPECT_TRUE(reached.count(dock->objectName())) << dock->objectName().toStdString();
+        }
+    }
 }
 
 // View > Reset layout puts back the docks as the window first placed them.
