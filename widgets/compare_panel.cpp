@@ -234,8 +234,13 @@ void ComparePanel::refresh() {
         };
         // The hardware's own word: GPUs on a cluster (docs/gui.md "Compare").
         const bool gpus = m_current->scenario.cluster.has_value();
-        cell(0, gpus && row.name == "dies used" ? tr("GPUs used") : qs(row.name))
-            ->setToolTip(row.lowerIsBetter ? tr("lower is better") : tr("higher is better"));
+        QString name = qs(row.name);
+        if (gpus && row.name == "dies used")
+            name = tr("GPUs used");
+        else if (gpus && row.name == "D2D energy")
+            name = tr("NVLink and network energy"); // a cluster has no die-to-die links
+        cell(0, name)->setToolTip(row.lowerIsBetter ? tr("lower is better")
+                                                    : tr("higher is better"));
         cell(1, row.pinned ? formatFigure(row.unit, *row.pinned) : tr("—"));
         cell(2, row.current ? formatFigure(row.unit, *row.current) : tr("—"));
         const std::optional<double> change = row.relativeChange();

@@ -234,6 +234,16 @@ void HardwarePanel::refreshFields() {
     // the GPU with a wafer's die, so they are offered on wafers only.
     if (auto* label = qobject_cast<QLabel*>(m_waferForm->labelForField(m_system)))
         label->setText(scenario.cluster ? tr("Cluster") : tr("System"));
+    // The hardware's own words: nodes and GPUs per node on a cluster, rows and columns of dies
+    // on a wafer (docs/gui.md "Hardware").
+    if (auto* label = qobject_cast<QLabel*>(m_waferForm->labelForField(m_rows)))
+        label->setText(scenario.cluster ? tr("Nodes") : tr("Rows"));
+    if (auto* label = qobject_cast<QLabel*>(m_waferForm->labelForField(m_cols)))
+        label->setText(scenario.cluster ? tr("GPUs per node") : tr("Columns"));
+    if (auto* group = qobject_cast<QGroupBox*>(m_waferForm->parentWidget()))
+        group->setTitle(scenario.cluster ? tr("GPU cluster") : tr("Wafer"));
+    if (auto* group = qobject_cast<QGroupBox*>(m_peakFlops->parentWidget()))
+        group->setTitle(scenario.cluster ? tr("GPU") : tr("Die"));
     if (scenario.cluster) {
         const ClusterSpec& cluster = *scenario.cluster;
         m_waferForm->setRowVisible(m_system, true);

@@ -259,9 +259,12 @@ Placement placeStrategy(const StrategySpec& strategy, const WaferTopology& topol
         live += topology.isAlive(die) ? 1 : 0;
     if (wanted > live) {
         const int dead = topology.dieCount() - live;
+        // The hardware's own words: a cluster's dies are its GPUs.
+        const std::string dies = topology.isCluster() ? " GPUs" : " dies";
         throw ScenarioError("strategy",
-                            "dp*sp*tp*tatp = " + std::to_string(wanted) +
-                                " dies, but the wafer has " + std::to_string(live) + " live dies" +
+                            "dp*sp*tp*tatp = " + std::to_string(wanted) + dies + ", but the " +
+                                (topology.isCluster() ? "cluster" : "wafer") + " has " +
+                                std::to_string(live) + " live" + dies +
                                 (dead > 0 ? " (" + std::to_string(dead) + " of " +
                                                 std::to_string(topology.dieCount()) + " are dead)"
                                           : ""));

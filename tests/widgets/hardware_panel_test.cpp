@@ -6,6 +6,8 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
 #include <QLabel>
 #include <QSpinBox>
 #include <QUndoStack>
@@ -174,6 +176,29 @@ TEST(HardwarePanel, ASystemOfWafersIsShownAsOneLine) {
                               "every die pair of an edge");
     document.load(transformerStep(), {});
     EXPECT_FALSE(system->isVisibleTo(&panel));
+}
+
+// The hardware's own words (docs/gui.md "Hardware"): nodes and GPUs on a cluster, rows,
+// columns and dies on a wafer.
+TEST(HardwarePanel, AClusterIsDescribedInNodesAndGpus) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("gpt3_13b_dgx_a100_32gpu.json"), {});
+    HardwarePanel panel(&document);
+    const auto labelOf = [&](const char* field) {
+        QWidget* box = panel.findChild<QWidget*>(field);
+        auto* form = qobject_cast<QFormLayout*>(box->parentWidget()->layout());
+        return qobject_cast<QLabel*>(form->labelForField(box))->text();
+    };
+    EXPECT_EQ(labelOf("waferRows"), "Nodes");
+    EXPECT_EQ(labelOf("waferCols"), "GPUs per node");
+    EXPECT_EQ(
+        qobject_cast<QGroupBox*>(panel.findChild<QWidget*>("peakFlops")->parentWidget())->title(),
+        "GPU");
+    document.load(transformerStep(), {});
+    EXPECT_EQ(labelOf("waferRows"), "Rows");
+    EXPECT_EQ(
+        qobject_cast<QGroupBox*>(panel.findChild<QWidget*>("peakFlops")->parentWidget())->title(),
+        "Die");
 }
 
 } // namespace
