@@ -150,8 +150,9 @@ std::vector<std::string> notes(const Scenario& scenario, const StrategySpec& str
             "(--pipeline-model-parallel-size). DeepSpeed sets stages in code "
             "(PipelineModule(layers, num_stages=" +
             std::to_string(strategy.pp) +
-            ")) and its pipeline engine supports ZeRO stage 0 or 1 only, so its config's ZeRO "
-            "stage 3 does not combine with it.");
+            ")) and its pipeline engine supports ZeRO stage 0 or 1 only" +
+            // Said only where the config written above asks for stage 3 (fsdp).
+            (strategy.fsdp ? ", so its config's ZeRO stage 3 does not combine with it." : "."));
     if (strategy.sp > 1)
         result.push_back("sp " + std::to_string(strategy.sp) +
                          " is mapped to Megatron context parallelism (ring attention); "

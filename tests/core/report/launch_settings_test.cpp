@@ -48,6 +48,19 @@ TEST(LaunchSettings, PipelineStagesBecomeMegatronsPipelineSize) {
     EXPECT_NE(text.find("ZeRO stage 0 or 1 only"), std::string::npos) << text;
 }
 
+// Without fsdp the DeepSpeed config asks for ZeRO stage 0, and the pipeline note does not warn
+// of a stage 3 the config does not use (GPT-3 13B on 32 A100, pp 2, no fsdp).
+TEST(LaunchSettings, ThePipelineNoteNamesOnlyTheZeroStageTheConfigUses) {
+    const Loaded cluster = load("gpt3_13b_dgx_a100_32gpu.json");
+    ASSERT_FALSE(cluster.strategy.fsdp);
+    const LaunchSettings settings =
+        launchSettings(cluster.scenario, cluster.strategy, &cluster.workload);
+    const std::string text = launchSettingsText(settings, LaunchFramework::All);
+    EXPECT_NE(text.find("ZeRO stage 0 or 1 only."), std::string::npos) << text;
+    EXPECT_EQ(text.find("stage 3"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"stage\": 0"), std::string::npos) << text;
+}
+
 TEST(LaunchSettings, Gpt3FsdpTatpMegatronArguments) {
     const Loaded gpt3 = load("gpt3_175b_6x8_fsdp_tatp.json");
     const LaunchSettings settings = launchSettings(gpt3.scenario, gpt3.strategy, &gpt3.workload);
