@@ -4,6 +4,7 @@
 #include "legend_beside_axes.h"
 #include "scenario_document.h"
 #include "std_string_text.h"
+#include "vertical_scroll_area.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -128,13 +129,7 @@ FaultStudyPanel::FaultStudyPanel(ScenarioDocument* document, QWidget* parent)
     controlsPane->setLayout(controls);
     // The controls scroll rather than make the bottom dock area taller than its other tabs
     // (the timeline's 260 px), and are as wide as they need, with room for the scroll bar.
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(controlsPane);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(controlsPane->minimumSizeHint().width() +
-                            scroll->verticalScrollBar()->sizeHint().width());
+    QScrollArea* scroll = verticalScrollArea(controlsPane);
     scroll->setMaximumWidth(360);
     layout->addWidget(scroll, 2);
 

@@ -23,6 +23,7 @@
 #include "sweep_results_panel.h"
 #include "tcme_panel.h"
 #include "timeline_view.h"
+#include "vertical_scroll_area.h"
 #include "walkthrough_panel.h"
 
 #include "report/report_formats.h"
@@ -227,28 +228,18 @@ void MainWindow::createDocks() {
     // Each form scrolls rather than make the window taller than a laptop screen (the whole
     // form's 943 px minimum once made the window 1,316 px tall), and is as wide as it needs,
     // with room for the vertical scroll bar: never cut on the right.
-    const auto scrolled = [](QWidget* form) {
-        auto* scroll = new QScrollArea;
-        scroll->setWidget(form);
-        scroll->setWidgetResizable(true);
-        scroll->setFrameShape(QFrame::NoFrame);
-        scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-        scroll->setMinimumWidth(form->minimumSizeHint().width() +
-                                scroll->verticalScrollBar()->sizeHint().width());
-        return scroll;
-    };
     m_strategy = new StrategyPanel(m_document);
     connect(m_strategy, &StrategyPanel::statusMessage, this, &MainWindow::showStatus);
-    m_strategyDock = dock(tr("Strategy"), QStringLiteral("strategyDock"), scrolled(m_strategy),
-                          Qt::LeftDockWidgetArea);
+    m_strategyDock = dock(tr("Strategy"), QStringLiteral("strategyDock"),
+                          verticalScrollArea(m_strategy), Qt::LeftDockWidgetArea);
     m_hardware = new HardwarePanel(m_document);
     connect(m_hardware, &HardwarePanel::statusMessage, this, &MainWindow::showStatus);
     connect(m_hardware, &HardwarePanel::compareNetworkModelsChanged, this, [this](bool compare) {
         m_runner->setCompareNetworkModels(compare);
         m_runner->evaluate(m_document->scenario());
     });
-    m_hardwareDock = dock(tr("Hardware"), QStringLiteral("hardwareDock"), scrolled(m_hardware),
-                          Qt::LeftDockWidgetArea);
+    m_hardwareDock = dock(tr("Hardware"), QStringLiteral("hardwareDock"),
+                          verticalScrollArea(m_hardware), Qt::LeftDockWidgetArea);
     tabifyDockWidget(m_strategyDock, m_hardwareDock);
 
     m_groups = new GroupPanel;

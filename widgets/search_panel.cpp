@@ -5,6 +5,7 @@
 #include "scenario_document.h"
 #include "search_results_model.h"
 #include "std_string_text.h"
+#include "vertical_scroll_area.h"
 
 #include "evaluation/scenario_run.h"
 #include "scenario/strategy_spec.h"
@@ -177,14 +178,7 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
     auto* splitter = new QSplitter(Qt::Horizontal);
     // The controls scroll rather than set the dock's minimum height: the window fits 1280x720
     // (docs/gui.md "Layout").
-    auto* controlsScroll = new QScrollArea;
-    controlsScroll->setWidget(controls);
-    controlsScroll->setWidgetResizable(true);
-    controlsScroll->setFrameShape(QFrame::NoFrame);
-    controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    controlsScroll->setMinimumWidth(controls->minimumSizeHint().width() +
-                                    controlsScroll->verticalScrollBar()->sizeHint().width());
-    splitter->addWidget(controlsScroll);
+    splitter->addWidget(verticalScrollArea(controls));
     splitter->addWidget(m_scatter);
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 0);
