@@ -346,14 +346,7 @@ TEST(MainWindow, DeadDiesAndLinksAreSetOnTheMeshAndUndone) {
     QString choice;
     QTimer user;
     user.setInterval(20);
-    QObject::connect(&user, &QTimer::timeout, [&] {
-        if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
-            for (QAction* action : menu->actions())
-                if (action->text() == choice)
-                    menu->setActiveAction(action);
-            QTest::keyClick(menu, Qt::Key_Return);
-        }
-    });
+    QObject::connect(&user, &QTimer::timeout, [&] { test::answerOpenMenu(choice); });
     user.start();
 
     const DieId die = 47; // in the last row: the strategy's dies stay where they were

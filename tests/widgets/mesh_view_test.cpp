@@ -252,12 +252,9 @@ TEST(MeshView, ARightClickOnADieAsksForItsSpeed) {
     QTimer user;
     user.setInterval(20);
     QObject::connect(&user, &QTimer::timeout, [&] {
-        if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
-            for (QAction* action : menu->actions())
-                if (action->text() == choice)
-                    menu->setActiveAction(action);
-            QTest::keyClick(menu, Qt::Key_Return);
-        } else if (auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget())) {
+        if (test::answerOpenMenu(choice))
+            return;
+        if (auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget())) {
             seen = QString::number(dialog->doubleValue());
             dialog->setDoubleValue(50.0);
             dialog->accept();

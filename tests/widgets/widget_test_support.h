@@ -7,10 +7,14 @@
 #include "io/strategy_reader.h"
 #include "io/workload_reader.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QColor>
 #include <QImage>
 #include <QList>
+#include <QMenu>
 #include <QPair>
+#include <QTest>
 
 #include <memory>
 #include <optional>
@@ -93,6 +97,20 @@ inline SystemSpec twoByTwoSystem(std::optional<int> linksPerEdge) {
     system.linkLatency = {1e-6, "1 us"};
     system.linksPerEdge = linksPerEdge;
     return system;
+}
+
+// Picks the action named `choice` in the popup menu that is open, if one is, and presses Enter,
+// as a user would. Called from a timer's ticks: a menu's exec runs an event loop of its own,
+// which they reach. True when a menu was answered.
+inline bool answerOpenMenu(const QString& choice) {
+    auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+    if (!menu)
+        return false;
+    for (QAction* action : menu->actions())
+        if (action->text() == choice)
+            menu->setActiveAction(action);
+    QTest::keyClick(menu, Qt::Key_Return);
+    return true;
 }
 
 inline bool sameColor(QColor a, QColor b, int tolerance = 0) {
