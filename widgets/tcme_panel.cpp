@@ -67,8 +67,8 @@ QString actionText(const TcmeAction& action) {
 
 } // namespace
 
-// Why TCME kept an iteration's change, in words (issue 20 item 8: a change that left the
-// makespan and the largest link load where they were read as kept against the stated rule).
+// Why TCME kept an iteration's change, in words (docs/gui.md "TCME": a change that left the
+// makespan and the largest link load where they were must say which rule kept it).
 QString TcmePanel::keptBecause(const TcmeIteration& iteration) {
     switch (iteration.gain) {
     case TcmeGain::None:
@@ -141,7 +141,7 @@ TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
     m_iterations->setHeaderHidden(true);
     m_iterations->setRootIsDecorated(true);
     // The list and the chart share one splitter, and their minimums are small, so that the
-    // dock leaves the Inspector below it room (issue 20 item 5: it was three lines tall).
+    // dock leaves the Inspector below it room (docs/gui.md "Layout").
     auto* split = new QSplitter(Qt::Vertical);
     split->setChildrenCollapsible(false);
     m_iterations->setMinimumHeight(48);
@@ -153,8 +153,8 @@ TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
     m_chart->addGraph(m_chart->xAxis, m_chart->yAxis);
     m_chart->addGraph(m_chart->xAxis, m_chart->yAxis2);
     // The largest link load in bytes, not its utilisation: utilisation is bytes over bandwidth
-    // times the makespan, and both fall together, so it stays flat while TCME works (issue 20 item
-    // 8).
+    // times the makespan, and both fall together, so it stays flat while TCME works (docs/gui.md
+    // "TCME").
     m_chart->graph(0)->setName(tr("largest link load (% of start)"));
     m_chart->graph(0)->setPen(QPen(QColor(220, 20, 20), 2));
     m_chart->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
@@ -602,7 +602,7 @@ void TcmePanel::publishOverlay() {
             overlay.newPaths.push_back({from, to});
     }
     // Before is the scenario as opened, whichever iteration is selected: "before" a later
-    // iteration read as the original and was not (issue 20 item 8).
+    // iteration read as the original and was not (docs/gui.md "TCME").
     const TcmeIteration& first = m_engine->iterations().front();
     const std::vector<double>& openedBytes = first.linkBytesBefore;
     const double openedMakespanS = first.before.makespanS;
