@@ -5,7 +5,9 @@
 #include "io/json_text.h"
 #include "io/scenario_io.h"
 #include "io/scenario_writer.h"
+#include "io/strategy_reader.h"
 #include "scenario/scenario_error.h"
+#include "search/nearest_strategies.h"
 #include "sim/run_cancelled.h"
 #include "strategy/placement.h"
 #include "tcme/tcme_engine.h"
@@ -91,6 +93,54 @@ std::string dieList(const std::vector<DieId>& dies, std::size_t shown = 8) {
     if (dies.size() > shown)
         text += " and " + std::to_string(dies.size() - shown) + " more";
     return text;
+}
+
+// The strategy keys in which `to` differs from `from`, as a fix writes them: each changed key
+// of the file's `strategy` object set, each key `to` no longer writes removed (null).
+ordered_json strategyFix(const StrategySpec& from, const StrategySpec& to) {
+    const ordered_json before = toOrderedJson(from);
+    const ordered_json after = toOrderedJson(to);
+    ordered_json fix = ordered_json::object();
+    for (auto it = after.begin(); it != after.end(); ++it)
+        if (!before.contains(it.key()) || before[it.key()] != it.value())
+            fix["strategy." + it.key()] = it.value();
+    for (auto it = before.begin(); it != before.end(); ++it)
+        if (!after.contains(it.key()))
+            fix["strategy." + it.key()] = nullptr;
+    return fix;
+}
+
+// --- nearest_fitting_strategy ------------------------------------------------------------------
+// The nearest strategies that run on this hardware and fit, one finding each, its fix writing
+// it (docs/advisor.md): offered when the strategy does not place or runs out of memory.
+// `beforeS`: the step time of the strategy as it is, when it simulates at all.
+std::vector<Finding> nearestFittingStrategyFindings(const Scenario& scenario,
+                                                    std::optional<double> beforeS,
+                                                    const std::function<bool()>& cancel) {
+    constexpr int kOffered = 3;
+    const WaferTopology topology(scenario.topologySpec());
+    std::vector<Finding> findings;
+    for (const NearStrategy& near :
+         nearestFittingStrategies(scenario, topology, kOffered, cancel)) {
+        Finding finding;
+        finding.id = "nearest_fitting_strategy";
+        finding.severity = Finding::Severity::Info;
+        const double stepS = *near.score.simulatedStepS;
+        finding.message =
+            "Fits with " + std::to_string(near.changes) +
+            (near.changes == 1 ? " change (" : " changes (") + near.changesText +
+            "): " + near.score.label + "; the step takes " + seconds(stepS) + " with " +
+            numberText(std::round(near.score.memoryPerDieBytes / 1e8) / 10.0) + " GB per die";
+        finding.evidence["strategy"] = near.score.label;
+        finding.evidence["changes"] = strategyChanges(*scenario.strategy, near.score.strategy);
+        finding.evidence["step_s"] = stepS;
+        finding.evidence["memory_per_die_bytes"] = near.score.memoryPerDieBytes;
+        finding.fix = strategyFix(*scenario.strategy, near.score.strategy);
+        finding.fixBeforeS = beforeS;
+        finding.fixAfterS = stepS;
+        findings.push_back(std::move(finding));
+    }
+    return findings;
 }
 
 // The advisor's state: the scenario as advised, its simulation, and the trials of fixes.
@@ -288,6 +338,10 @@ private:
                                "larger TATP degree fits";
         }
         m_findings.push_back(std::move(finding));
+        if (simulated().workload)
+            for (Finding& near :
+                 nearestFittingStrategyFindings(simulated(), m_baseS, m_options.cancel))
+                m_findings.push_back(std::move(near));
     }
 
     // --- low_utilization -----------------------------------------------------------------------
@@ -788,7 +842,30 @@ private:
 } // namespace
 
 std::vector<Finding> adviseScenario(const Scenario& scenario, const RunOptions& options) {
-    return Advisor(scenario, options).findings();
+    try {
+        return Advisor(scenario, options).findings();
+    } catch (const ScenarioError& error) {
+        // A strategy the hardware cannot place (a fault, a resized wafer): say so, and offer
+        // the nearest strategies that place and fit. Any other error is the file's.
+        if (!scenario.workload || !scenario.strategy || !error.keyPath().starts_with("strategy"))
+            throw;
+        Finding finding;
+        finding.id = "strategy_does_not_fit";
+        finding.severity = Finding::Severity::Error;
+        finding.message =
+            "The strategy does not run on this hardware: " + std::string(error.what());
+        finding.evidence["key"] = error.keyPath();
+        finding.evidence["problem"] = error.problem();
+        finding.dies = scenario.wafer.deadDies;
+        for (const LinkRef& link : scenario.wafer.deadLinks)
+            finding.links.emplace_back(link.from, link.to);
+        std::vector<Finding> findings{std::move(finding)};
+        for (Finding& near : nearestFittingStrategyFindings(scenario, std::nullopt, options.cancel))
+            findings.push_back(std::move(near));
+        if (findings.size() == 1)
+            findings.front().message += "; no strategy a few changes away places and fits";
+        return findings;
+    }
 }
 
 ordered_json findingsJson(const std::vector<Finding>& findings) {

@@ -16,7 +16,10 @@ namespace ws {
 // threshold is crossed): "tatp_degree" simulates the neighbouring degrees on this wafer,
 // "low_utilization" names the dies and what their timelines show them waiting for.
 //
-// Throws ScenarioError for a scenario that cannot be simulated (as `simulate` would), and
+// A strategy the hardware cannot place (a refusal at a `strategy` key) is not thrown: it is the
+// finding "strategy_does_not_fit", followed by the nearest strategies that fit
+// (docs/advisor.md). Throws ScenarioError for any other scenario that cannot be simulated (as
+// `simulate` would), and
 // RunCancelled when options.cancel fires (the GUI runs it off its thread). Findings come in a
 // fixed order: errors first, then warnings, then info, each group in the order of SPEC
 // section 7's list.

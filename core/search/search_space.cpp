@@ -288,6 +288,15 @@ Genome SearchSpace::repair(Genome g) const {
     return g;
 }
 
+Genome SearchSpace::member(Genome g) const {
+    int* degrees[5] = {&g.dp, &g.sp, &g.tp, &g.tatp, &g.pp};
+    const std::vector<int>* values[5] = {&m_dp, &m_sp, &m_tp, &m_tatp, &m_pp};
+    for (int i = 0; i < 5; ++i)
+        if (std::find(values[i]->begin(), values[i]->end(), *degrees[i]) == values[i]->end())
+            *degrees[i] = largestAtMost(*values[i], *degrees[i]);
+    return repair(g);
+}
+
 std::vector<Genome> SearchSpace::neighbours(const Genome& g) const {
     std::vector<Genome> out;
     auto add = [&](Genome candidate) {

@@ -86,8 +86,13 @@ public:
     // micro-batches reset).
     Genome crossover(const Genome& a, const Genome& b, std::mt19937_64& rng) const;
     // Every repaired genome one move away: one gene changed to any of its values, or one
-    // degree changed and another resized to fill the dies again. Distinct, without `g`.
+    // degree changed and another resized to fill the dies again. Distinct, without `g`, which
+    // must be a member of the space (from random(), repair() or member()).
     std::vector<Genome> neighbours(const Genome& g) const;
+    // A genome of the space near any genome, such as one read off a strategy written by hand:
+    // each degree that is not one of its gene's values lowered to the largest value below it,
+    // then repaired.
+    Genome member(Genome genome) const;
     // Makes the genome fit: product of degrees (pp included) <= live dies, micro_batches valid
     // for dp, explicit placement only with sp = tp = pp = 1 (else snake); then normalize().
     Genome repair(Genome genome) const;

@@ -114,6 +114,28 @@ TEST(Advisor, ShippedBalancedExamplesRaiseNoImbalanceUtilizationOrMemoryFinding)
     EXPECT_TRUE(advise(shipped("transpose_8x8.json")).empty());
 }
 
+// Each nearest strategy that fits is a finding whose fix, applied and simulated again, gives
+// the step time it states and fits in memory.
+void expectNearestStrategiesFit(const Scenario& scenario, const std::vector<Finding>& findings) {
+    int offered = 0;
+    for (const Finding& finding : findings) {
+        if (finding.id != "nearest_fitting_strategy")
+            continue;
+        ++offered;
+        EXPECT_EQ(finding.severity, Finding::Severity::Info);
+        ASSERT_TRUE(finding.fix && finding.fixAfterS);
+        const Scenario fixed = applyFix(scenario, *finding.fix);
+        const SimulationReport report =
+            simulateScenarioReport(fixed, RunOptions{}, ReportDetail::Summary);
+        EXPECT_DOUBLE_EQ(report.step->stepS, *finding.fixAfterS) << finding.message;
+        for (const DieReport& die : report.dies)
+            EXPECT_FALSE(die.memory && die.memory->outOfMemory()) << finding.message;
+        EXPECT_NE(finding.message.find(finding.evidence["strategy"].get<std::string>()),
+                  std::string::npos);
+    }
+    EXPECT_GE(offered, 1) << findingsJson(findings).dump(2);
+}
+
 TEST(Advisor, OutOfMemoryIsAnErrorWhoseFixFits) {
     Scenario scenario = shipped("gpt3_175b_6x8_fsdp_tatp.json");
     scenario.strategy->fsdp = false; // 175B parameters' optimizer state on every replica
@@ -126,6 +148,53 @@ TEST(Advisor, OutOfMemoryIsAnErrorWhoseFixFits) {
                                                           RunOptions{}, ReportDetail::Summary);
     for (const DieReport& die : fixed.dies)
         EXPECT_FALSE(die.memory && die.memory->outOfMemory()) << "die " << die.id;
+    expectNearestStrategiesFit(scenario, findings);
+    const double before = stepSecondsOf(scenario);
+    for (const Finding& finding : findings) {
+        if (finding.id == "nearest_fitting_strategy") {
+            EXPECT_DOUBLE_EQ(*finding.fixBeforeS, before);
+        }
+    }
+}
+
+// A dead link leaves no room for the six 1x8 snakes: the strategy does not place. The advisor
+// says why, shows the fault, and offers the nearest strategies that place and fit
+// (docs/advisor.md `strategy_does_not_fit`).
+TEST(Advisor, AStrategyTheFaultsCannotPlaceIsAnsweredByTheNearestStrategiesThatFit) {
+    Scenario scenario = shipped("slow_die_6x8.json");
+    scenario.wafer.slowDies.clear();
+    scenario.wafer.deadLinks = {LinkRef{20, 21, true}};
+    const std::vector<Finding> findings = advise(scenario);
+    ASSERT_GE(findings.size(), 2u);
+    const Finding& refusal = findings.front();
+    EXPECT_EQ(refusal.id, "strategy_does_not_fit");
+    EXPECT_EQ(refusal.severity, Finding::Severity::Error);
+    EXPECT_EQ(refusal.evidence["key"], "strategy.mapping");
+    EXPECT_FALSE(refusal.fix);
+    EXPECT_EQ(refusal.links, (std::vector<std::pair<DieId, DieId>>{{20, 21}}));
+    // The nearest is one change away: the same degrees on the sequential mapping.
+    ASSERT_TRUE(findings[1].fix);
+    EXPECT_EQ(findings[1].fix->dump(), R"({"strategy.mapping":"sequential"})");
+    EXPECT_FALSE(findings[1].fixBeforeS) << "the strategy as it is has no step time";
+    expectNearestStrategiesFit(scenario, findings);
+}
+
+// A degree that divides nothing (dp 7 of a batch of 96 on 48 dies) is a strategy that does not
+// run either: the nearest strategies start from the space's nearest member.
+TEST(Advisor, ADegreeThatDividesNothingIsAnsweredToo) {
+    Scenario scenario = shipped("slow_die_6x8.json");
+    scenario.strategy->dp = 5;
+    const std::vector<Finding> findings = advise(scenario);
+    ASSERT_FALSE(findings.empty());
+    EXPECT_EQ(findings.front().id, "strategy_does_not_fit");
+    expectNearestStrategiesFit(scenario, findings);
+}
+
+// An error outside the strategy is still the scenario's error, not advice.
+TEST(Advisor, AnErrorOutsideTheStrategyIsStillThrown) {
+    Scenario scenario = shipped("ring_allgather_line.json");
+    scenario.wafer.deadDies = {scenario.traffic.front().group.front()}; // a dead group member
+    EXPECT_THROW(advise(scenario), ScenarioError);
 }
 
 TEST(Advisor, StalePinnedRoutesAreDroppedAndNamed) {
