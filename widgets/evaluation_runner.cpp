@@ -1,5 +1,7 @@
 #include "evaluation_runner.h"
 
+#include "scenario/scenario_error.h"
+
 namespace ws {
 
 EvaluationRunner::EvaluationRunner(QObject* parent)
@@ -9,15 +11,35 @@ EvaluationRunner::EvaluationRunner(QObject* parent)
 
 void EvaluationRunner::evaluate(const Scenario& scenario) {
     using Analysis = std::shared_ptr<const ScenarioAnalysis>;
-    m_job->start<Analysis>(
+    // Either the analysis, or why there is none and the hardware to draw instead.
+    struct Outcome {
+        Analysis analysis;
+        QString error;
+        Analysis hardware;
+    };
+    m_job->start<Outcome>(
         [scenario, compare = m_compareNetworkModels](const JobToken& token) {
-            return analyseScenario(scenario, token.predicate(), compare);
+            try {
+                return Outcome{analyseScenario(scenario, token.predicate(), compare), {}, {}};
+            } catch (const ScenarioError& error) {
+                Outcome failed{{}, QString::fromStdString(error.what()), {}};
+                try {
+                    failed.hardware = analyseHardware(scenario, token.predicate());
+                } catch (const ScenarioError&) {
+                    // the hardware itself does not simulate: nothing to draw
+                }
+                return failed;
+            }
         },
-        [this](Analysis analysis) {
-            m_latest = std::move(analysis);
+        [this](Outcome outcome) {
+            if (!outcome.analysis) {
+                emit analysisFailed(outcome.error, outcome.hardware);
+                return;
+            }
+            m_latest = std::move(outcome.analysis);
             emit analysisReady(m_latest);
         },
-        [this](const QString& message) { emit analysisFailed(message); });
+        [this](const QString& message) { emit analysisFailed(message, nullptr); });
 }
 
 void EvaluationRunner::cancel() {

@@ -36,7 +36,10 @@ public:
 
 signals:
     void analysisReady(std::shared_ptr<const ws::ScenarioAnalysis> analysis);
-    void analysisFailed(const QString& message);
+    // The scenario does not simulate: why, and its hardware with nothing run on it
+    // (analyseHardware), or null when even that does not simulate.
+    void analysisFailed(const QString& message,
+                        std::shared_ptr<const ws::ScenarioAnalysis> hardware);
     void busyChanged(bool busy);
     void evaluationCancelled();
 

@@ -154,6 +154,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_mesh->setLinkLoadOverride(std::nullopt);
         m_mesh->setFindingHighlight(std::nullopt);
         m_timeline->setShadedSpan(std::nullopt);
+        m_history->setEmptyLabel(tr("<opened>")); // the figure of the file before is gone
         updateTitle();
     });
     connect(m_document, &ScenarioDocument::modifiedChanged, this, [this] { updateTitle(); });
@@ -708,7 +709,9 @@ void MainWindow::onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& 
                         "(docs/training-model.md).");
     m_summary->setToolTip(explained);
     markResultCurrent();
-    labelUndoState(*analysis);
+    labelUndoState(analysis->scenario,
+                   report.step ? tr("step %1").arg(qs(formatSeconds(report.step->stepS)))
+                               : tr("makespan %1").arg(qs(formatSeconds(report.makespanS))));
     emit analysisShown(analysis);
 }
 
@@ -716,18 +719,35 @@ void MainWindow::showRound(int round) {
     m_rounds->showRound(round);
 }
 
-void MainWindow::onAnalysisFailed(const QString& message) {
-    m_mesh->setBanner(tr("Cannot simulate: %1").arg(message), true);
+void MainWindow::onAnalysisFailed(const QString& message,
+                                  const std::shared_ptr<const ScenarioAnalysis>& hardware) {
+    // The hardware as it is now (a fault added or gone, a resize), never the last result's.
+    if (hardware && hardware->scenario == m_document->scenario()) {
+        m_mesh->setAnalysis(hardware);
+        m_groups->setAnalysis(hardware);
+        m_dieInspector->setAnalysis(hardware);
+        m_advisor->setAnalysis(hardware); // says why, and offers the nearest strategies that fit
+    }
+    // A refusal at a `strategy` key ("strategy.mapping: ..."): the strategy does not place on
+    // this hardware, and the Advisor has the nearest strategies that do (docs/gui.md "When a
+    // strategy no longer fits").
+    const bool strategyRefused = message.startsWith(QLatin1String("strategy"));
+    m_mesh->setBanner(strategyRefused
+                          ? tr("Cannot simulate: %1. The Advisor lists the nearest strategies "
+                               "that fit.")
+                                .arg(message)
+                          : tr("Cannot simulate: %1").arg(message),
+                      true);
+    if (strategyRefused && hardware)
+        bringViewForward(QStringLiteral("advisor"));
     markResultStale(tr("the document as it is now cannot be simulated"));
+    labelUndoState(m_document->scenario(), tr("does not simulate"));
     showError(tr("Cannot simulate: %1").arg(message));
 }
 
-void MainWindow::labelUndoState(const ScenarioAnalysis& analysis) {
-    if (!(analysis.scenario == m_document->scenario()))
+void MainWindow::labelUndoState(const Scenario& scenario, const QString& figure) {
+    if (!(scenario == m_document->scenario()))
         return; // not the state the undo stack is at (an answer for an earlier request)
-    const SimulationReport& report = analysis.report;
-    const QString figure = report.step ? tr("step %1").arg(qs(formatSeconds(report.step->stepS)))
-                                       : tr("makespan %1").arg(qs(formatSeconds(report.makespanS)));
     QUndoStack* stack = m_document->undoStack();
     if (stack->index() == 0) {
         m_history->setEmptyLabel(tr("<opened> · %1").arg(figure));

@@ -125,7 +125,8 @@ private:
     void updateTitle();
     void updateRecentFilesMenu();
     void onAnalysisReady(const std::shared_ptr<const ScenarioAnalysis>& analysis);
-    void onAnalysisFailed(const QString& message);
+    void onAnalysisFailed(const QString& message,
+                          const std::shared_ptr<const ScenarioAnalysis>& hardware);
     void requestSwap(const QList<QPair<int, int>>& swaps, const QString& text);
     // A message in the status line (until the next one) and the message log (until cleared).
     void showStatus(const QString& text);
@@ -137,7 +138,8 @@ private:
     void markResultCurrent();
     // Writes the analysis's step time (or makespan) beside the undo history's current state,
     // when the analysis is of that state: the history then compares the edits' effects.
-    void labelUndoState(const ScenarioAnalysis& analysis);
+    // Writes `figure` ("step 1.2 s") beside the undo step that led to `scenario`.
+    void labelUndoState(const Scenario& scenario, const QString& figure);
     bool maybeSave(); // false: the user cancelled
     // A sweep row's scenario as a new untitled document, after the unsaved-changes prompt.
     bool openPointScenario(const Scenario& scenario, const QString& name);

@@ -102,6 +102,7 @@ public:
     bool showsDifference() const { return m_showsDifference; }
     // A banner over the mesh: "Simulating..." while a re-simulation runs, or an error.
     void setBanner(const QString& text, bool isError = false);
+    QString banner() const { return m_banner; }
 
     std::optional<LinkId> selectedLink() const { return m_selectedLink; }
     const QList<int>& selectedDies() const { return m_selectedDies; }

@@ -49,6 +49,20 @@ std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario
     return analysis;
 }
 
+std::shared_ptr<const ScenarioAnalysis> analyseHardware(const Scenario& scenario,
+                                                        const std::function<bool()>& cancel) {
+    Scenario hardware = scenario;
+    hardware.workload.reset();
+    hardware.strategy.reset();
+    hardware.traffic.clear();
+    hardware.tcme.reset();
+    if (hardware.routing)
+        hardware.routing->paths.clear(); // pins of flows that are not run
+    auto analysis = std::make_shared<ScenarioAnalysis>(*analyseScenario(hardware, cancel));
+    analysis->scenario = scenario;
+    return analysis;
+}
+
 bool isTatpTransfer(const FlowReport& flow) {
     return flow.opKind == "p2p" || flow.opKind == "tatp";
 }

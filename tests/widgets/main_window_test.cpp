@@ -1,3 +1,4 @@
+#include "advisor_panel.h"
 #include "compare_panel.h"
 #include "elided_label.h"
 #include "evaluation_runner.h"
@@ -7,6 +8,7 @@
 #include "message_log.h"
 #include "process_events_until.h"
 #include "scenario_document.h"
+#include "std_string_text.h"
 #include "tcme_panel.h"
 #include "widget_test_support.h"
 
@@ -30,6 +32,7 @@
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 #include <QUndoStack>
+#include <QUndoView>
 
 #include <gtest/gtest.h>
 
@@ -458,6 +461,80 @@ TEST(MainWindow, ReloadReadsTheFileAgain) {
     ASSERT_TRUE(window.reload());
     EXPECT_EQ(window.document()->scenario().name, "edited outside");
     EXPECT_FALSE(window.isWindowModified());
+}
+
+// Reloading a file whose faults changed outside the app shows the file as it is now: the mesh's
+// dies and links, the Advisor's findings and the undo history's figure are all of the new file
+// (docs/gui.md "Files"). Here the new dead link leaves no room for the strategy's snakes: the
+// Advisor says so and offers the nearest strategies that fit, one click to apply (docs/gui.md
+// "When a strategy no longer fits").
+TEST(MainWindow, ReloadShowsTheFileAsItIsNowAndOffersTheNearestStrategiesThatFit) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath("faults.json");
+    Scenario first = test::exampleScenario("slow_die_6x8.json");
+    first.name = "one slow die";
+    saveScenario(first, path.toStdString());
+    MainWindow window;
+    window.resize(1280, 720);
+    window.show();
+    ASSERT_TRUE(window.openScenario(path, nullptr, true));
+    ASSERT_TRUE(window.waitForIdle());
+    ASSERT_TRUE(window.showView("advisor"));
+    AdvisorPanel* advisor = window.advisorPanel();
+    ASSERT_TRUE(advisor->waitForIdle());
+    QCoreApplication::processEvents();
+    ASSERT_TRUE(advisor->isCurrent());
+    auto* history = window.findChild<QUndoView*>();
+    ASSERT_NE(history, nullptr);
+    EXPECT_TRUE(history->emptyLabel().contains("step")) << history->emptyLabel().toStdString();
+
+    Scenario second = first;
+    second.name = "one dead link";
+    second.wafer.slowDies.clear();
+    second.wafer.deadLinks = {LinkRef{20, 21, true}};
+    saveScenario(second, path.toStdString());
+    ASSERT_TRUE(window.reload());
+    ASSERT_TRUE(window.waitForIdle());
+    QCoreApplication::processEvents();
+    ASSERT_TRUE(advisor->waitForIdle());
+    QCoreApplication::processEvents();
+
+    // The mesh draws the new file's hardware, though its strategy does not simulate.
+    const auto shown = window.meshView()->analysis();
+    ASSERT_NE(shown, nullptr);
+    EXPECT_TRUE(shown->scenario == window.document()->scenario());
+    EXPECT_TRUE(shown->scenario.wafer.slowDies.empty()) << "the old slow die is still drawn";
+    const auto link = shown->topology->linkBetween(20, 21);
+    ASSERT_TRUE(link.has_value());
+    EXPECT_FALSE(shown->topology->links()[static_cast<std::size_t>(*link)].alive)
+        << "the new dead link is not drawn";
+    EXPECT_TRUE(window.meshView()->banner().contains("nearest strategies"))
+        << window.meshView()->banner().toStdString();
+    EXPECT_EQ(history->emptyLabel(), "<opened> · does not simulate");
+
+    // The Advisor is in front, current, and says why.
+    EXPECT_TRUE(advisor->isVisible());
+    EXPECT_TRUE(advisor->isCurrent()) << advisor->statusText().toStdString();
+    EXPECT_FALSE(advisor->statusText().contains("Waiting"));
+    ASSERT_TRUE(advisor->selectFinding("strategy_does_not_fit"));
+    // The nearest strategy that fits, applied in one click, simulates.
+    ASSERT_TRUE(advisor->selectFinding("nearest_fitting_strategy"));
+    const Finding* offer = advisor->selectedFinding();
+    ASSERT_NE(offer, nullptr);
+    ASSERT_TRUE(offer->fixAfterS.has_value());
+    auto* apply = advisor->findChild<QPushButton*>("applyFix");
+    ASSERT_TRUE(apply && apply->isEnabled());
+    QTest::mouseClick(apply, Qt::LeftButton);
+    ASSERT_TRUE(window.waitForIdle());
+    QCoreApplication::processEvents();
+    const auto applied = window.meshView()->analysis();
+    ASSERT_TRUE(applied && applied->report.step);
+    EXPECT_DOUBLE_EQ(applied->report.step->stepS, *offer->fixAfterS);
+    EXPECT_EQ(window.meshView()->banner(), QString());
+    // One undo step takes it back.
+    window.document()->undoStack()->undo();
+    EXPECT_TRUE(window.document()->scenario() == second);
 }
 
 // Help > Keyboard shortcuts lists the menus' keys, read off the menus.
