@@ -2,6 +2,7 @@
 // FILE may be a sweep's output (*.csv, *.jsonl): it opens in the Sweep results dock.
 // With --screenshot the main window is rendered (offscreen works) after N optimizer steps,
 // saved as a PNG, and the app exits: 0 on success, 1 if the run failed, 2 for bad usage.
+#include "advisor_panel.h"
 #include "builtin_scenarios.h"
 #include "evaluation/memory_reuse.h"
 #include "main_window.h"
@@ -110,6 +111,7 @@ int main(int argc, char** argv) {
     if (parser.value(view) == QLatin1String("search") && !window.searchPanel()->searchBlocking())
         err << "waferscope: the strategy search did not run (see the Search dock)\n";
     window.waitForIdle();
+    window.advisorPanel()->waitForIdle(); // the findings of the document shown, when in front
     QApplication::processEvents();
     const QString out = parser.value(screenshot);
     if (!window.grab().save(out)) {

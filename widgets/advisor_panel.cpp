@@ -201,6 +201,10 @@ void AdvisorPanel::finish(const Findings& findings, const QString& error) {
         findings ? countText(*findings)
                  : tr("<span style='color:#b00'>The advisor cannot run on this scenario: %1</span>")
                        .arg(error.toHtmlEscaped());
+    // A strategy that does not fit: the nearest one that does is selected, one click from
+    // applied (docs/gui.md "When a strategy no longer fits").
+    if (m_model->rowOf("strategy_does_not_fit") >= 0 || m_model->rowOf("out_of_memory") >= 0)
+        selectFinding(QStringLiteral("nearest_fitting_strategy"));
     showSelection();
     emit findingsChanged();
 }

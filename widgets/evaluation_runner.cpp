@@ -24,7 +24,7 @@ void EvaluationRunner::evaluate(const Scenario& scenario) {
             } catch (const ScenarioError& error) {
                 Outcome failed{{}, QString::fromStdString(error.what()), {}};
                 try {
-                    failed.hardware = analyseHardware(scenario, token.predicate());
+                    failed.hardware = analyseHardware(scenario, error.what(), token.predicate());
                 } catch (const ScenarioError&) {
                     // the hardware itself does not simulate: nothing to draw
                 }

@@ -1,6 +1,7 @@
 #include "group_panel.h"
 
 #include "die_drag.h"
+#include "std_string_text.h"
 
 #include <QDragEnterEvent>
 #include <QMimeData>
@@ -86,7 +87,12 @@ void GroupPanel::setAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis) {
                 .arg(groups.tatp.size())
                 .arg(sizeOf(groups.tatp)));
     if (groups.dp.empty() && groups.tatp.empty()) {
-        auto* note = new QTreeWidgetItem(this, {tr("This scenario has no DP or TATP groups")});
+        // A strategy that does not place has groups in the file but none on this hardware.
+        const QString why = qs(m_analysis->groupsError);
+        auto* note =
+            new QTreeWidgetItem(this, {why.isEmpty() ? tr("This scenario has no DP or TATP groups")
+                                                     : tr("No groups: %1").arg(why)});
+        note->setToolTip(0, why);
         note->setFlags(Qt::ItemIsEnabled);
     }
 }

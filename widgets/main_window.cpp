@@ -732,9 +732,10 @@ void MainWindow::onAnalysisFailed(const QString& message,
     // this hardware, and the Advisor has the nearest strategies that do (docs/gui.md "When a
     // strategy no longer fits").
     const bool strategyRefused = message.startsWith(QLatin1String("strategy"));
+    // The way out first: a long refusal is cut at the banner's foot (its tooltip has it all).
     m_mesh->setBanner(strategyRefused
-                          ? tr("Cannot simulate: %1. The Advisor lists the nearest strategies "
-                               "that fit.")
+                          ? tr("The strategy does not fit this hardware: the Advisor lists the "
+                               "nearest strategies that do. %1")
                                 .arg(message)
                           : tr("Cannot simulate: %1").arg(message),
                       true);

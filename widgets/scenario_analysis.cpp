@@ -50,6 +50,7 @@ std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario
 }
 
 std::shared_ptr<const ScenarioAnalysis> analyseHardware(const Scenario& scenario,
+                                                        const std::string& why,
                                                         const std::function<bool()>& cancel) {
     Scenario hardware = scenario;
     hardware.workload.reset();
@@ -60,6 +61,7 @@ std::shared_ptr<const ScenarioAnalysis> analyseHardware(const Scenario& scenario
         hardware.routing->paths.clear(); // pins of flows that are not run
     auto analysis = std::make_shared<ScenarioAnalysis>(*analyseScenario(hardware, cancel));
     analysis->scenario = scenario;
+    analysis->groupsError = why;
     return analysis;
 }
 

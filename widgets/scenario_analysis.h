@@ -42,10 +42,11 @@ std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario
 
 // The scenario's hardware with nothing run on it, for the views to draw when the scenario
 // itself does not simulate (docs/gui.md "When a strategy no longer fits"): its dies, links and
-// faults, every load zero, no groups. `scenario` is the whole scenario, so that it compares
-// equal to the document's. Throws as analyseScenario does when even the hardware does not
-// simulate.
+// faults, every load zero, no groups, and `why` as the groups' error. `scenario` is the whole
+// scenario, so that it compares equal to the document's. Throws as analyseScenario does when
+// even the hardware does not simulate.
 std::shared_ptr<const ScenarioAnalysis> analyseHardware(const Scenario& scenario,
+                                                        const std::string& why,
                                                         const std::function<bool()>& cancel = {});
 
 // A flow of a TATP transfer: a point-to-point op of a traffic scenario or a TATP stream of a

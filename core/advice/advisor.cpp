@@ -126,11 +126,12 @@ std::vector<Finding> nearestFittingStrategyFindings(const Scenario& scenario,
         finding.id = "nearest_fitting_strategy";
         finding.severity = Finding::Severity::Info;
         const double stepS = *near.score.simulatedStepS;
-        finding.message =
-            "Fits with " + std::to_string(near.changes) +
-            (near.changes == 1 ? " change (" : " changes (") + near.changesText +
-            "): " + near.score.label + "; the step takes " + seconds(stepS) + " with " +
-            numberText(std::round(near.score.memoryPerDieBytes / 1e8) / 10.0) + " GB per die";
+        // The step time first: it is what a list cut at its column's edge must still show.
+        finding.message = seconds(stepS) + " per step, " + std::to_string(near.changes) +
+                          (near.changes == 1 ? " change (" : " changes (") + near.changesText +
+                          "): " + near.score.label + "; fits with " +
+                          numberText(std::round(near.score.memoryPerDieBytes / 1e8) / 10.0) +
+                          " GB per die";
         finding.evidence["strategy"] = near.score.label;
         finding.evidence["changes"] = strategyChanges(*scenario.strategy, near.score.strategy);
         finding.evidence["step_s"] = stepS;
