@@ -172,14 +172,20 @@ std::vector<std::string> notes(const Scenario& scenario, const StrategySpec& str
         result.push_back("double buffering of TATP streams has no setting; Megatron overlaps "
                          "tensor-parallel communication with --tp-comm-overlap (Transformer "
                          "Engine).");
-    result.push_back(std::string("die placement (mapping ") + toString(strategy.mapping) +
-                     ") has no GPU equivalent: keep each tensor group inside one node (Megatron "
-                     "places tensor ranks on consecutive GPUs).");
+    if (scenario.cluster)
+        result.push_back(std::string("GPU placement (mapping ") + toString(strategy.mapping) +
+                         ") is the launcher's rank order: keep each tensor group inside one "
+                         "node (Megatron places tensor ranks on consecutive GPUs).");
+    else
+        result.push_back(std::string("die placement (mapping ") + toString(strategy.mapping) +
+                         ") has no GPU equivalent: keep each tensor group inside one node "
+                         "(Megatron places tensor ranks on consecutive GPUs).");
     if (strategy.fsdpAllGatherMulticast)
         result.push_back("multicast FSDP all-gathers have no GPU equivalent (NCCL picks its own "
                          "rings and trees).");
     if (scenario.routing || !scenario.traffic.empty())
-        result.push_back("wafer routing (routing mode, pinned paths, TCME-tuned routes) and "
+        result.push_back(std::string(scenario.cluster ? "" : "wafer ") +
+                         "routing (routing mode, pinned paths, TCME-tuned routes) and "
                          "explicit traffic ops have no GPU equivalent.");
     if (!workload)
         result.push_back("the scenario has no workload: batch sizes and model shape are left "
@@ -203,6 +209,7 @@ LaunchSettings launchSettings(const Scenario& scenario, const StrategySpec& stra
     settings.tensorParallel = strategy.tp * strategy.tatp;
     settings.pipelineParallel = strategy.pp;
     settings.contextParallel = strategy.sp;
+    settings.onCluster = scenario.cluster.has_value();
     settings.megatronArguments = megatronArguments(settings, strategy, workload);
     settings.deepspeedConfig = deepspeedConfig(strategy, workload);
     settings.fsdpSketch = fsdpSketch(settings, strategy);
@@ -219,7 +226,7 @@ std::string launchSettingsText(const LaunchSettings& settings, LaunchFramework f
         out << " x context parallel " << settings.contextParallel;
     if (settings.pipelineParallel > 1)
         out << " x pipeline parallel " << settings.pipelineParallel;
-    out << " (one GPU per die)\n";
+    out << (settings.onCluster ? "\n" : " (one GPU per die)\n");
     if (all || framework == LaunchFramework::Megatron) {
         out << "\n# Megatron-LM (pretrain_gpt.py); data parallel size " << settings.dataParallel
             << " is implied by the world size\n";

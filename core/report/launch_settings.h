@@ -43,11 +43,12 @@ namespace ws {
 // global batch 96): 48 GPUs, --tensor-model-parallel-size 8 --sequence-parallel
 // --micro-batch-size 4 --global-batch-size 96, DeepSpeed ZeRO stage 3, gradient accumulation 4.
 struct LaunchSettings {
-    int gpus = 0;                               // world size
-    int dataParallel = 1;                       // dp
-    int tensorParallel = 1;                     // tp * tatp
-    int contextParallel = 1;                    // sp
-    int pipelineParallel = 1;                   // pp
+    int gpus = 0;             // world size
+    int dataParallel = 1;     // dp
+    int tensorParallel = 1;   // tp * tatp
+    int contextParallel = 1;  // sp
+    int pipelineParallel = 1; // pp
+    bool onCluster = false;   // the scenario is a GPU cluster: its GPUs are the GPUs, not dies
     std::vector<std::string> megatronArguments; // "--tensor-model-parallel-size 8", in order
     nlohmann::json deepspeedConfig;             // a ds_config.json
     std::string fsdpSketch;                     // PyTorch code, commented

@@ -61,6 +61,20 @@ TEST(LaunchSettings, ThePipelineNoteNamesOnlyTheZeroStageTheConfigUses) {
     EXPECT_NE(text.find("\"stage\": 0"), std::string::npos) << text;
 }
 
+// On a GPU cluster the GPUs are the scenario's own: nothing is mapped from dies
+// (docs/exports.md "Launch settings").
+TEST(LaunchSettings, AClustersSettingsSpeakOfItsGpusNotOfDies) {
+    const Loaded cluster = load("gpt3_13b_dgx_a100_32gpu.json");
+    const LaunchSettings settings =
+        launchSettings(cluster.scenario, cluster.strategy, &cluster.workload);
+    EXPECT_TRUE(settings.onCluster);
+    const std::string text = launchSettingsText(settings, LaunchFramework::All);
+    EXPECT_EQ(text.find(" die"), std::string::npos) << text; // a word, not "gradient"
+    EXPECT_EQ(text.find("wafer"), std::string::npos) << text;
+    EXPECT_EQ(text.substr(0, text.find('\n')), "# 32 GPUs: data parallel 2 x tensor parallel 8 x "
+                                               "pipeline parallel 2");
+}
+
 TEST(LaunchSettings, Gpt3FsdpTatpMegatronArguments) {
     const Loaded gpt3 = load("gpt3_175b_6x8_fsdp_tatp.json");
     const LaunchSettings settings = launchSettings(gpt3.scenario, gpt3.strategy, &gpt3.workload);
