@@ -45,9 +45,11 @@ QColor curveColour(std::size_t curve) {
                       : QColor(kBaselineColours[(curve - 1) % kBaselineColours.size()]);
 }
 
-QString kindNoun(FaultKind kind) {
-    return kind == FaultKind::Dies ? FaultStudyPanel::tr("dead dies")
-                                   : FaultStudyPanel::tr("dead links");
+// On a GPU cluster its dies are GPUs, and the study says so (docs/gui.md "Hardware").
+QString kindNoun(FaultKind kind, bool cluster) {
+    if (kind == FaultKind::Links)
+        return FaultStudyPanel::tr("dead links");
+    return cluster ? FaultStudyPanel::tr("dead GPUs") : FaultStudyPanel::tr("dead dies");
 }
 
 } // namespace
@@ -62,9 +64,7 @@ FaultStudyPanel::FaultStudyPanel(ScenarioDocument* document, QWidget* parent)
     m_kind = new QComboBox;
     m_kind->setObjectName(QStringLiteral("faultKind"));
     m_kind->addItem(tr("dead links"));
-    m_kind->addItem(tr("dead dies"));
-    m_kind->setToolTip(tr("What fails at random: directed links (faults.link_rate) or dies "
-                          "(faults.die_rate; the strategy's dp shrinks to fit the live dies)"));
+    m_kind->addItem(tr("dead dies")); // named for the hardware by useHardwareWords()
     form->addRow(tr("Faults"), m_kind);
     m_maxRate = new QDoubleSpinBox;
     m_maxRate->setObjectName(QStringLiteral("faultMaxRate"));
@@ -72,7 +72,7 @@ FaultStudyPanel::FaultStudyPanel(ScenarioDocument* document, QWidget* parent)
     m_maxRate->setDecimals(3);
     m_maxRate->setSingleStep(0.05);
     m_maxRate->setValue(0.4);
-    m_maxRate->setToolTip(tr("The largest fraction of the live links (or dies) killed"));
+
     form->addRow(tr("Up to rate"), m_maxRate);
     m_step = new QDoubleSpinBox;
     m_step->setObjectName(QStringLiteral("faultStep"));
@@ -159,8 +159,28 @@ FaultStudyPanel::FaultStudyPanel(ScenarioDocument* document, QWidget* parent)
     connect(m_document, &ScenarioDocument::scenarioChanged, this,
             &FaultStudyPanel::refreshControls);
     connect(m_document, &ScenarioDocument::documentReplaced, this, &FaultStudyPanel::clear);
+    connect(m_document, &ScenarioDocument::scenarioChanged, this,
+            &FaultStudyPanel::useHardwareWords);
+    useHardwareWords();
     refreshControls();
     replot();
+}
+
+bool FaultStudyPanel::onCluster() const {
+    return m_document->scenario().cluster.has_value();
+}
+
+void FaultStudyPanel::useHardwareWords() {
+    const bool cluster = onCluster();
+    m_kind->setItemText(1, kindNoun(FaultKind::Dies, cluster));
+    m_kind->setToolTip(cluster ? tr("What fails at random: directed links (faults.link_rate) or "
+                                    "GPUs (faults.die_rate; the strategy's dp shrinks to fit the "
+                                    "live GPUs)")
+                               : tr("What fails at random: directed links (faults.link_rate) or "
+                                    "dies (faults.die_rate; the strategy's dp shrinks to fit the "
+                                    "live dies)"));
+    m_maxRate->setToolTip(cluster ? tr("The largest fraction of the live links (or GPUs) killed")
+                                  : tr("The largest fraction of the live links (or dies) killed"));
 }
 
 FaultStudyPanel::~FaultStudyPanel() {
@@ -349,7 +369,7 @@ void FaultStudyPanel::finish(Result result, const QString& error, bool cancelled
         m_status->setText(notes.isEmpty() ? tr("Every sample simulated.") : notes);
         emit statusMessage(tr("Fault study done: %1 strategies against %2")
                                .arg(m_result->curves.size())
-                               .arg(kindNoun(m_result->kind)));
+                               .arg(kindNoun(m_result->kind, onCluster())));
     }
     replot();
     refreshControls();
@@ -401,10 +421,11 @@ void FaultStudyPanel::replot() {
     const FaultKind kind = m_result
                                ? m_result->kind
                                : (m_kind->currentIndex() == 1 ? FaultKind::Dies : FaultKind::Links);
-    m_plot->xAxis->setLabel(kind == FaultKind::Dies
-                                ? tr("dead dies (fraction of the live dies: faults.die_rate)")
-                                : tr("dead links (fraction of the live directed links: "
-                                     "faults.link_rate)"));
+    m_plot->xAxis->setLabel(
+        kind == FaultKind::Dies
+            ? (onCluster() ? tr("dead GPUs (fraction of the live GPUs: faults.die_rate)")
+                           : tr("dead dies (fraction of the live dies: faults.die_rate)"))
+            : tr("dead links (fraction of the live directed links: faults.link_rate)"));
     auto* title = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0));
     double top = 0.0;
     double maxRate = m_maxRate->value();
@@ -464,11 +485,12 @@ void FaultStudyPanel::replot() {
         }
         title->setText(tr("Throughput against %1: the mean of %2 samples per rate, bars from the "
                           "lowest to the highest")
-                           .arg(kindNoun(m_result->kind))
+                           .arg(kindNoun(m_result->kind, onCluster()))
                            .arg(m_studiedSamples));
     } else {
-        title->setText(isBusy() ? tr("Simulating…")
-                                : tr("Run the study: throughput against %1").arg(kindNoun(kind)));
+        title->setText(
+            isBusy() ? tr("Simulating…")
+                     : tr("Run the study: throughput against %1").arg(kindNoun(kind, onCluster())));
     }
     const double margin = std::max(maxRate, 0.05) * 0.05;
     m_plot->xAxis->setRange(-margin, std::max(maxRate, 0.05) + margin);

@@ -81,7 +81,9 @@ private:
 
     void finish(Result result, const QString& error, bool cancelled);
     void drainProgress();
-    void clear(); // another document: the result is not of it
+    void clear();            // another document: the result is not of it
+    bool onCluster() const;  // the document is a GPU cluster: its dies are GPUs
+    void useHardwareWords(); // "dies" on a wafer, "GPUs" on a cluster
     void replot();
     void refreshControls();
     QString failureNotes() const;

@@ -11,6 +11,7 @@
 #include "io/strategy_reader.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QProgressBar>
@@ -160,6 +161,28 @@ TEST(FaultStudyPanel, ExplicitTrafficHasNoThroughputToStudy) {
     EXPECT_FALSE(f.button("runFaultStudy")->isEnabled());
     EXPECT_TRUE(f.panel.hintText().contains("explicit traffic"))
         << f.panel.hintText().toStdString();
+}
+
+// On a GPU cluster the study kills GPUs, and says so; back on a wafer, dies (docs/gui.md
+// "Fault study").
+TEST(FaultStudyPanel, OnAClusterItSpeaksOfGpus) {
+    StudyFixture f(test::exampleScenario("gpt3_13b_dgx_a100_32gpu.json"));
+    auto* kind = f.panel.findChild<QComboBox*>("faultKind");
+    ASSERT_NE(kind, nullptr);
+    EXPECT_EQ(kind->itemText(1), "dead GPUs");
+    EXPECT_TRUE(kind->toolTip().contains("live GPUs"));
+    EXPECT_FALSE(kind->toolTip().contains("dies"));
+    kind->setCurrentIndex(1);
+    auto* plot = f.panel.findChild<QCustomPlot*>();
+    ASSERT_NE(plot, nullptr);
+    EXPECT_TRUE(plot->xAxis->label().startsWith("dead GPUs (fraction of the live GPUs"))
+        << plot->xAxis->label().toStdString();
+    auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
+    ASSERT_NE(title, nullptr);
+    EXPECT_TRUE(title->text().contains("dead GPUs")) << title->text().toStdString();
+
+    f.document.load(test::smallStrategyScenario(), {});
+    EXPECT_EQ(kind->itemText(1), "dead dies");
 }
 
 // In the window: --view faultstudy, a View menu toggle, and the Search dock's results reach it.
