@@ -1,5 +1,6 @@
 #include "hardware_panel.h"
 
+#include "fault_editor.h"
 #include "scenario_document.h"
 
 #include "io/scenario_limits.h"
@@ -67,6 +68,11 @@ HardwarePanel::HardwarePanel(ScenarioDocument* document, QWidget* parent)
     waferForm->addRow(tr("Chunk"), m_networkChunk);
     waferForm->addRow(m_compareNetworkModels);
     layout->addWidget(wafer);
+    // Its faults, under the wafer they break (docs/gui.md "Faults").
+    auto* faults = new FaultEditor(document);
+    faults->setObjectName(QStringLiteral("faultEditor"));
+    connect(faults, &DocumentForm::statusMessage, this, &DocumentForm::statusMessage);
+    layout->addWidget(faults);
 
     // The die's keys of docs/compute-model.md, in the units a user thinks in; the ranges are
     // the file's (io/scenario_reader.cpp), so a value the box accepts the file accepts.

@@ -11,10 +11,11 @@ class QSpinBox;
 
 namespace ws {
 
-// The hardware as a form (docs/gui.md, Hardware; issue 20 item 9): the wafer's size, its links
-// and network model, a hardware preset, the die's compute and memory (docs/compute-model.md)
-// and the energy model, each field in the units a user thinks in, with the file's ranges.
-// A system of wafers is shown as one read-only line (editing it stays in the file for now).
+// The hardware as a form (docs/gui.md "Hardware"): the wafer's size, its faults (FaultEditor),
+// its links and network model, a hardware preset, the die's compute and memory
+// (docs/compute-model.md) and the energy model, each field in the units a user thinks in, with
+// the file's ranges. A system of wafers is shown as one read-only line (editing it stays in the
+// file for now).
 class HardwarePanel : public DocumentForm {
     Q_OBJECT
 public:

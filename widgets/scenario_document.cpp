@@ -4,6 +4,7 @@
 #include "scenario_edit_command.h"
 
 #include "advice/advisor.h"
+#include "edit/edit_refused.h"
 #include "io/file_write_error.h"
 #include "io/scenario_io.h"
 #include "scenario/scenario_error.h"
@@ -328,11 +329,23 @@ bool ScenarioDocument::setDieDead(DieId die, bool dead, QString* reason) {
 }
 
 bool ScenarioDocument::setLinkDead(const WaferTopology& topology, DieId from, DieId to, bool dead,
-                                   QString* reason) {
+                                   QString* reason, bool bothWays) {
+    const QString link = QStringLiteral("%1%2%3").arg(from).arg(bothWays ? "-" : "->").arg(to);
     return editBy(
-        dead ? tr("Mark link %1->%2 dead").arg(from).arg(to)
-             : tr("Bring link %1->%2 back").arg(from).arg(to),
-        [&](const Scenario& s) { return ws::setLinkDead(s, topology, from, to, dead); }, reason);
+        dead ? tr("Mark link %1 dead").arg(link) : tr("Bring link %1 back").arg(link),
+        [&](const Scenario& s) {
+            Scenario after = ws::setLinkDead(s, topology, from, to, dead);
+            if (!bothWays)
+                return after;
+            try {
+                return ws::setLinkDead(after, topology, to, from, dead);
+            } catch (const EditRefused& refused) {
+                if (refused.reason() != EditRefused::Reason::NoChange)
+                    throw;
+                return after; // that direction was already as asked
+            }
+        },
+        reason);
 }
 
 bool ScenarioDocument::setStrategyBalance(StrategySpec::Balance balance, QString* reason) {

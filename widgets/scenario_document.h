@@ -85,10 +85,11 @@ public:
     bool setNetworkModel(NetworkModel model, double chunkBytes, QString* reason);
     // A die's fraction of its peak FLOP/s, 1 for full speed (ws::setDieSpeed).
     bool setDieSpeed(DieId die, double speed, QString* reason);
-    // A die or one direction of a link dead, or alive again (ws::setDieDead, ws::setLinkDead).
+    // A die or a link dead, or alive again (ws::setDieDead, ws::setLinkDead): one direction of
+    // the link, or with `bothWays` both, as one undo step.
     bool setDieDead(DieId die, bool dead, QString* reason);
     bool setLinkDead(const WaferTopology& topology, DieId from, DieId to, bool dead,
-                     QString* reason);
+                     QString* reason, bool bothWays = false);
     // strategy.balance: even shares or shares by speed (ws::setStrategyBalance).
     bool setStrategyBalance(StrategySpec::Balance balance, QString* reason);
     // An advisor finding's fix (advice/advisor.h: applyFix, dotted keys to values) as one undo

@@ -214,13 +214,21 @@ TEST_F(AutosaveRecoveryTest,
     ASSERT_NE(launch, nullptr);
 
     QString proposed;
+    bool accepted = false;
     QTimer answer;
     QObject::connect(&answer, &QTimer::timeout, [&] {
         auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-        if (!dialog || !proposed.isEmpty())
+        if (!dialog || accepted)
             return;
-        proposed = dialog->selectedFiles().value(0);
-        dialog->selectFile(target);
+        if (proposed.isEmpty())
+            proposed = dialog->selectedFiles().value(0);
+        // The dialog reads a folder it moves to in the background, and may put the proposed
+        // name back meanwhile: accept only once the target is what it would return.
+        if (dialog->selectedFiles().value(0) != target) {
+            dialog->selectFile(target);
+            return;
+        }
+        accepted = true;
         QMetaObject::invokeMethod(dialog, "accept", Qt::QueuedConnection);
     });
     answer.start(20);

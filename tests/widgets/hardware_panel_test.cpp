@@ -1,3 +1,4 @@
+#include "fault_editor.h"
 #include "hardware_panel.h"
 #include "scenario_document.h"
 #include "widget_test_support.h"
@@ -9,7 +10,11 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTest>
 #include <QUndoStack>
 
 #include <gtest/gtest.h>
@@ -199,6 +204,97 @@ TEST(HardwarePanel, AClusterIsDescribedInNodesAndGpus) {
     EXPECT_EQ(
         qobject_cast<QGroupBox*>(panel.findChild<QWidget*>("peakFlops")->parentWidget())->title(),
         "Die");
+}
+
+} // namespace
+} // namespace ws
+
+namespace ws {
+namespace {
+
+QStringList rowsOf(const QListWidget& list) {
+    QStringList rows;
+    for (int i = 0; i < list.count(); ++i)
+        rows << list.item(i)->text();
+    return rows;
+}
+
+// The Hardware dock lists the faults and edits them with clicks, each one undo step
+// (docs/gui.md "Faults").
+TEST(FaultEditor, FaultsAreListedAddedAndRemovedWithClicksEachUndoable) {
+    ScenarioDocument document;
+    const Scenario original = test::exampleScenario("slow_die_6x8.json"); // die 3 at 50%
+    document.load(original, {});
+    HardwarePanel panel(&document);
+    QStringList status;
+    QObject::connect(&panel, &HardwarePanel::statusMessage,
+                     [&status](const QString& text) { status << text; });
+    auto* list = panel.findChild<QListWidget*>("faultList");
+    auto* kind = panel.findChild<QComboBox*>("faultKindToAdd");
+    auto* die = panel.findChild<QSpinBox*>("faultDie");
+    auto* to = panel.findChild<QSpinBox*>("faultTo");
+    auto* add = panel.findChild<QPushButton*>("addFault");
+    auto* remove = panel.findChild<QPushButton*>("removeFault");
+    ASSERT_TRUE(list && kind && die && to && add && remove);
+    EXPECT_EQ(rowsOf(*list), QStringList{"die 3: 50% of its peak"});
+    EXPECT_FALSE(remove->isEnabled()) << "nothing selected";
+
+    kind->setCurrentIndex(FaultEditor::DeadLink);
+    die->setValue(20);
+    to->setValue(21);
+    QTest::mouseClick(add, Qt::LeftButton);
+    kind->setCurrentIndex(FaultEditor::DeadDie);
+    die->setValue(19);
+    QTest::mouseClick(add, Qt::LeftButton);
+    EXPECT_EQ(document.scenario().wafer.deadDies, (std::vector<DieId>{19}));
+    EXPECT_EQ(document.scenario().wafer.deadLinks,
+              (std::vector<LinkRef>{{20, 21, false}, {21, 20, false}}));
+    EXPECT_EQ(rowsOf(*list), (QStringList{"die 19: dead", "link 20-21: dead both ways",
+                                          "die 3: 50% of its peak"}));
+    EXPECT_EQ(document.undoStack()->count(), 2) << "one undo step per fault, both ways included";
+
+    // Remove brings the slow die back to full speed.
+    list->setCurrentRow(2);
+    ASSERT_TRUE(remove->isEnabled());
+    QTest::mouseClick(remove, Qt::LeftButton);
+    EXPECT_TRUE(document.scenario().wafer.slowDies.empty());
+    list->setCurrentRow(1);
+    QTest::mouseClick(remove, Qt::LeftButton);
+    EXPECT_TRUE(document.scenario().wafer.deadLinks.empty()) << "both directions back at once";
+    EXPECT_EQ(document.undoStack()->count(), 4);
+
+    // Dies no link joins: refused, said, nothing changed.
+    kind->setCurrentIndex(FaultEditor::DeadLink);
+    die->setValue(0);
+    to->setValue(9);
+    const Scenario before = document.scenario();
+    QTest::mouseClick(add, Qt::LeftButton);
+    EXPECT_TRUE(document.scenario() == before);
+    ASSERT_FALSE(status.isEmpty());
+    EXPECT_TRUE(status.back().startsWith("Not applied")) << status.back().toStdString();
+
+    while (document.undoStack()->canUndo())
+        document.undoStack()->undo();
+    EXPECT_TRUE(document.scenario() == original);
+    EXPECT_EQ(rowsOf(*list), QStringList{"die 3: 50% of its peak"});
+}
+
+// On a GPU cluster the faults are its GPUs': no dead link to add (docs/gui.md "Faults").
+TEST(FaultEditor, AClustersFaultsAreItsGpus) {
+    ScenarioDocument document;
+    document.load(test::exampleScenario("gpt3_13b_dgx_a100_32gpu.json"), {});
+    HardwarePanel panel(&document);
+    auto* editor = panel.findChild<FaultEditor*>("faultEditor");
+    auto* kind = panel.findChild<QComboBox*>("faultKindToAdd");
+    auto* list = panel.findChild<QListWidget*>("faultList");
+    ASSERT_TRUE(editor && kind && list);
+    EXPECT_EQ(kind->itemText(FaultEditor::DeadDie), "Dead GPU");
+    auto* model = qobject_cast<QStandardItemModel*>(kind->model());
+    ASSERT_NE(model, nullptr);
+    EXPECT_FALSE(model->item(FaultEditor::DeadLink)->isEnabled());
+    EXPECT_EQ(rowsOf(*list), QStringList{"No faults: every GPU and link is healthy"});
+    editor->addFault(FaultEditor::DeadDie, 5);
+    EXPECT_EQ(rowsOf(*list), QStringList{"GPU 5: dead"});
 }
 
 } // namespace
