@@ -76,6 +76,12 @@ PipelineScheduleView::PipelineScheduleView(QWidget* parent) : QWidget(parent) {
            "The Die events tab shows the simulated window of one micro-batch.\n"
            "Drag to pan, wheel to zoom, double-click for the whole schedule"));
     layout->addWidget(m_caption);
+    m_tradeOff = new QLabel(this);
+    m_tradeOff->setObjectName(QStringLiteral("pipelineTradeOff"));
+    m_tradeOff->setContentsMargins(6, 0, 6, 0);
+    m_tradeOff->setWordWrap(true);
+    m_tradeOff->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_tradeOff);
 
     m_plot = new QCustomPlot(this);
     m_plot->setMouseTracking(true); // hover tooltips without a button held
@@ -160,6 +166,27 @@ QString PipelineScheduleView::caption() const {
         .arg(percentText(m_report->step->ppBubbleFraction));
 }
 
+QString PipelineScheduleView::tradeOffText() const {
+    if (!hasSchedule(m_report.get()) || m_report->step->stepS <= 0.0)
+        return {};
+    const StepMetrics& step = *m_report->step;
+    const auto share = [&step](double seconds) { return percentText(seconds / step.stepS); };
+    const int p = m_stages;
+    const int m = m_microBatches;
+    return tr("Where the step goes: compute %1, HBM stalls %2, task overheads %3, optimizer %4, "
+              "communication and waiting %5 (Step breakdown). More micro-batches shrink the "
+              "bubble, ideally (p − 1) / (m + p − 1) = %6/%7 = %8 here (simulated %9), but "
+              "each is smaller: every micro-batch reads its layers' weights from HBM again and "
+              "pays each task's overhead again, so those terms grow with m. The fastest m "
+              "balances the two.")
+        .arg(share(step.computeS), share(step.hbmStallS), share(step.overheadS),
+             share(step.optimizerS), share(step.exposedS))
+        .arg(p - 1)
+        .arg(m + p - 1)
+        .arg(percentText(static_cast<double>(p - 1) / (m + p - 1)),
+             percentText(step.ppBubbleFraction));
+}
+
 int PipelineScheduleView::forwardBarCount() const {
     return m_forward->data()->size();
 }
@@ -212,6 +239,8 @@ void PipelineScheduleView::rebuild() {
                            ? tr("%1 — the whole step; schedule %2")
                                  .arg(caption(), QString::fromStdString(formatSeconds(m_endS)))
                            : tr("No pipeline stages (strategy.pp is 1)"));
+    m_tradeOff->setText(tradeOffText());
+    m_tradeOff->setVisible(!m_tradeOff->text().isEmpty());
     showWholeSchedule();
 }
 

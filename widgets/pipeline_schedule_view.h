@@ -43,6 +43,10 @@ public:
 
     QCustomPlot* plot() const { return m_plot; }
     QString caption() const; // "pp 4, 1F1B over 16 micro-batches, bubble 15.8%"; "" for none
+    // The micro-batch trade-off in this step's own figures (docs/gui.md "Pipeline stages"):
+    // where the step's time goes, the bubble's closed form beside the simulated one, and why
+    // more micro-batches can slow a step whose bubble they shrink; "" for none.
+    QString tradeOffText() const;
     int stageCount() const { return m_stages; }
     int microBatchCount() const { return m_microBatches; }
     int forwardBarCount() const;
@@ -68,6 +72,7 @@ private:
     const std::vector<PipelinePass>& passes() const;
 
     QLabel* m_caption = nullptr;
+    QLabel* m_tradeOff = nullptr; // tradeOffText(), under the caption
     QCustomPlot* m_plot = nullptr;
     QCPBars* m_idle = nullptr;          // a hatched bar under each row: idle where no pass is
     QCPFinancial* m_forward = nullptr;  // owned by m_plot

@@ -233,6 +233,24 @@ TEST(PipelineScheduleView, ShowsASimulatedPipelinedStep) {
     EXPECT_EQ(pipeline.forwardBarCount(), 2 * 4);
     EXPECT_EQ(pipeline.backwardBarCount(), 2 * 4);
     EXPECT_TRUE(pipeline.caption().startsWith(QStringLiteral("pp 2, 1F1B over 4 micro-batches")));
+
+    // The micro-batch trade-off, in this step's figures: its five terms (they add up to the
+    // step, docs/training-model.md) and the bubble's closed form, (2 - 1) / (4 + 2 - 1) = 1/5.
+    const StepMetrics& step = *analysis->report.step;
+    EXPECT_NEAR(step.computeS + step.hbmStallS + step.overheadS + step.optimizerS + step.exposedS,
+                step.stepS, 1e-9 * step.stepS);
+    const auto percent = [&step](double seconds) {
+        return QString::number(seconds / step.stepS * 100.0, 'f', 1) + "%";
+    };
+    const QString text = pipeline.tradeOffText();
+    EXPECT_TRUE(text.contains("compute " + percent(step.computeS))) << text.toStdString();
+    EXPECT_TRUE(text.contains("HBM stalls " + percent(step.hbmStallS))) << text.toStdString();
+    EXPECT_TRUE(text.contains("(p − 1) / (m + p − 1) = 1/5 = 20.0%")) << text.toStdString();
+    EXPECT_TRUE(text.contains(QString("simulated %1%").arg(step.ppBubbleFraction * 100, 0, 'f', 1)))
+        << text.toStdString();
+    auto* label = pipeline.findChild<QLabel*>("pipelineTradeOff");
+    ASSERT_NE(label, nullptr);
+    EXPECT_EQ(label->text(), text);
 }
 
 } // namespace
