@@ -12,6 +12,8 @@ const std::vector<SweepMetricInfo>& sweepMetrics() {
         {SweepMetric::TokensPerSecond, "tokens_per_s", "throughput (tokens/s)", 1.0},
         {SweepMetric::StepS, "step_s", "step time (s)", 1.0},
         {SweepMetric::Mfu, "mfu", "MFU (%)", 100.0},
+        {SweepMetric::DiesUsed, "dies_used", "dies used", 1.0},
+        {SweepMetric::PpBubble, "pp_bubble", "pipeline bubble (%)", 100.0},
         {SweepMetric::MakespanS, "makespan_s", "makespan: simulated window (s)", 1.0},
         {SweepMetric::MaxLinkBytes, "max_link_bytes", "busiest link's traffic (GB)", 1e-9},
         {SweepMetric::PeakMemoryBytes, "peak_memory_bytes", "peak memory of the fullest die (GB)",
@@ -36,6 +38,10 @@ std::optional<double> sweepMetricValue(const SweepRow& row, SweepMetric metric) 
         return row.tokensPerSecond;
     case SweepMetric::Mfu:
         return row.mfu;
+    case SweepMetric::DiesUsed:
+        return row.diesUsed ? std::optional<double>(*row.diesUsed) : std::nullopt;
+    case SweepMetric::PpBubble:
+        return row.ppBubble;
     case SweepMetric::MakespanS:
         return row.makespanS;
     case SweepMetric::MaxLinkBytes:

@@ -12,7 +12,16 @@
 namespace ws {
 
 // The figures of a sweep's row that the Sweep results chart plots (SPEC section 7's columns).
-enum class SweepMetric { StepS, TokensPerSecond, Mfu, MakespanS, MaxLinkBytes, PeakMemoryBytes };
+enum class SweepMetric {
+    StepS,
+    TokensPerSecond,
+    Mfu,
+    DiesUsed,
+    PpBubble,
+    MakespanS,
+    MaxLinkBytes,
+    PeakMemoryBytes
+};
 
 struct SweepMetricInfo {
     SweepMetric metric;

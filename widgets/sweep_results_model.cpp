@@ -125,6 +125,10 @@ QVariant SweepResultsModel::figureData(const SweepRow& row, Columns figure, int 
             return number(row.tokensPerSecond);
         case MfuColumn:
             return number(row.mfu);
+        case DiesUsedColumn:
+            return row.diesUsed ? QVariant(*row.diesUsed) : QVariant();
+        case BubbleColumn:
+            return number(row.ppBubble);
         case MakespanColumn:
             return number(makespan);
         case MaxLinkColumn:
@@ -151,6 +155,10 @@ QVariant SweepResultsModel::figureData(const SweepRow& row, Columns figure, int 
         return shown(row.tokensPerSecond, tokens);
     case MfuColumn:
         return shown(row.mfu, percent);
+    case DiesUsedColumn:
+        return row.diesUsed ? QVariant(*row.diesUsed) : QVariant();
+    case BubbleColumn:
+        return shown(row.ppBubble, percent);
     case MakespanColumn:
         return shown(makespan, seconds);
     case MaxLinkColumn:
@@ -187,7 +195,12 @@ QVariant SweepResultsModel::headerData(int section, Qt::Orientation orientation,
                                           "faults for each)")},
         {QT_TR_NOOP("step time"), QT_TR_NOOP("step_s: one whole training step")},
         {QT_TR_NOOP("tokens/s"), QT_TR_NOOP("tokens_per_s: training throughput")},
-        {QT_TR_NOOP("MFU"), QT_TR_NOOP("mfu: model FLOPs utilisation")},
+        {QT_TR_NOOP("MFU"), QT_TR_NOOP("mfu: model FLOPs utilisation, per die used")},
+        {QT_TR_NOOP("dies used"), QT_TR_NOOP("dies_used: the dies (GPUs on a cluster) the "
+                                             "point's strategy ran on; a fault sweep's dp "
+                                             "shrinks to fit the live ones")},
+        {QT_TR_NOOP("bubble"), QT_TR_NOOP("pp_bubble: the share of the 1F1B schedule a "
+                                          "pipeline stage is idle (0 with one stage)")},
         {QT_TR_NOOP("makespan"), QT_TR_NOOP("makespan_s: the simulated window")},
         {QT_TR_NOOP("busiest link"), QT_TR_NOOP("max_link_bytes: the traffic of the busiest "
                                                 "link")},

@@ -22,6 +22,8 @@ public:
         StepColumn,       // step_s, as "1.234 s"
         TokensColumn,     // tokens_per_s
         MfuColumn,        // mfu, as a percentage
+        DiesUsedColumn,   // dies_used: MFU is per die used (GPUs on a cluster)
+        BubbleColumn,     // pp_bubble, as a percentage
         MakespanColumn,   // makespan_s
         MaxLinkColumn,    // max_link_bytes, as "1.5 GB"
         PeakMemoryColumn, // peak_memory_bytes

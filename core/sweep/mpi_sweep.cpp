@@ -49,6 +49,8 @@ nlohmann::json rowToJson(std::size_t position, const SweepRow& row) {
             {"max_link_bytes", row.maxLinkBytes},
             {"peak_memory_bytes", row.peakMemoryBytes},
             {"oom", row.outOfMemory},
+            {"dies_used", row.diesUsed ? nlohmann::json(*row.diesUsed) : nlohmann::json()},
+            {"pp_bubble", optional(row.ppBubble)},
             {"note", row.note},
             {"best_strategy", row.bestStrategy},
             {"best_family", row.bestFamily},
@@ -75,6 +77,9 @@ std::pair<std::size_t, SweepRow> rowFromJson(const nlohmann::json& json,
     row.maxLinkBytes = json.at("max_link_bytes").get<double>();
     row.peakMemoryBytes = json.at("peak_memory_bytes").get<double>();
     row.outOfMemory = json.at("oom").get<bool>();
+    if (!json.at("dies_used").is_null())
+        row.diesUsed = json.at("dies_used").get<int>();
+    row.ppBubble = optional(json.at("pp_bubble"));
     row.note = json.at("note").get<std::string>();
     row.bestStrategy = json.at("best_strategy").get<std::string>();
     row.bestFamily = json.at("best_family").get<std::string>();

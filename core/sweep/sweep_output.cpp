@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -15,10 +16,9 @@ namespace ws {
 
 namespace {
 
-// The ten columns that end every sweep output: sample, ok, error, step_s, ..., oom.
+// The ten columns after the axes of every sweep output: sample, ok, error, step_s, ..., oom.
 const std::vector<std::string>& figureColumns() {
-    static const std::vector<std::string> columns = sweepColumns(SweepSpec{});
-    return columns;
+    return kSweepFigureColumns;
 }
 
 enum Figure { Sample, Ok, Error, StepS, TokensPerS, Mfu, MakespanS, MaxLinkBytes, PeakMemory, Oom };
@@ -69,18 +69,29 @@ void readExtras(SweepRow& row, const std::vector<std::string>& extras,
     for (std::size_t e = 0; e < extras.size(); ++e) {
         const std::string& name = extras[e];
         const std::string& cell = cells[e];
-        if (name == "note")
+        if (name == "dies_used") {
+            // A count of dies: a whole number from 1 to the largest grid a file may have.
+            const std::optional<double> dies = numberCell(cell, name, line);
+            if (dies && !(*dies >= 1 && *dies <= 1e9 && *dies == std::floor(*dies)))
+                throw ScenarioError(lineKey(line),
+                                    "dies_used '" + cell + "' is not a count of dies");
+            if (dies)
+                row.diesUsed = static_cast<int>(*dies);
+        } else if (name == "pp_bubble") {
+            row.ppBubble = numberCell(cell, name, line);
+        } else if (name == "note") {
             row.note = cell;
-        else if (name == "best_strategy")
+        } else if (name == "best_strategy") {
             row.bestStrategy = cell;
-        else if (name == "best_family")
+        } else if (name == "best_family") {
             row.bestFamily = cell;
-        else if (name == "best_step_s")
+        } else if (name == "best_step_s") {
             row.bestStepS = numberCell(cell, name, line);
-        else if (name == "runner_up_family")
+        } else if (name == "runner_up_family") {
             row.runnerUpFamily = cell;
-        else if (name == "margin")
+        } else if (name == "margin") {
             row.margin = numberCell(cell, name, line);
+        }
     }
 }
 
@@ -125,8 +136,8 @@ SweepRow rowOf(std::vector<nlohmann::json> values, const std::vector<std::string
     return row;
 }
 
-// The extra columns that end a header (docs/cli.md section 10): `note`, then the search's
-// five, each optional; the header without them is left in `columns`.
+// The extra columns that end a header (docs/cli.md section 10): the planning two, `note`, then
+// the search's five, each optional; the header without them is left in `columns`.
 std::vector<std::string> takeExtras(std::vector<std::string>& columns) {
     std::vector<std::string> extras;
     const auto endsWith = [&](const std::vector<std::string>& tail) {
@@ -140,6 +151,10 @@ std::vector<std::string> takeExtras(std::vector<std::string>& columns) {
     if (endsWith({"note"})) {
         columns.pop_back();
         extras.insert(extras.begin(), "note");
+    }
+    if (endsWith(kPlanningColumns)) { // none in an output written before them
+        columns.resize(columns.size() - kPlanningColumns.size());
+        extras.insert(extras.begin(), kPlanningColumns.begin(), kPlanningColumns.end());
     }
     return extras;
 }

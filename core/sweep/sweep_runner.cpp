@@ -103,6 +103,8 @@ SweepRow evaluatePoint(const SweepSpec& spec, const SweepPoint& point) {
             row.stepS = report.step->stepS;
             row.tokensPerSecond = report.step->tokensPerSecond;
             row.mfu = report.step->mfu;
+            row.diesUsed = report.step->diesUsed;
+            row.ppBubble = report.step->ppBubbleFraction;
         }
         row.ok = true;
         // A step that does not fit its dies' memory does not run: its figures are no

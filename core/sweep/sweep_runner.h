@@ -25,6 +25,11 @@ struct SweepRow {
     // The step does not fit its dies' SRAM and HBM: the point failed (`ok` false, its error
     // isOutOfMemoryError), or, in a file written before such points failed, ran flagged `oom`.
     bool outOfMemory = false;
+    // A training step's dies used (MFU is per die used: a point on 24 dies is not one on 48)
+    // and its pipeline bubble (0 with one stage); kept for a step out of memory, empty for a
+    // network experiment or a point that did not place.
+    std::optional<int> diesUsed;
+    std::optional<double> ppBubble;
     // A sweep with fault axes: what re-placing after the faults changed in the strategy
     // ("dp 6 -> 4: 43 of 48 dies live; micro_batches 4 -> 8 to fit in memory"), "" when nothing.
     std::string note;

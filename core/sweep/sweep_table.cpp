@@ -8,17 +8,6 @@ namespace ws {
 
 namespace {
 
-const std::vector<std::string> kFigureColumns = {"sample",
-                                                 "ok",
-                                                 "error",
-                                                 "step_s",
-                                                 "tokens_per_s",
-                                                 "mfu",
-                                                 "makespan_s",
-                                                 "max_link_bytes",
-                                                 "peak_memory_bytes",
-                                                 "oom"};
-
 std::string numberText(double value) {
     return nlohmann::json(value).dump();
 }
@@ -78,7 +67,7 @@ SweepFormat sweepFormatFor(const std::filesystem::path& file) {
 }
 
 std::vector<std::string> sweepExtraColumns(const SweepSpec& spec) {
-    std::vector<std::string> columns;
+    std::vector<std::string> columns = kPlanningColumns;
     if (hasFaultAxes(spec))
         columns.push_back("note");
     if (spec.search)
@@ -90,7 +79,7 @@ std::vector<std::string> sweepColumns(const SweepSpec& spec) {
     std::vector<std::string> columns;
     for (const SweepAxis& axis : spec.axes)
         columns.push_back(axis.key);
-    columns.insert(columns.end(), kFigureColumns.begin(), kFigureColumns.end());
+    columns.insert(columns.end(), kSweepFigureColumns.begin(), kSweepFigureColumns.end());
     const std::vector<std::string> extra = sweepExtraColumns(spec);
     columns.insert(columns.end(), extra.begin(), extra.end());
     return columns;
@@ -124,6 +113,8 @@ std::string sweepLine(const SweepSpec& spec, const SweepRow& row, SweepFormat fo
         object["peak_memory_bytes"] =
             row.ok ? nlohmann::json(row.peakMemoryBytes) : nlohmann::json();
         object["oom"] = row.ok ? nlohmann::json(row.outOfMemory) : nlohmann::json();
+        object["dies_used"] = row.diesUsed ? nlohmann::json(*row.diesUsed) : nlohmann::json();
+        object["pp_bubble"] = optional(row.ppBubble);
         const auto text = [](const std::string& value) {
             return value.empty() ? nlohmann::json() : nlohmann::json(value);
         };
@@ -152,6 +143,8 @@ std::string sweepLine(const SweepSpec& spec, const SweepRow& row, SweepFormat fo
                 numberText(row.peakMemoryBytes) + ',' + (row.outOfMemory ? "true" : "false");
     else
         line += ",,,";
+    line += ',' + (row.diesUsed ? std::to_string(*row.diesUsed) : std::string()) + ',' +
+            cell(row.ppBubble);
     if (hasFaultAxes(spec))
         line += ',' + csvCell(row.note);
     if (spec.search)
@@ -183,9 +176,24 @@ ExistingRows readExistingRows(const std::string& text, const SweepSpec& spec, Sw
         if (format == SweepFormat::Csv) {
             const std::vector<std::string> cells = csvCells(line);
             if (!rows.hasHeader) {
-                if (cells != columns)
-                    throw ScenarioError("output", "its header is not this sweep's columns: "
-                                                  "remove the file or write to another");
+                if (cells != columns) {
+                    // An output begun before the planning columns existed: the rows this run
+                    // would add have two cells more than its header.
+                    std::vector<std::string> older = columns;
+                    older.erase(older.begin() +
+                                    static_cast<std::ptrdiff_t>(axes + kSweepFigureColumns.size()),
+                                older.begin() +
+                                    static_cast<std::ptrdiff_t>(axes + kSweepFigureColumns.size() +
+                                                                kPlanningColumns.size()));
+                    throw ScenarioError(
+                        "output",
+                        cells == older
+                            ? "it was written before sweeps wrote dies_used and pp_bubble, so "
+                              "this run cannot add rows to it: move it aside or write to another "
+                              "file"
+                            : "its header is not this sweep's columns: remove the file or write "
+                              "to another");
+                }
                 rows.hasHeader = true;
                 continue;
             }

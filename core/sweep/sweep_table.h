@@ -13,16 +13,31 @@ namespace ws {
 
 // The output of a sweep (docs/cli.md section 10): one row per point, CSV or JSON Lines, with the
 // columns of SPEC section 7: the axis keys, sample, ok, error, step_s, tokens_per_s, mfu,
-// makespan_s, max_link_bytes, peak_memory_bytes, oom; then `note` in a sweep with fault axes,
-// and best_strategy, best_family, best_step_s, runner_up_family, margin in a sweep with
-// `search` (sweepExtraColumns). Numbers are written as the JSON reports write them (the
+// makespan_s, max_link_bytes, peak_memory_bytes, oom (kSweepFigureColumns); then dies_used and
+// pp_bubble (kPlanningColumns), `note` in a sweep with fault axes, and best_strategy,
+// best_family, best_step_s, runner_up_family, margin in a sweep with `search`
+// (sweepExtraColumns). Numbers are written as the JSON reports write them (the
 // shortest text that reads back to the same double).
 enum class SweepFormat { Csv, JsonLines };
 SweepFormat sweepFormatFor(const std::filesystem::path& file); // ".jsonl": JSON Lines, else CSV
 
 std::vector<std::string> sweepColumns(const SweepSpec& spec);
-// The columns after `oom`: `note` with fault axes, the search's five with `search`; in that
-// order. kSearchColumns are the five.
+// The ten columns after the axes, in every sweep's output.
+inline const std::vector<std::string> kSweepFigureColumns = {"sample",
+                                                             "ok",
+                                                             "error",
+                                                             "step_s",
+                                                             "tokens_per_s",
+                                                             "mfu",
+                                                             "makespan_s",
+                                                             "max_link_bytes",
+                                                             "peak_memory_bytes",
+                                                             "oom"};
+// The figures a user plans with beside MFU (docs/cli.md section 10): written by every sweep
+// since they were added; an output written before has none (it still reads, without them).
+inline const std::vector<std::string> kPlanningColumns = {"dies_used", "pp_bubble"};
+// The columns after `oom`: the planning two, `note` with fault axes, the search's five with
+// `search`; in that order. kSearchColumns are the five.
 std::vector<std::string> sweepExtraColumns(const SweepSpec& spec);
 inline const std::vector<std::string> kSearchColumns = {
     "best_strategy", "best_family", "best_step_s", "runner_up_family", "margin"};

@@ -114,6 +114,35 @@ TEST(SweepResultsModel, SortsNumbersAsNumbersAndGreysFailedRows) {
     EXPECT_EQ(model.rowCount(), 0);
 }
 
+// MFU sits beside the dies used, then the pipeline bubble (docs/gui.md "Sweep results"); an
+// output written before those columns shows them empty.
+TEST(SweepResultsModel, GivesTheDiesUsedAndTheBubbleBesideMfu) {
+    const std::string text =
+        "strategy.dp,sample,ok,error,step_s,tokens_per_s,mfu,makespan_s,max_link_bytes,"
+        "peak_memory_bytes,oom,dies_used,pp_bubble\n"
+        "2,0,true,,0.5,10000,0.4,0.25,1e9,2e10,false,24,0.2\n"
+        "4,0,true,,0.4,12000,0.3,0.2,1e9,2e10,false,48,0\n";
+    SweepResultsModel model;
+    model.setOutput(std::make_shared<const SweepOutput>(parseSweepOutput(text, SweepFormat::Csv)));
+    const int mfu = model.column(SweepResultsModel::MfuColumn);
+    const int dies = model.column(SweepResultsModel::DiesUsedColumn);
+    const int bubble = model.column(SweepResultsModel::BubbleColumn);
+    EXPECT_EQ(dies, mfu + 1);
+    EXPECT_EQ(model.headerData(dies, Qt::Horizontal).toString(), "dies used");
+    EXPECT_EQ(model.headerData(bubble, Qt::Horizontal).toString(), "bubble");
+    EXPECT_EQ(model.index(0, dies).data().toInt(), 24);
+    EXPECT_EQ(model.index(1, dies).data().toInt(), 48);
+    EXPECT_EQ(model.index(0, bubble).data().toString(), "20.0%");
+    ASSERT_TRUE(
+        sweepMetricValue(parseSweepOutput(text, SweepFormat::Csv).rows[0], SweepMetric::DiesUsed));
+
+    const std::string older =
+        "strategy.dp,sample,ok,error,step_s,tokens_per_s,mfu,makespan_s,max_link_bytes,"
+        "peak_memory_bytes,oom\n2,0,true,,0.5,10000,0.4,0.25,1e9,2e10,false\n";
+    model.setOutput(std::make_shared<const SweepOutput>(parseSweepOutput(older, SweepFormat::Csv)));
+    EXPECT_EQ(model.index(0, dies).data().toString(), "");
+}
+
 // The chart's grouping as a pure function: one series per combination of the other axes, the
 // mean and spread of the samples, failed rows counted.
 TEST(SweepChartData, GroupsByTheOtherAxesAndAveragesTheSamples) {

@@ -349,7 +349,7 @@ TEST(FaultSweep, ALinkRateSweepWithSamplesGivesARowPerPointAndSample) {
     ASSERT_EQ(rows.size(), 6u);
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "faults.link_rate,sample,ok,error,step_s,tokens_per_s,mfu,makespan_s,"
-              "max_link_bytes,peak_memory_bytes,oom,note");
+              "max_link_bytes,peak_memory_bytes,oom,dies_used,pp_bubble,note");
     EXPECT_NE(csv.find("\n0.2,2,"), std::string::npos) << csv;
     const SimulationReport fine =
         simulateScenarioReport(parseScenario(scenarioJsonAt(spec, rows[0].point)),

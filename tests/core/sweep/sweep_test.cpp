@@ -145,7 +145,7 @@ TEST(Sweep, TheOutputIsTheSameOnOneOrTwoThreads) {
     EXPECT_EQ(std::count(one.begin(), one.end(), '\n'), 1 + 9);
     EXPECT_EQ(one.substr(0, one.find('\n')),
               "strategy.tatp,strategy.dp,sample,ok,error,step_s,tokens_per_s,mfu,makespan_s,"
-              "max_link_bytes,peak_memory_bytes,oom");
+              "max_link_bytes,peak_memory_bytes,oom,dies_used,pp_bubble");
     EXPECT_EQ(runToText(spec, 1, SweepFormat::JsonLines),
               runToText(spec, 2, SweepFormat::JsonLines));
 }
@@ -169,6 +169,64 @@ TEST(Sweep, AnEarlierOutputIsReadBackForResuming) {
                  ScenarioError);
 }
 
+// docs/cli.md section 10: each row gives the dies its step used and its pipeline bubble, the
+// figures MFU is read beside; both read back from CSV and JSON Lines. A tiny transformer on a
+// 4x4 wafer: dp 2 x tatp 2 uses 4 dies, dp 4 x tatp 2 uses 8, and two pipeline stages of dp 2
+// idle for part of their 1F1B schedule.
+TEST(Sweep, EachRowGivesItsDiesUsedAndPipelineBubble) {
+    const std::string base = R"({"format": "waferscope.scenario", "version": 1,
+        "wafer": {"rows": 4, "cols": 4},
+        "workload": {"kind": "transformer", "model": {"name": "tiny", "layers": 2,
+            "hidden": 512, "heads": 8, "ffn_hidden": 2048, "vocab": 4096},
+            "seq_len": 256, "global_batch": 8},
+        "strategy": {"dp": 2, "tatp": 2, "micro_batches": 2}})";
+    const SweepSpec spec =
+        parseSweep(R"({"format": "waferscope.sweep", "version": 1, "base": )" + base +
+                   R"(, "axes": {"strategy.dp": [2, 4], "strategy.pp": [1, 2]}})");
+    for (const SweepFormat format : {SweepFormat::Csv, SweepFormat::JsonLines}) {
+        const std::string text = runToText(spec, 1, format);
+        const SweepOutput output = parseSweepOutput(text, format);
+        ASSERT_EQ(output.rows.size(), 4u);
+        for (const SweepRow& row : output.rows) {
+            ASSERT_TRUE(row.ok) << row.error;
+            const int dp = row.point.values[0].get<int>();
+            const int pp = row.point.values[1].get<int>();
+            EXPECT_EQ(row.diesUsed, pp * dp * 2) << text;
+            ASSERT_TRUE(row.ppBubble);
+            if (pp == 1)
+                EXPECT_EQ(*row.ppBubble, 0.0);
+            else // at least the closed form's (p - 1) / (m + p - 1) = 1/3
+                EXPECT_GE(*row.ppBubble, 1.0 / 3.0 - 1e-9);
+        }
+    }
+}
+
+// An output written before the planning columns still reads (without them), and resuming it
+// is refused with the reason: the rows a run adds would not match its header.
+TEST(Sweep, AnOutputWithoutThePlanningColumnsReadsButDoesNotResume) {
+    const SweepSpec spec = parseSweep(sweepText(R"({"strategy.tatp": [1, 2]})"));
+    const std::string older = "strategy.tatp,sample,ok,error,step_s,tokens_per_s,mfu,makespan_s,"
+                              "max_link_bytes,peak_memory_bytes,oom\n"
+                              "1,0,true,,,,,0.5,100,0,false\n";
+    const SweepOutput output = parseSweepOutput(older, SweepFormat::Csv);
+    EXPECT_TRUE(output.extras.empty());
+    ASSERT_EQ(output.rows.size(), 1u);
+    EXPECT_FALSE(output.rows[0].diesUsed);
+    try {
+        readExistingRows(older, spec, SweepFormat::Csv);
+        FAIL() << "resumed an output without the planning columns";
+    } catch (const ScenarioError& error) {
+        EXPECT_NE(std::string(error.what()).find("dies_used and pp_bubble"), std::string::npos)
+            << error.what();
+    }
+    EXPECT_THROW(parseSweepOutput("strategy.tatp,sample,ok,error,step_s,tokens_per_s,mfu,"
+                                  "makespan_s,max_link_bytes,peak_memory_bytes,oom,dies_used,"
+                                  "pp_bubble\n1,0,true,,,,,0.5,100,0,false,2.5,0\n",
+                                  SweepFormat::Csv),
+                 ScenarioError)
+        << "2.5 is no count of dies";
+}
+
 // docs/cli.md section 10, `search`: every point searches strategies and reports the best
 // family, its step and the runner-up family's margin; the columns read back from CSV and JSON
 // Lines. A tiny transformer on a 4x4 wafer, so that a search takes a moment.
@@ -186,7 +244,9 @@ TEST(Sweep, ASweepWithSearchReportsTheBestFamilyAndTheRunnerUpsMargin) {
     ASSERT_TRUE(spec.search);
     EXPECT_EQ(spec.search->budget, 60);
     EXPECT_EQ(spec.search->seed, 3u);
-    EXPECT_EQ(sweepExtraColumns(spec), kSearchColumns);
+    std::vector<std::string> extras = kPlanningColumns;
+    extras.insert(extras.end(), kSearchColumns.begin(), kSearchColumns.end());
+    EXPECT_EQ(sweepExtraColumns(spec), extras);
     for (const SweepFormat format : {SweepFormat::Csv, SweepFormat::JsonLines}) {
         std::string text = sweepHeader(spec, format);
         std::vector<SweepRow> rows;
@@ -207,7 +267,7 @@ TEST(Sweep, ASweepWithSearchReportsTheBestFamilyAndTheRunnerUpsMargin) {
         }
         const SweepOutput output = parseSweepOutput(text, format);
         EXPECT_EQ(output.axes, (std::vector<std::string>{"wafer.link_bandwidth"}));
-        EXPECT_EQ(output.extras, kSearchColumns);
+        EXPECT_EQ(output.extras, extras);
         ASSERT_EQ(output.rows.size(), 2u);
         for (std::size_t r = 0; r < 2; ++r) {
             EXPECT_EQ(output.rows[r].bestFamily, rows[r].bestFamily);
