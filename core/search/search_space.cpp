@@ -96,10 +96,11 @@ SearchSpace::SearchSpace(const Workload& workload, const WaferTopology& topology
     m_pp = {1};
     if (m_transformer) {
         const TransformerConfig& model = workload.model;
-        // Stages on whole wafers (strategy/pipeline_stages.h); the bands of one wafer, which
-        // the placement also offers for comparison, are not searched.
-        m_pp = intersect(divisorsUpTo(topology.waferCount(), limit),
-                         divisorsUpTo(model.layers, limit));
+        // Stages on whole wafers (strategy/pipeline_stages.h), or on a GPU cluster on whole
+        // nodes (its grid's rows), as Megatron places them; the bands of one wafer, which the
+        // placement also offers for comparison, are not searched.
+        const int stagePlaces = topology.isCluster() ? topology.rows() : topology.waferCount();
+        m_pp = intersect(divisorsUpTo(stagePlaces, limit), divisorsUpTo(model.layers, limit));
         m_dp = divisorsUpTo(static_cast<double>(workload.globalBatch), limit);
         m_sp = divisorsUpTo(static_cast<double>(workload.seqLen), limit);
         m_tp = intersect(divisorsUpTo(model.heads, limit), divisorsUpTo(model.ffnHidden, limit));

@@ -54,7 +54,8 @@ struct Genome {
 // The values every gene may take for one workload on one wafer or system of wafers: each degree
 // divides what it splits (checkStrategyAgainstWorkload) and fits the live dies. pp puts its
 // stages on whole wafers (strategy/pipeline_stages.h): it divides both the model's layers and
-// the system's wafer count, so it is always 1 on one wafer (and for a gemm workload). A gemm
+// the system's wafer count, so it is always 1 on one wafer (and for a gemm workload); on a GPU
+// cluster, whose grid rows are its nodes, it divides the layers and the node count instead. A gemm
 // workload has no micro-batches, no checkpointing and no sequence parallelism.
 //
 // A gene with a single value draws no random number: on one wafer, where pp is 1, every draw of

@@ -1,6 +1,7 @@
 // The pipeline-stage gene of the search (search/search_space.h): pp takes the divisors of the
-// model's layers that also divide the system's wafer count (stages on whole wafers), so a
-// system of wafers explores pipelines and one wafer never does.
+// model's layers that also divide the system's wafer count (stages on whole wafers), or a GPU
+// cluster's node count, so a system of wafers and a cluster explore pipelines and one wafer
+// never does.
 #include "search/search_space.h"
 #include "search/strategy_search.h"
 #include "test_data_paths.h"
@@ -176,6 +177,29 @@ TEST(PipelineGene, SearchOnASystemOfWafersExploresPipelines) {
         if (baseline.score) {
             EXPECT_EQ(baseline.score->strategy.pp, 1) << baseline.name;
         }
+}
+
+// On a GPU cluster the stages go on whole nodes, as Megatron places them: pp divides the node
+// count and the layers, and the search explores pipelines there too. The 32-A100 example's four
+// nodes, with the tiny transformer of 4 layers.
+TEST(PipelineGene, SearchOnAClusterExploresPipelinesOnWholeNodes) {
+    Scenario scenario = loadScenario(test::kScenarios / "gpt3_13b_dgx_a100_32gpu.json");
+    const Scenario tiny = loadScenario(kTestData / "small_transformer_4x4.json");
+    scenario.workload = tiny.workload;
+    scenario.workload->model.layers = 4;
+    scenario.strategy = tiny.strategy;
+    const WaferTopology topology(scenario.topologySpec());
+    ASSERT_TRUE(topology.isCluster());
+    ASSERT_EQ(topology.rows(), 4); // nodes
+    EXPECT_EQ(SearchSpace(*scenario.workload, topology).ppValues(), (std::vector<int>{1, 2, 4}));
+
+    const SearchResult result = searchStrategies(scenario, topology, quick(120));
+    bool pipelined = false;
+    for (const StrategyScore& c : result.candidates) {
+        expectStagesOnWafers(c.strategy.pp, 4, 4); // whole nodes
+        pipelined = pipelined || c.strategy.pp > 1;
+    }
+    EXPECT_TRUE(pipelined);
 }
 
 TEST(PipelineGene, SearchOnOneWaferNeverPipelines) {
