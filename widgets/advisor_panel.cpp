@@ -3,6 +3,7 @@
 #include "findings_model.h"
 #include "scenario_document.h"
 #include "std_string_text.h"
+#include "vertical_scroll_area.h"
 
 #include "advice/advisor.h"
 #include "evaluation/run_options.h"
@@ -122,11 +123,14 @@ AdvisorPanel::AdvisorPanel(ScenarioDocument* document, QWidget* parent)
     detailsLayout->addWidget(new QLabel(tr("Evidence:")));
     detailsLayout->addWidget(m_evidence, 1);
 
+    // In a short dock (1280x720) the details scroll rather than cut the message off; the list
+    // keeps at least a few rows.
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(m_view);
-    splitter->addWidget(details);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    splitter->addWidget(verticalScrollArea(details));
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    splitter->setChildrenCollapsible(false);
     layout->addWidget(splitter, 1);
 
     connect(m_job, &BackgroundJob::busyChanged, this, [this](bool busy) {

@@ -734,8 +734,8 @@ void MainWindow::onAnalysisFailed(const QString& message,
     const bool strategyRefused = message.startsWith(QLatin1String("strategy"));
     // The way out first: a long refusal is cut at the banner's foot (its tooltip has it all).
     m_mesh->setBanner(strategyRefused
-                          ? tr("The strategy does not fit this hardware: the Advisor lists the "
-                               "nearest strategies that do. %1")
+                          ? tr("The strategy does not fit this hardware: the Advisor looks for "
+                               "the nearest strategies that do. %1")
                                 .arg(message)
                           : tr("Cannot simulate: %1").arg(message),
                       true);

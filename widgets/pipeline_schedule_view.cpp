@@ -79,8 +79,9 @@ PipelineScheduleView::PipelineScheduleView(QWidget* parent) : QWidget(parent) {
     m_tradeOff = new QLabel(this);
     m_tradeOff->setObjectName(QStringLiteral("pipelineTradeOff"));
     m_tradeOff->setContentsMargins(6, 0, 6, 0);
-    m_tradeOff->setWordWrap(true);
-    m_tradeOff->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // One line, so that a short dock (1280x720) keeps the chart; the whole explanation is its
+    // tooltip. Cut at the right rather than widen the dock.
+    m_tradeOff->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layout->addWidget(m_tradeOff);
 
     m_plot = new QCustomPlot(this);
@@ -187,6 +188,23 @@ QString PipelineScheduleView::tradeOffText() const {
              percentText(step.ppBubbleFraction));
 }
 
+QString PipelineScheduleView::tradeOffSummary() const {
+    if (!hasSchedule(m_report.get()) || m_report->step->stepS <= 0.0)
+        return {};
+    const StepMetrics& step = *m_report->step;
+    const auto share = [&step](double seconds) { return percentText(seconds / step.stepS); };
+    const int p = m_stages;
+    const int m = m_microBatches;
+    return tr("Step: compute %1 · HBM stalls %2 · overheads %3 · optimizer %4 · communication "
+              "and waiting %5. Ideal bubble %6/%7 = %8: more micro-batches shrink it but add HBM "
+              "stalls and overheads (hover for why)")
+        .arg(share(step.computeS), share(step.hbmStallS), share(step.overheadS),
+             share(step.optimizerS), share(step.exposedS))
+        .arg(p - 1)
+        .arg(m + p - 1)
+        .arg(percentText(static_cast<double>(p - 1) / (m + p - 1)));
+}
+
 int PipelineScheduleView::forwardBarCount() const {
     return m_forward->data()->size();
 }
@@ -239,7 +257,8 @@ void PipelineScheduleView::rebuild() {
                            ? tr("%1 — the whole step; schedule %2")
                                  .arg(caption(), QString::fromStdString(formatSeconds(m_endS)))
                            : tr("No pipeline stages (strategy.pp is 1)"));
-    m_tradeOff->setText(tradeOffText());
+    m_tradeOff->setToolTip(tradeOffText());
+    m_tradeOff->setText(tradeOffSummary());
     m_tradeOff->setVisible(!m_tradeOff->text().isEmpty());
     showWholeSchedule();
 }

@@ -47,6 +47,8 @@ public:
     // where the step's time goes, the bubble's closed form beside the simulated one, and why
     // more micro-batches can slow a step whose bubble they shrink; "" for none.
     QString tradeOffText() const;
+    // Its one line under the caption (the whole text is that line's tooltip).
+    QString tradeOffSummary() const;
     int stageCount() const { return m_stages; }
     int microBatchCount() const { return m_microBatches; }
     int forwardBarCount() const;

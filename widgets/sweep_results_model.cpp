@@ -1,5 +1,7 @@
 #include "sweep_results_model.h"
 
+#include "sweep/sweep_table.h"
+
 #include "std_string_text.h"
 #include "units/quantity.h"
 
@@ -176,7 +178,23 @@ QVariant SweepResultsModel::figureData(const SweepRow& row, Columns figure, int 
 }
 
 QVariant SweepResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+    if (orientation == Qt::Vertical) {
+        // The row's point, so that it stays in view while the figures scroll sideways.
+        if (section < 0 || section >= rowCount() ||
+            (role != Qt::DisplayRole && role != Qt::ToolTipRole))
+            return {};
+        const SweepRow& row = m_output->rows[static_cast<std::size_t>(section)];
+        QStringList values;
+        for (const nlohmann::json& value : row.point.values)
+            values << qs(axisValueText(value));
+        QString text = values.join(QStringLiteral(" · "));
+        if (row.point.sample > 0)
+            text += tr(" #%1").arg(row.point.sample);
+        return role == Qt::DisplayRole ? QVariant(text)
+                                       : QVariant(tr("The point of this row: its axis values "
+                                                     "(and its sample, after #)"));
+    }
+    if (section < 0 || section >= columnCount())
         return {};
     const int axes = axisCount();
     if (section < axes) {

@@ -104,7 +104,8 @@ SweepResultsPanel::SweepResultsPanel(QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->verticalHeader()->hide();
+    // The row header names the row's point, and stays in view while the figures scroll.
+    m_table->verticalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // the file's order
     m_table->setSortingEnabled(true);
     splitter->addWidget(m_table);
@@ -121,6 +122,9 @@ SweepResultsPanel::SweepResultsPanel(QWidget* parent)
                           "values of two axes (a sweep with `search` only)"));
     m_metric = new QComboBox;
     m_metric->setObjectName(QStringLiteral("sweepMetric"));
+    // Narrow enough to leave the table room in a 1280x720 window; the list shows whole names.
+    m_metric->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_metric->setMinimumContentsLength(16);
     for (const SweepMetricInfo& info : sweepMetrics())
         m_metric->addItem(QStringLiteral("%1 (%2)").arg(tr(info.label), info.column),
                           static_cast<int>(info.metric));
@@ -154,8 +158,9 @@ SweepResultsPanel::SweepResultsPanel(QWidget* parent)
     placeLegendBesideAxes(*m_plot, legendFont);
     chart->addWidget(m_plot, 1);
     splitter->addWidget(chartPane);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    splitter->setHandleWidth(6); // a handle a user can find and grab
     layout->addWidget(splitter, 1);
 
     connect(m_view, &QComboBox::currentIndexChanged, this, [this] {

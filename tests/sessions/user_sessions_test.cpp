@@ -1,9 +1,13 @@
-// The three paths of issue 20, replayed in a real window with real gestures (QTest), each step
-// checked and photographed: an engineer exploring GPT-3 175B strategies on 6x8, a teacher going
-// through the walkthrough, a newcomer opening a broken file and a 32x32 wafer. CI runs it under
-// Xvfb (scripts/run-sessions.sh); the screenshots go to $WAFERSCOPE_SESSION_SHOTS (docs/images
-// holds the ones the docs show).
+// The users' paths of docs/gui.md "Scripted sessions", replayed in a real window with real
+// gestures (QTest), each step checked and photographed: an engineer exploring GPT-3 175B
+// strategies on 6x8, a teacher going through the walkthrough, a newcomer opening a broken file
+// and a 32x32 wafer, and at 1280x720 a GPU-cluster engineer, a reliability engineer, a
+// researcher with a sweep and a multi-wafer planner. CI runs it under Xvfb
+// (scripts/run-sessions.sh); the screenshots go to $WAFERSCOPE_SESSION_SHOTS (docs/images holds
+// the ones the docs show).
+#include "advisor_panel.h"
 #include "compare_panel.h"
+#include "fault_editor.h"
 #include "fault_study_panel.h"
 #include "hardware_panel.h"
 #include "main_window.h"
@@ -11,19 +15,28 @@
 #include "message_log.h"
 #include "scenario_document.h"
 #include "search_panel.h"
+#include "sweep_chart_data.h"
+#include "sweep_results_model.h"
+#include "sweep_results_panel.h"
 #include "walkthrough_panel.h"
+
+#include "sweep/sweep_runner.h"
+#include "sweep/sweep_spec.h"
+#include "sweep/sweep_table.h"
 
 #include <qcustomplot.h>
 
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -268,6 +281,164 @@ TEST_F(UserSession, AClusterEngineerComparesTpDegreesOn32A100At1280x720) {
     EXPECT_GE(window.meshView()->geometry().tilePixels(), MeshView::kIdTilePixels);
     window.showView("compare");
     shoot(window, "session_cluster_compare");
+}
+
+// The reliability engineer, at 1280x720: GPT-3 175B on 6x8 (dp 6 x tatp 8 on snakes) loses a
+// die, set in the Hardware dock's fault list. No strategy a few changes away fits 47 dies (the
+// model's states need all 48), and the Advisor says so. Undone, a dead link instead leaves 48
+// dies but no room for six snakes: the Advisor comes forward with the nearest strategies that
+// fit, one is applied with a click, and undo takes both steps back (docs/gui.md "When a strategy
+// no longer fits").
+TEST_F(UserSession, AReliabilityEngineerLosesADieAndAppliesTheNearestFit) {
+    window.resize(1280, 720);
+    ASSERT_TRUE(window.openScenario(scenarioFile("gpt3_175b_6x8_fsdp_tatp.json"), nullptr, true));
+    ASSERT_TRUE(window.waitForIdle(120000));
+    const Scenario opened = window.document()->scenario();
+    AdvisorPanel& advisor = *window.advisorPanel();
+    const auto advised = [&] {
+        EXPECT_TRUE(window.waitForIdle(120000));
+        EXPECT_TRUE(advisor.waitForIdle(300000));
+        QApplication::processEvents();
+    };
+
+    window.showView("hardware");
+    auto* kind = window.findChild<QComboBox*>("faultKindToAdd");
+    auto* die = window.findChild<QSpinBox*>("faultDie");
+    auto* to = window.findChild<QSpinBox*>("faultTo");
+    ASSERT_TRUE(kind && die && to);
+    kind->setCurrentIndex(FaultEditor::DeadDie);
+    typeInto(die, "19");
+    click(window.findChild<QPushButton*>("addFault"));
+    advised();
+    EXPECT_EQ(window.document()->scenario().wafer.deadDies, (std::vector<DieId>{19}));
+    EXPECT_TRUE(advisor.isVisible()) << "the Advisor comes forward";
+    ASSERT_TRUE(advisor.isCurrent()) << advisor.statusText().toStdString();
+    ASSERT_TRUE(advisor.selectFinding("strategy_does_not_fit"));
+    EXPECT_NE(advisor.selectedFinding()->message.find("no strategy a few changes away"),
+              std::string::npos)
+        << advisor.selectedFinding()->message;
+    shoot(window, "session_reliability_dead_die");
+
+    window.meshView()->setFocus();
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Z, Qt::ControlModifier);
+    window.showView("hardware");
+    kind->setCurrentIndex(FaultEditor::DeadLink);
+    typeInto(die, "20");
+    typeInto(to, "21");
+    click(window.findChild<QPushButton*>("addFault"));
+    advised();
+    EXPECT_TRUE(window.document()->scenario().wafer.deadDies.empty());
+    EXPECT_EQ(window.document()->scenario().wafer.deadLinks.size(), 2u);
+    ASSERT_TRUE(advisor.isCurrent()) << advisor.statusText().toStdString();
+    const Finding* offer = advisor.selectedFinding();
+    ASSERT_NE(offer, nullptr) << advisor.statusText().toStdString();
+    EXPECT_EQ(offer->id, "nearest_fitting_strategy");
+    ASSERT_TRUE(offer->fixAfterS);
+    const double offeredS = *offer->fixAfterS;
+    shoot(window, "session_reliability_nearest_fit");
+
+    click(window.findChild<QPushButton*>("applyFix"));
+    ASSERT_TRUE(window.waitForIdle(120000));
+    const auto applied = window.meshView()->analysis();
+    ASSERT_TRUE(applied && applied->report.step);
+    EXPECT_DOUBLE_EQ(applied->report.step->stepS, offeredS);
+    shoot(window, "session_reliability_applied");
+
+    // Ctrl+Z twice: the strategy, then the link, back as opened.
+    window.meshView()->setFocus();
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Z, Qt::ControlModifier);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Z, Qt::ControlModifier);
+    ASSERT_TRUE(window.waitForIdle(120000));
+    EXPECT_TRUE(window.document()->scenario() == opened);
+}
+
+// The researcher, at 1280x720: a sweep run (as `waferscope-cli sweep` runs it) and its output
+// opened in the app, charted against an axis, its dies used beside MFU, and a row opened with
+// Enter (docs/gui.md "Sweep results").
+TEST_F(UserSession, AResearcherOpensASweepChartsItAndOpensARow) {
+    window.resize(1280, 720);
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    // The shipped sweep, its base named by an absolute path, beside its output.
+    QFile shipped(
+        QStringLiteral(WAFERSCOPE_SCENARIO_DIR "/../sweeps/wafers_pair_off_wafer_links.json"));
+    ASSERT_TRUE(shipped.open(QIODevice::ReadOnly));
+    QByteArray sweepText = shipped.readAll();
+    sweepText.replace("../scenarios/", WAFERSCOPE_SCENARIO_DIR "/");
+    const QString sweepPath = dir.filePath("off_wafer_links.json");
+    QFile sweepFile(sweepPath);
+    ASSERT_TRUE(sweepFile.open(QIODevice::WriteOnly));
+    sweepFile.write(sweepText);
+    sweepFile.close();
+    const SweepSpec spec = loadSweep(sweepPath.toStdString());
+    std::string csv = sweepHeader(spec, SweepFormat::Csv);
+    SweepRunOptions options;
+    options.onRow = [&](const SweepRow& row) { csv += sweepLine(spec, row, SweepFormat::Csv); };
+    runSweep(spec, options);
+    const QString outPath = dir.filePath("off_wafer_links.csv");
+    QFile out(outPath);
+    ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+    out.write(QByteArray::fromStdString(csv));
+    out.close();
+
+    ASSERT_TRUE(window.openScenario(outPath, nullptr, true));
+    SweepResultsPanel& results = *window.sweepResultsPanel();
+    ASSERT_TRUE(results.waitForIdle(120000));
+    auto* table = window.findChild<QTableView*>("sweepResultsTable");
+    ASSERT_NE(table, nullptr);
+    const auto* model = qobject_cast<const SweepResultsModel*>(
+        window.findChild<SweepResultsModel*>("sweepResultsModel"));
+    ASSERT_NE(model, nullptr);
+    ASSERT_EQ(model->rowCount(), 8);
+    const int dies = model->column(SweepResultsModel::DiesUsedColumn);
+    EXPECT_EQ(model->headerData(dies, Qt::Horizontal).toString(), "dies used");
+    EXPECT_GT(model->index(0, dies).data().toInt(), 0);
+    auto* metric = window.findChild<QComboBox*>("sweepMetric");
+    ASSERT_NE(metric, nullptr);
+    metric->setCurrentIndex(metric->findData(static_cast<int>(SweepMetric::Mfu)));
+    ASSERT_GE(metric->currentIndex(), 0);
+    shoot(window, "session_researcher_sweep");
+
+    // Enter on a row opens its point as the document.
+    table->setFocus();
+    table->selectRow(2);
+    QTest::keyClick(table, Qt::Key_Return);
+    ASSERT_TRUE(window.waitForIdle(120000));
+    EXPECT_EQ(window.document()->scenario().system->linksPerEdge.value_or(0),
+              model->index(2, 1).data().toInt());
+}
+
+// The multi-wafer planner, at 1280x720: four 6x8 wafers with four pipeline stages; the Pipeline
+// tab explains the micro-batch trade-off, and doubling the micro-batches shrinks the bubble
+// (docs/gui.md "Pipeline stages").
+TEST_F(UserSession, AMultiWaferPlannerTradesTheBubbleForMicroBatches) {
+    window.resize(1280, 720);
+    ASSERT_TRUE(
+        window.openScenario(scenarioFile("gpt3_175b_four_6x8_wafers_pp4.json"), nullptr, true));
+    ASSERT_TRUE(window.waitForIdle(120000));
+    window.showView("timeline");
+    auto* tradeOff = window.findChild<QLabel*>("pipelineTradeOff");
+    ASSERT_NE(tradeOff, nullptr);
+    EXPECT_TRUE(tradeOff->isVisible());
+    EXPECT_TRUE(tradeOff->text().contains("HBM stalls")) << tradeOff->text().toStdString();
+    const double bubble = window.meshView()->analysis()->report.step->ppBubbleFraction;
+    shoot(window, "session_planner_pipeline");
+
+    window.showView("compare");
+    click(window.findChild<QPushButton*>("pinResult"));
+    window.showView("strategy");
+    auto* micro = window.findChild<QSpinBox*>("microBatches");
+    ASSERT_NE(micro, nullptr);
+    typeInto(micro, QString::number(micro->value() * 2));
+    ASSERT_TRUE(window.waitForIdle(120000));
+    EXPECT_LT(window.meshView()->analysis()->report.step->ppBubbleFraction, bubble);
+    window.showView("compare");
+    const QTableWidget& table = *window.comparePanel()->table();
+    bool bubbleRow = false;
+    for (int row = 0; row < table.rowCount(); ++row)
+        bubbleRow = bubbleRow || table.item(row, 0)->text() == "pipeline bubble";
+    EXPECT_TRUE(bubbleRow);
+    shoot(window, "session_planner_compare");
 }
 
 } // namespace

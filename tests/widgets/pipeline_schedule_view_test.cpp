@@ -250,7 +250,11 @@ TEST(PipelineScheduleView, ShowsASimulatedPipelinedStep) {
         << text.toStdString();
     auto* label = pipeline.findChild<QLabel*>("pipelineTradeOff");
     ASSERT_NE(label, nullptr);
-    EXPECT_EQ(label->text(), text);
+    EXPECT_EQ(label->toolTip(), text);
+    EXPECT_TRUE(label->text().startsWith("Step: compute " + percent(step.computeS) +
+                                         " · HBM stalls " + percent(step.hbmStallS)))
+        << label->text().toStdString();
+    EXPECT_TRUE(label->text().contains("Ideal bubble 1/5 = 20.0%")) << label->text().toStdString();
 }
 
 } // namespace
