@@ -9,6 +9,7 @@
 #include "evaluation_runner.h"
 #include "export_actions.h"
 #include "fault_study_panel.h"
+#include "focus_ring.h"
 #include "group_panel.h"
 #include "hardware_panel.h"
 #include "link_flows_model.h"
@@ -77,6 +78,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_exports = new ExportActions(this, m_settings, m_document, m_mesh, m_charts, m_tcme);
     connect(m_exports, &ExportActions::statusMessage, this, &MainWindow::showStatus);
     createMenus();
+    m_focusRing = new FocusRing(this); // every focus stop shows where Tab went
 
     m_summary = new QLabel;
     m_summary->setObjectName(QStringLiteral("resultSummary"));

@@ -25,6 +25,8 @@ class QUndoView;
 
 namespace ws {
 
+class FocusRing;
+
 class AdvisorPanel;
 class ChartsPanel;
 class ComparePanel;
@@ -106,6 +108,7 @@ public:
     FaultStudyPanel* faultStudyPanel() const { return m_faultStudy; }
     SweepResultsPanel* sweepResultsPanel() const { return m_sweepResults; }
     MessageLog* messageLog() const { return m_messages; }
+    FocusRing* focusRing() const { return m_focusRing; }
     // Colours the mesh by one round's link loads (flows of collective step / TATP round
     // `round`); -1 shows the whole run again.
     void showRound(int round);
@@ -211,6 +214,7 @@ private:
     ElidedLabel* m_message = nullptr;
     QPushButton* m_rerun = nullptr;
     MessageLog* m_messages = nullptr;
+    FocusRing* m_focusRing = nullptr;
     QDockWidget* m_messagesDock = nullptr;
     QProgressBar* m_busy = nullptr;
     QTimer* m_busyDelay = nullptr;

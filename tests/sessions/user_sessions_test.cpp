@@ -9,6 +9,7 @@
 #include "compare_panel.h"
 #include "fault_editor.h"
 #include "fault_study_panel.h"
+#include "focus_ring.h"
 #include "hardware_panel.h"
 #include "main_window.h"
 #include "mesh_view.h"
@@ -258,6 +259,12 @@ TEST_F(UserSession, AClusterEngineerComparesTpDegreesOn32A100At1280x720) {
         ++presses;
     } while (QApplication::focusWidget() != window.meshView() && presses < 400);
     EXPECT_EQ(QApplication::focusWidget(), window.meshView()) << presses << " Tabs";
+    // Every stop shows where the focus is: the ring around the field Tab reached.
+    for (int i = 0; i < 4; ++i)
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+    QApplication::processEvents();
+    EXPECT_EQ(window.focusRing()->target(), QApplication::focusWidget());
+    shoot(window, "session_cluster_focus");
 
     window.showView("compare");
     click(window.findChild<QPushButton*>("pinResult"));

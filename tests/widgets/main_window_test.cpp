@@ -2,6 +2,7 @@
 #include "compare_panel.h"
 #include "elided_label.h"
 #include "evaluation_runner.h"
+#include "focus_ring.h"
 #include "long_simulation.h"
 #include "main_window.h"
 #include "mesh_view.h"
@@ -25,6 +26,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -398,16 +400,31 @@ TEST(MainWindow, TabReachesEveryDockAndComesBack) {
     ASSERT_EQ(start, window.meshView());
     std::set<QString> reached;
     std::vector<QWidget*> chain{start};
+    const FocusRing& ring = *window.focusRing();
     do {
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        QCoreApplication::processEvents(); // a form scrolls to the field that took the focus
         QWidget* focus = QApplication::focusWidget();
         ASSERT_TRUE(focus);
         chain.push_back(focus);
         for (QWidget* w = focus; w; w = w->parentWidget())
             if (auto* dock = qobject_cast<QDockWidget*>(w))
                 reached.insert(dock->objectName());
+        // Every stop shows its focus (docs/gui.md "Keyboard"): the ring around what is on
+        // screen of it.
+        EXPECT_EQ(ring.target(), focus)
+            << focus->metaObject()->className() << " ring on "
+            << (ring.target() ? ring.target()->metaObject()->className() : "nothing");
+        if (ring.target() == focus) { // around it, just outside
+            const QRect around(focus->mapTo(ring.parentWidget(), QPoint(0, 0)), focus->size());
+            EXPECT_TRUE(ring.geometry().intersects(around))
+                << focus->metaObject()->className() << " " << focus->objectName().toStdString();
+        }
     } while (chain.back() != start && chain.size() < 400);
     EXPECT_EQ(chain.back(), start) << chain.size() << " presses";
+    // A click moves the focus where the pointer is, and the ring goes.
+    QTest::mouseClick(window.meshView(), Qt::LeftButton, {}, QPoint(5, 5));
+    EXPECT_EQ(ring.target(), nullptr);
     ASSERT_GE(chain.size(), 3u);
     // Shift+Tab from the start goes back to the last stop before it, and on to the one before.
     QTest::keyClick(start, Qt::Key_Tab, Qt::ShiftModifier);
@@ -523,6 +540,7 @@ TEST(MainWindow, ReloadShowsTheFileAsItIsNowAndOffersTheNearestStrategiesThatFit
     const Finding* offer = advisor->selectedFinding();
     ASSERT_NE(offer, nullptr);
     ASSERT_TRUE(offer->fixAfterS.has_value());
+    const double offeredS = *offer->fixAfterS; // the findings are replaced once it is applied
     auto* apply = advisor->findChild<QPushButton*>("applyFix");
     ASSERT_TRUE(apply && apply->isEnabled());
     QTest::mouseClick(apply, Qt::LeftButton);
@@ -530,7 +548,7 @@ TEST(MainWindow, ReloadShowsTheFileAsItIsNowAndOffersTheNearestStrategiesThatFit
     QCoreApplication::processEvents();
     const auto applied = window.meshView()->analysis();
     ASSERT_TRUE(applied && applied->report.step);
-    EXPECT_DOUBLE_EQ(applied->report.step->stepS, *offer->fixAfterS);
+    EXPECT_DOUBLE_EQ(applied->report.step->stepS, offeredS);
     EXPECT_EQ(window.meshView()->banner(), QString());
     // One undo step takes it back.
     window.document()->undoStack()->undo();
