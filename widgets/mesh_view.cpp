@@ -854,9 +854,12 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
     swatch(idleLinkColor(), Qt::NoPen, difference ? tr("no change") : tr("no traffic"));
     swatch(QBrush(QColor(60, 60, 60), Qt::DiagCrossPattern), QPen(QColor(60, 60, 60)),
            tr("dead link"));
-    swatch(QBrush(kDeadFill, Qt::BDiagPattern), QPen(QColor(120, 120, 120)), tr("dead die"));
+    const bool cluster = m_analysis->topology->isCluster(); // its dies are GPUs
+    swatch(QBrush(kDeadFill, Qt::BDiagPattern), QPen(QColor(120, 120, 120)),
+           cluster ? tr("dead GPU") : tr("dead die"));
     if (!m_analysis->scenario.wafer.slowDies.empty())
-        swatch(QBrush(kSlowHatch, Qt::FDiagPattern), QPen(kSlowHatch), tr("slow die (% of peak)"));
+        swatch(QBrush(kSlowHatch, Qt::FDiagPattern), QPen(kSlowHatch),
+               cluster ? tr("slow GPU (% of peak)") : tr("slow die (% of peak)"));
     m_legendRows.clear();
     if (m_analysis->topology->waferCount() > 1) {
         const auto [boundary, link] = systemLegendToolTips();
@@ -907,14 +910,54 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
             draw(colour, joined);
         }
     };
+    // Folded, when one row per colour would run past the legend's foot (a cluster's tiers and
+    // a pipeline's line above them in a 1280x720 window): each kind on one strip of its colours,
+    // in group order, the names in the strip's tooltip.
     const DieGroups& groups = m_analysis->groups;
+    const auto rowsOf = [](std::size_t groupCount, std::size_t colours) {
+        return static_cast<int>(std::min(groupCount, colours));
+    };
+    const int unfoldedRows =
+        (groups.dp.empty() ? 0 : 1 + rowsOf(groups.dp.size(), kDpFills.size())) +
+        (groups.tatp.empty() ? 0 : 2 + rowsOf(groups.tatp.size(), kTatpBorders.size())) +
+        1; // unused die
+    const bool fold = y + unfoldedRows * line > area.bottom();
+    const auto strip = [&](int groupCount, int colours, const QString& prefix, const QString& what,
+                           const auto& drawSwatch) {
+        const int shown = std::min(groupCount, colours);
+        const int width = std::max(6, std::min(14, (area.width() - 28) / std::max(1, shown) - 2));
+        for (int colour = 0; colour < shown; ++colour)
+            drawSwatch(QRect(left + colour * (width + 2), y + 2, width, line - 6), colour);
+        QStringList names;
+        for (int g = 0; g < groupCount; ++g)
+            names << prefix + QString::number(g);
+        m_legendRows.push_back({QRect(area.left(), y, area.width(), line),
+                                what.arg(groupCount).arg(names.join(QStringLiteral(", ")))});
+        y += line;
+        painter.setPen(QColor(90, 90, 90));
+        painter.drawText(
+            QRect(left, y, area.width() - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
+            metrics.elidedText(
+                tr("%1%2 … %1%3: %4 groups").arg(prefix).arg(0).arg(groupCount - 1).arg(groupCount),
+                Qt::ElideRight, area.width() - 20));
+        y += line;
+    };
     if (!groups.dp.empty()) {
         heading(tr("Fill: DP group"));
-        colourRows(static_cast<int>(groups.dp.size()), static_cast<int>(kDpFills.size()),
-                   QStringLiteral("D"), tr("DP groups filled in this colour: %1"),
-                   [&](int colour, const QString& names) {
-                       swatch(dpFill(colour), QPen(QColor(150, 150, 150)), names);
-                   });
+        if (fold)
+            strip(static_cast<int>(groups.dp.size()), static_cast<int>(kDpFills.size()),
+                  QStringLiteral("D"), tr("%1 DP groups, filled in these colours in turn: %2"),
+                  [&](const QRect& box, int colour) {
+                      painter.setPen(QPen(QColor(150, 150, 150)));
+                      painter.setBrush(dpFill(colour));
+                      painter.drawRect(box);
+                  });
+        else
+            colourRows(static_cast<int>(groups.dp.size()), static_cast<int>(kDpFills.size()),
+                       QStringLiteral("D"), tr("DP groups filled in this colour: %1"),
+                       [&](int colour, const QString& names) {
+                           swatch(dpFill(colour), QPen(QColor(150, 150, 150)), names);
+                       });
     }
     if (!groups.tatp.empty()) {
         heading(tr("Border: TATP group"));
@@ -922,15 +965,24 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
         painter.drawText(QRect(left, y, area.width() - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
                          tr("badge Tg.i: group g, position i"));
         y += line;
-        colourRows(static_cast<int>(groups.tatp.size()), static_cast<int>(kTatpBorders.size()),
-                   QStringLiteral("T"), tr("TATP groups bordered in this colour: %1"),
-                   [&](int colour, const QString& names) {
-                       swatch(Qt::white, QPen(tatpBorder(colour), 3), names);
-                   });
+        if (fold)
+            strip(static_cast<int>(groups.tatp.size()), static_cast<int>(kTatpBorders.size()),
+                  QStringLiteral("T"), tr("%1 TATP groups, bordered in these colours in turn: %2"),
+                  [&](const QRect& box, int colour) {
+                      painter.setPen(QPen(tatpBorder(colour), 3));
+                      painter.setBrush(Qt::white);
+                      painter.drawRect(box);
+                  });
+        else
+            colourRows(static_cast<int>(groups.tatp.size()), static_cast<int>(kTatpBorders.size()),
+                       QStringLiteral("T"), tr("TATP groups bordered in this colour: %1"),
+                       [&](int colour, const QString& names) {
+                           swatch(Qt::white, QPen(tatpBorder(colour), 3), names);
+                       });
         if (groups.dp.empty())
             swatch(kNoDpFill, QPen(QColor(150, 150, 150)), tr("in no DP group"));
     }
-    swatch(kUnusedFill, QPen(QColor(150, 150, 150)), tr("unused die"));
+    swatch(kUnusedFill, QPen(QColor(150, 150, 150)), cluster ? tr("unused GPU") : tr("unused die"));
     if (m_tcme || m_selectedLink || m_finding) {
         y += 6;
         heading(tr("Overlays"));

@@ -377,5 +377,34 @@ TEST(ClusterView, ZoomToReadIdsShowsThemAboutTheSelectedGpu) {
     EXPECT_DOUBLE_EQ(view.geometry().tilePixels(), readable);
 }
 
+// A legend too long for the view folds each kind of group onto one strip of its colours
+// (docs/gui.md "The mesh"): the 32-A100 example at the mesh's size in a 1280x720 window keeps
+// every row on screen; a tall view lists one row per colour.
+TEST(ClusterView, TheGroupLegendFoldsWhenItWouldRunPastTheFoot) {
+    const auto analysis = analyseScenario(test::exampleScenario("gpt3_13b_dgx_a100_32gpu.json"));
+    ASSERT_EQ(analysis->groups.dp.size(), 16u);
+    const auto legendTexts = [&](QSize size) {
+        MeshView view;
+        view.resize(size);
+        view.setAnalysis(analysis);
+        view.grab();
+        QStringList texts;
+        for (const auto& [rect, text] : view.legendRows()) {
+            EXPECT_LE(rect.bottom(), view.height()) << text.toStdString();
+            texts << text;
+        }
+        return texts;
+    };
+    const QStringList shortView = legendTexts(QSize(500, 430));
+    EXPECT_TRUE(shortView.filter("16 DP groups, filled in these colours in turn: D0, D1").size() ==
+                1)
+        << shortView.join('\n').toStdString();
+    EXPECT_TRUE(shortView.filter("DP groups filled in this colour").isEmpty());
+
+    const QStringList tallView = legendTexts(QSize(900, 1100));
+    EXPECT_EQ(tallView.filter("DP groups filled in this colour").size(), 12) // 12 fill colours
+        << tallView.join('\n').toStdString();
+}
+
 } // namespace
 } // namespace ws
