@@ -126,6 +126,26 @@ QColor tatpBorder(int group) {
     return QColor(kTatpBorders[static_cast<std::size_t>(group) % kTatpBorders.size()]);
 }
 
+// The groups the tiles' borders mark: the TATP groups, or with none (tatp 1) Megatron's TP
+// groups, so that a TP strategy's groups show on the mesh too (docs/gui.md "The mesh").
+struct BorderGroups {
+    const std::vector<std::vector<DieId>>* groups = nullptr;
+    const std::vector<int>* ofDie = nullptr;
+    bool tp = false;
+    QString prefix; // of a group's name: "T0" (TATP), "P0" (TP)
+
+    int of(DieId die) const {
+        return ofDie->empty() ? -1 : (*ofDie)[static_cast<std::size_t>(die)];
+    }
+    bool empty() const { return groups->empty(); }
+};
+
+BorderGroups borderGroups(const DieGroups& groups) {
+    if (groups.tatp.empty() && !groups.tp.empty())
+        return {&groups.tp, &groups.tpOfDie, true, QStringLiteral("P")};
+    return {&groups.tatp, &groups.tatpOfDie, false, QStringLiteral("T")};
+}
+
 } // namespace
 
 MeshView::MeshView(QWidget* parent) : QWidget(parent) {
@@ -392,6 +412,7 @@ void MeshView::render(QPainter& painter, const QRect& area) const {
 void MeshView::paintTiles(QPainter& painter, const QRectF& visible) const {
     const WaferTopology& topology = *m_analysis->topology;
     const DieGroups& groups = m_analysis->groups;
+    const BorderGroups bordered = borderGroups(groups);
     const double tile = m_geometry.tilePixels();
     const bool detailed = tile >= 14; // borders and group colours
     // Batch by fill colour: one drawRects per colour.
@@ -409,7 +430,7 @@ void MeshView::paintTiles(QPainter& painter, const QRectF& visible) const {
             continue;
         }
         const int dp = groups.dpOfDie[static_cast<std::size_t>(die)];
-        const bool grouped = groups.tatpOfDie[static_cast<std::size_t>(die)] >= 0;
+        const bool grouped = bordered.of(die) >= 0;
         const QRgb fill = (dp >= 0 ? dpFill(dp) : grouped ? kNoDpFill : kUnusedFill).rgb();
         auto bucket = std::find_if(fills.begin(), fills.end(),
                                    [&](const auto& entry) { return entry.first == fill; });
@@ -418,7 +439,7 @@ void MeshView::paintTiles(QPainter& painter, const QRectF& visible) const {
         bucket->second.push_back(box);
         if (wafer.dieSpeed(die) < 1.0)
             slow.push_back(box);
-        const int tatp = groups.tatpOfDie[static_cast<std::size_t>(die)];
+        const int tatp = bordered.of(die);
         if (detailed) {
             auto border = std::find_if(borders.begin(), borders.end(),
                                        [&](const auto& entry) { return entry.first == tatp; });
@@ -691,13 +712,14 @@ void MeshView::paintLabels(QPainter& painter, const QRectF& visible) const {
         if (const int stage = stageOf(*m_analysis, die); stage >= 0)
             badge << QStringLiteral("S%1").arg(stage);
         const int dp = groups.dpOfDie[static_cast<std::size_t>(die)];
-        const int tatp = groups.tatpOfDie[static_cast<std::size_t>(die)];
+        const BorderGroups bordered = borderGroups(groups);
+        const int tatp = bordered.of(die);
         if (dp >= 0)
             badge << QStringLiteral("D%1").arg(dp);
-        if (tatp >= 0) {
-            const auto& members = groups.tatp[static_cast<std::size_t>(tatp)];
+        if (tatp >= 0) { // "T0.1": TATP group 0, stream position 1; "P0.1": TP group 0, rank 1
+            const auto& members = (*bordered.groups)[static_cast<std::size_t>(tatp)];
             const auto position = std::find(members.begin(), members.end(), die) - members.begin();
-            badge << QStringLiteral("T%1.%2").arg(tatp).arg(position);
+            badge << QStringLiteral("%1%2.%3").arg(bordered.prefix).arg(tatp).arg(position);
         }
         if (!badge.isEmpty()) {
             painter.setPen(QColor(50, 50, 50));
@@ -917,9 +939,10 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
     const auto rowsOf = [](std::size_t groupCount, std::size_t colours) {
         return static_cast<int>(std::min(groupCount, colours));
     };
+    const BorderGroups bordered = borderGroups(groups);
     const int unfoldedRows =
         (groups.dp.empty() ? 0 : 1 + rowsOf(groups.dp.size(), kDpFills.size())) +
-        (groups.tatp.empty() ? 0 : 2 + rowsOf(groups.tatp.size(), kTatpBorders.size())) +
+        (bordered.empty() ? 0 : 2 + rowsOf(bordered.groups->size(), kTatpBorders.size())) +
         1; // unused die
     const bool fold = y + unfoldedRows * line > area.bottom();
     const auto strip = [&](int groupCount, int colours, const QString& prefix, const QString& what,
@@ -959,23 +982,27 @@ void MeshView::paintLegend(QPainter& painter, const QRect& area) const {
                            swatch(dpFill(colour), QPen(QColor(150, 150, 150)), names);
                        });
     }
-    if (!groups.tatp.empty()) {
-        heading(tr("Border: TATP group"));
+    if (!bordered.empty()) {
+        const int count = static_cast<int>(bordered.groups->size());
+        heading(bordered.tp ? tr("Border: TP group") : tr("Border: TATP group"));
         painter.setPen(QColor(90, 90, 90));
         painter.drawText(QRect(left, y, area.width() - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
-                         tr("badge Tg.i: group g, position i"));
+                         bordered.tp ? tr("badge Pg.i: group g, rank i")
+                                     : tr("badge Tg.i: group g, position i"));
         y += line;
         if (fold)
-            strip(static_cast<int>(groups.tatp.size()), static_cast<int>(kTatpBorders.size()),
-                  QStringLiteral("T"), tr("%1 TATP groups, bordered in these colours in turn: %2"),
+            strip(count, static_cast<int>(kTatpBorders.size()), bordered.prefix,
+                  bordered.tp ? tr("%1 TP groups, bordered in these colours in turn: %2")
+                              : tr("%1 TATP groups, bordered in these colours in turn: %2"),
                   [&](const QRect& box, int colour) {
                       painter.setPen(QPen(tatpBorder(colour), 3));
                       painter.setBrush(Qt::white);
                       painter.drawRect(box);
                   });
         else
-            colourRows(static_cast<int>(groups.tatp.size()), static_cast<int>(kTatpBorders.size()),
-                       QStringLiteral("T"), tr("TATP groups bordered in this colour: %1"),
+            colourRows(count, static_cast<int>(kTatpBorders.size()), bordered.prefix,
+                       bordered.tp ? tr("TP groups bordered in this colour: %1")
+                                   : tr("TATP groups bordered in this colour: %1"),
                        [&](int colour, const QString& names) {
                            swatch(Qt::white, QPen(tatpBorder(colour), 3), names);
                        });
@@ -1482,6 +1509,8 @@ QString MeshView::dieToolTip(DieId die) const {
         text += tr("<br>DP group D%1").arg(dp);
     if (tatp >= 0)
         text += tr("<br>TATP group T%1").arg(tatp);
+    if (!groups.tp.empty() && groups.tpOfDie[static_cast<std::size_t>(die)] >= 0)
+        text += tr("<br>TP group P%1").arg(groups.tpOfDie[static_cast<std::size_t>(die)]);
     if (const int stage = stageOf(*m_analysis, die); stage >= 0)
         text += tr("<br>pipeline stage S%1 of %2 (strategy.pp)")
                     .arg(stage)

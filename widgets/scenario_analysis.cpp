@@ -33,6 +33,7 @@ std::shared_ptr<const ScenarioAnalysis> analyseScenario(const Scenario& scenario
         analysis->groups.dpOfDie.assign(static_cast<std::size_t>(analysis->topology->dieCount()),
                                         -1);
         analysis->groups.tatpOfDie = analysis->groups.dpOfDie;
+        analysis->groups.tpOfDie = analysis->groups.dpOfDie;
     }
     if (scenario.strategy && scenario.strategy->pp > 1 && analysis->groupsError.empty()) {
         // The simulation placed it already, so it places: the mesh names each die's stage.

@@ -56,6 +56,7 @@ DieGroups dieGroups(const Scenario& scenario, const WaferTopology& topology) {
         result.source = DieGroups::Source::Strategy;
         result.dp = withoutSingletons(placement.groups(GroupKind::DP));
         result.tatp = withoutSingletons(placement.groups(GroupKind::TATP));
+        result.tp = withoutSingletons(placement.groups(GroupKind::TP));
     } else if (const auto labels = scenario.extensions.find("x-groups");
                labels != scenario.extensions.end()) {
         if (!labels->is_object())
@@ -67,6 +68,7 @@ DieGroups dieGroups(const Scenario& scenario, const WaferTopology& topology) {
     }
     result.dpOfDie = groupOfDie(result.dp, topology.dieCount());
     result.tatpOfDie = groupOfDie(result.tatp, topology.dieCount());
+    result.tpOfDie = groupOfDie(result.tp, topology.dieCount());
     return result;
 }
 

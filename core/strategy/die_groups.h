@@ -8,7 +8,8 @@
 
 namespace ws {
 
-// The DP and TATP groups of a scenario's dies, as the GUI shows and edits them.
+// The DP, TATP and TP groups of a scenario's dies, as the GUI shows them (and edits the DP and
+// TATP groups).
 //
 // With a strategy they come from its placement (placeStrategy), so a sequential or snake
 // mapping shows the groups it produced. Explicit traffic has no strategy; its groups may be
@@ -19,8 +20,12 @@ struct DieGroups {
     Source source = Source::None;
     std::vector<std::vector<DieId>> dp;   // each DP group, in rank order
     std::vector<std::vector<DieId>> tatp; // each TATP group, in stream path order
-    std::vector<int> dpOfDie;             // by DieId: index into dp, -1 when in none
-    std::vector<int> tatpOfDie;           // by DieId: index into tatp, -1 when in none
+    // Each Megatron tensor-parallel group (strategy.tp > 1), in rank order: a strategy's only;
+    // the GUI shows them where it shows TATP groups when there are none (tatp 1).
+    std::vector<std::vector<DieId>> tp;
+    std::vector<int> dpOfDie;   // by DieId: index into dp, -1 when in none
+    std::vector<int> tatpOfDie; // by DieId: index into tatp, -1 when in none
+    std::vector<int> tpOfDie;   // by DieId: index into tp, -1 when in none
 };
 
 // Throws ScenarioError when the strategy cannot be placed, or "x-groups" is malformed

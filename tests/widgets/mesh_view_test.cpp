@@ -75,6 +75,35 @@ TEST(MeshView, AnOverrideRecoloursTheLinks) {
 // after six, "+44 more"): one row per colour in use, naming every group it marks, each group
 // once, and every row inside the view. dp 2 x tatp 50 on 10x10 has 50 DP groups (the pairs of
 // dies at one stream position).
+// Megatron's TP groups show where TATP groups would (docs/gui.md "The mesh"): with tatp 1 the
+// tiles' borders mark the TP groups, the legend names them P0, P1, and the groups are the
+// placement's: dp 2 x tp 2 on a 4x4 wafer, sequentially, puts TP group 0 on dies 0 and 1.
+TEST(MeshView, TpGroupsAreBorderedAndNamedWhenThereIsNoTatp) {
+    Scenario scenario = test::smallStrategyScenario();
+    scenario.strategy->tatp = 1;
+    scenario.strategy->tp = 2;
+    const auto analysis = analyseScenario(scenario);
+    ASSERT_TRUE(analysis->groups.tatp.empty());
+    ASSERT_EQ(analysis->groups.tp.size(), 2u);
+    EXPECT_EQ(analysis->groups.tp[0], (std::vector<DieId>{0, 1}));
+    EXPECT_EQ(analysis->groups.tpOfDie[1], 0);
+    MeshView view;
+    view.resize(900, 700);
+    view.setAnalysis(analysis);
+    view.grab();
+    QStringList rows;
+    for (const auto& [rect, text] : view.legendRows())
+        rows << text;
+    EXPECT_EQ(rows.filter("TP groups bordered in this colour: ").size(), 2)
+        << rows.join('\n').toStdString();
+    EXPECT_TRUE(rows.filter("TATP groups").isEmpty());
+    // Die 1's border is TP group 0's colour (the first border colour), its fill DP group 1's.
+    const QImage image = view.grab().toImage();
+    const QRectF box = view.geometry().dieRect(analysis->topology->coord(1));
+    EXPECT_TRUE(test::sameColor(pixelAt(image, QPointF(box.left() + 1, box.center().y())),
+                                QColor(0x1b, 0x9e, 0x77), 40));
+}
+
 TEST(MeshView, TheLegendNamesEveryGroupAtFiftyGroups) {
     Scenario scenario = test::smallStrategyScenario();
     scenario.wafer.rows = 10;
