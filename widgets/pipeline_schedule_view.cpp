@@ -167,42 +167,45 @@ QString PipelineScheduleView::caption() const {
         .arg(percentText(m_report->step->ppBubbleFraction));
 }
 
+QStringList PipelineScheduleView::stepShares() const {
+    const StepMetrics& step = *m_report->step;
+    QStringList shares;
+    for (const double seconds :
+         {step.computeS, step.hbmStallS, step.overheadS, step.optimizerS, step.exposedS})
+        shares << percentText(seconds / step.stepS);
+    return shares;
+}
+
+QString PipelineScheduleView::idealBubbleText() const {
+    const int p = m_stages;
+    const int m = m_microBatches;
+    return QStringLiteral("%1/%2 = %3")
+        .arg(p - 1)
+        .arg(m + p - 1)
+        .arg(percentText(static_cast<double>(p - 1) / (m + p - 1)));
+}
+
 QString PipelineScheduleView::tradeOffText() const {
     if (!hasSchedule(m_report.get()) || m_report->step->stepS <= 0.0)
         return {};
-    const StepMetrics& step = *m_report->step;
-    const auto share = [&step](double seconds) { return percentText(seconds / step.stepS); };
-    const int p = m_stages;
-    const int m = m_microBatches;
+    const QStringList shares = stepShares();
     return tr("Where the step goes: compute %1, HBM stalls %2, task overheads %3, optimizer %4, "
               "communication and waiting %5 (Step breakdown). More micro-batches shrink the "
-              "bubble, ideally (p − 1) / (m + p − 1) = %6/%7 = %8 here (simulated %9), but "
-              "each is smaller: every micro-batch reads its layers' weights from HBM again and "
-              "pays each task's overhead again, so those terms grow with m. The fastest m "
-              "balances the two.")
-        .arg(share(step.computeS), share(step.hbmStallS), share(step.overheadS),
-             share(step.optimizerS), share(step.exposedS))
-        .arg(p - 1)
-        .arg(m + p - 1)
-        .arg(percentText(static_cast<double>(p - 1) / (m + p - 1)),
-             percentText(step.ppBubbleFraction));
+              "bubble, ideally (p − 1) / (m + p − 1) = %6 here (simulated %7), but each is "
+              "smaller: every micro-batch reads its layers' weights from HBM again and pays each "
+              "task's overhead again, so those terms grow with m. The fastest m balances the two.")
+        .arg(shares[0], shares[1], shares[2], shares[3], shares[4], idealBubbleText(),
+             percentText(m_report->step->ppBubbleFraction));
 }
 
 QString PipelineScheduleView::tradeOffSummary() const {
     if (!hasSchedule(m_report.get()) || m_report->step->stepS <= 0.0)
         return {};
-    const StepMetrics& step = *m_report->step;
-    const auto share = [&step](double seconds) { return percentText(seconds / step.stepS); };
-    const int p = m_stages;
-    const int m = m_microBatches;
+    const QStringList shares = stepShares();
     return tr("Step: compute %1 · HBM stalls %2 · overheads %3 · optimizer %4 · communication "
-              "and waiting %5. Ideal bubble %6/%7 = %8: more micro-batches shrink it but add HBM "
-              "stalls and overheads (hover for why)")
-        .arg(share(step.computeS), share(step.hbmStallS), share(step.overheadS),
-             share(step.optimizerS), share(step.exposedS))
-        .arg(p - 1)
-        .arg(m + p - 1)
-        .arg(percentText(static_cast<double>(p - 1) / (m + p - 1)));
+              "and waiting %5. Ideal bubble %6: more micro-batches shrink it but add HBM stalls "
+              "and overheads (hover for why)")
+        .arg(shares[0], shares[1], shares[2], shares[3], shares[4], idealBubbleText());
 }
 
 int PipelineScheduleView::forwardBarCount() const {

@@ -67,6 +67,11 @@ public:
     static QColor idleHatchColor();
 
 private:
+    // The step's five terms as shares of it: compute, HBM stalls, overheads, optimizer,
+    // communication and waiting ("53.1%").
+    QStringList stepShares() const;
+    QString idealBubbleText() const; // (p - 1) / (m + p - 1): "3/19 = 15.8%"
+
     void rebuild();
     void showWholeSchedule();
     void updateLabels(); // on each replot: numbers in the bars wide enough for them

@@ -28,38 +28,6 @@ std::string mappingText(const StrategySpec& s) {
     return s.mapping == StrategySpec::Explicit ? "explicit groups" : toString(s.mapping);
 }
 
-// The search space's genome for a strategy written in a file. Explicit groups become the
-// wafer-snake placement when it can hold them (sp = tp = pp = 1), else the snake mapping.
-Genome genomeOf(const StrategySpec& s) {
-    Genome g;
-    g.pp = s.pp;
-    g.dp = s.dp;
-    g.sp = s.sp;
-    g.tp = s.tp;
-    g.tatp = s.tatp;
-    g.fsdp = s.fsdp;
-    g.fsdpMulticast = s.fsdpAllGatherMulticast;
-    g.doubleBuffering = s.doubleBuffering;
-    g.checkpointing = s.activationCheckpointing;
-    g.sequenceParallel = s.sequenceParallel;
-    g.bidirectionalRings = s.bidirectionalRings;
-    g.tpOverlap = s.tpOverlap;
-    g.microBatches = s.microBatches;
-    switch (s.mapping) {
-    case StrategySpec::Sequential:
-        g.placement = PlacementGene::Sequential;
-        break;
-    case StrategySpec::Snake:
-        g.placement = PlacementGene::Snake;
-        break;
-    case StrategySpec::Explicit:
-        g.placement =
-            s.sp == 1 && s.tp == 1 && s.pp == 1 ? PlacementGene::WaferSnake : PlacementGene::Snake;
-        break;
-    }
-    return g;
-}
-
 struct Candidate {
     Genome genome;
     StrategySpec strategy;
@@ -112,7 +80,7 @@ std::vector<NearStrategy> nearestFittingStrategies(const Scenario& scenario,
     const SearchSpace space(workload, topology);
     const AnalyticEvaluator evaluator(workload, scenario.wafer, topology, scenario.routingMode(),
                                       scenario.linkTierSpeeds(), scenario.tierProtocols());
-    const Genome start = genomeOf(current);
+    const Genome start = SearchSpace::genomeOf(current);
 
     std::set<std::uint64_t> seen{start.key()};
     std::vector<Candidate> fitting;
@@ -162,18 +130,14 @@ std::vector<NearStrategy> nearestFittingStrategies(const Scenario& scenario,
     for (std::size_t i = 0; i < fitting.size() && i < simulations; ++i) {
         const Candidate& candidate = fitting[i];
         StrategyScore score = analyticScore(candidate.strategy, candidate.estimate, tokensPerStep);
-        try {
-            const SimulatedStep step =
-                simulateStep(withStrategy(scenario, candidate.strategy), topology, cancel);
-            if (step.outOfMemory)
-                continue;
-            score.simulatedStepS = step.stepS;
-            score.tokensPerSecond = step.tokensPerSecond;
-            score.memoryPerDieBytes = step.memoryPerDieBytes;
-            score.fitsInSram = step.fitsInSram;
-        } catch (const ScenarioError&) {
-            continue; // the analytical model placed it; the step builder refused it
-        }
+        const std::optional<SimulatedStep> step =
+            simulateFitting(scenario, candidate.strategy, topology, cancel);
+        if (!step)
+            continue;
+        score.simulatedStepS = step->stepS;
+        score.tokensPerSecond = step->tokensPerSecond;
+        score.memoryPerDieBytes = step->memoryPerDieBytes;
+        score.fitsInSram = step->fitsInSram;
         std::string text;
         for (const std::string& change : strategyChanges(current, candidate.strategy))
             text += (text.empty() ? "" : ", ") + change;

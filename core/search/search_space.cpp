@@ -405,6 +405,36 @@ StrategySpec SearchSpace::toStrategy(const Genome& g) const {
     return s;
 }
 
+Genome SearchSpace::genomeOf(const StrategySpec& s) {
+    Genome g;
+    g.pp = s.pp;
+    g.dp = s.dp;
+    g.sp = s.sp;
+    g.tp = s.tp;
+    g.tatp = s.tatp;
+    g.fsdp = s.fsdp;
+    g.fsdpMulticast = s.fsdpAllGatherMulticast;
+    g.doubleBuffering = s.doubleBuffering;
+    g.checkpointing = s.activationCheckpointing;
+    g.sequenceParallel = s.sequenceParallel;
+    g.bidirectionalRings = s.bidirectionalRings;
+    g.tpOverlap = s.tpOverlap;
+    g.microBatches = s.microBatches;
+    switch (s.mapping) {
+    case StrategySpec::Sequential:
+        g.placement = PlacementGene::Sequential;
+        break;
+    case StrategySpec::Snake:
+        g.placement = PlacementGene::Snake;
+        break;
+    case StrategySpec::Explicit:
+        g.placement =
+            s.sp == 1 && s.tp == 1 && s.pp == 1 ? PlacementGene::WaferSnake : PlacementGene::Snake;
+        break;
+    }
+    return g;
+}
+
 std::string strategyLabel(const StrategySpec& s) {
     std::string label;
     auto degree = [&](const char* name, int value) {

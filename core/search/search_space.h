@@ -114,6 +114,10 @@ public:
 
     // The strategy a genome stands for, as parseStrategy would read it.
     StrategySpec toStrategy(const Genome& genome) const;
+    // The reverse, for a strategy written in a file: explicit groups become the wafer-snake
+    // placement when it can hold them (sp = tp = pp = 1), else the snake mapping. Not repaired:
+    // member() makes it one of the space's.
+    static Genome genomeOf(const StrategySpec& strategy);
 
 private:
     template <class Visit> void forEach(Visit visit) const;

@@ -61,16 +61,12 @@ std::vector<FamilyBest> familyBests(const Scenario& scenario, const WaferTopolog
         if (const auto known = simulated.find(candidate.label); known != simulated.end()) {
             score.simulatedStepS = known->second;
         } else {
-            try {
-                const SimulatedStep step =
-                    simulateStep(withStrategy(scenario, candidate.strategy), topology, cancel);
-                if (step.outOfMemory)
-                    continue;
-                score.simulatedStepS = step.stepS;
-                score.tokensPerSecond = step.tokensPerSecond;
-            } catch (const ScenarioError&) {
-                continue; // the analytical model took it; the builder refused it
-            }
+            const std::optional<SimulatedStep> step =
+                simulateFitting(scenario, candidate.strategy, topology, cancel);
+            if (!step)
+                continue;
+            score.simulatedStepS = step->stepS;
+            score.tokensPerSecond = step->tokensPerSecond;
         }
         keep(family, std::move(score));
     }

@@ -55,4 +55,17 @@ SimulatedStep simulateStep(const Scenario& scenario, const WaferTopology& topolo
     return out;
 }
 
+std::optional<SimulatedStep> simulateFitting(const Scenario& scenario, const StrategySpec& strategy,
+                                             const WaferTopology& topology,
+                                             const std::function<bool()>& cancel) {
+    try {
+        const SimulatedStep step = simulateStep(withStrategy(scenario, strategy), topology, cancel);
+        if (step.outOfMemory)
+            return std::nullopt;
+        return step;
+    } catch (const ScenarioError&) {
+        return std::nullopt;
+    }
+}
+
 } // namespace ws

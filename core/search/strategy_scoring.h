@@ -7,6 +7,7 @@
 #include "topology/wafer_topology.h"
 
 #include <functional>
+#include <optional>
 
 namespace ws {
 
@@ -31,5 +32,12 @@ struct SimulatedStep {
 };
 SimulatedStep simulateStep(const Scenario& scenario, const WaferTopology& topology,
                            const std::function<bool()>& cancel = {});
+
+// `strategy` on the scenario, simulated, when it places and fits in memory: nullopt when the
+// step builder refuses it (the analytical model placed it; the builder did not) or it runs out
+// of memory. Throws RunCancelled when `cancel` fires.
+std::optional<SimulatedStep> simulateFitting(const Scenario& scenario, const StrategySpec& strategy,
+                                             const WaferTopology& topology,
+                                             const std::function<bool()>& cancel = {});
 
 } // namespace ws
