@@ -31,7 +31,7 @@ std::string mappingText(const StrategySpec& s) {
 struct Candidate {
     Genome genome;
     StrategySpec strategy;
-    int changes = 0;
+    std::vector<std::string> changes; // strategyChanges from the scenario's strategy
     AnalyticEstimate estimate;
 };
 
@@ -96,16 +96,16 @@ std::vector<NearStrategy> nearestFittingStrategies(const Scenario& scenario,
             strategy.tatpSchedule = current.tatpSchedule;
             strategy.fsdpReduceScatterTree = current.fsdpReduceScatterTree && strategy.fsdp;
             strategy.extensions = current.extensions;
-            Candidate candidate{g, strategy,
-                                static_cast<int>(strategyChanges(current, strategy).size()),
+            Candidate candidate{g, strategy, strategyChanges(current, strategy),
                                 evaluator.evaluate(strategy)};
             if (candidate.estimate.feasible && !candidate.estimate.memory.outOfMemory())
                 fitting.push_back(candidate);
             visited.push_back(std::move(candidate));
         }
-        std::stable_sort(
-            visited.begin(), visited.end(),
-            [](const Candidate& a, const Candidate& b) { return a.changes < b.changes; });
+        std::stable_sort(visited.begin(), visited.end(),
+                         [](const Candidate& a, const Candidate& b) {
+                             return a.changes.size() < b.changes.size();
+                         });
         return visited;
     };
     // A strategy written by hand may lie outside the space (a degree that divides nothing
@@ -118,8 +118,8 @@ std::vector<NearStrategy> nearestFittingStrategies(const Scenario& scenario,
             visit(space.neighbours(ring1[i].genome));
 
     std::sort(fitting.begin(), fitting.end(), [](const Candidate& a, const Candidate& b) {
-        if (a.changes != b.changes)
-            return a.changes < b.changes;
+        if (a.changes.size() != b.changes.size())
+            return a.changes.size() < b.changes.size();
         if (a.estimate.stepS != b.estimate.stepS)
             return a.estimate.stepS < b.estimate.stepS;
         return a.genome.key() < b.genome.key();
@@ -139,9 +139,10 @@ std::vector<NearStrategy> nearestFittingStrategies(const Scenario& scenario,
         score.memoryPerDieBytes = step->memoryPerDieBytes;
         score.fitsInSram = step->fitsInSram;
         std::string text;
-        for (const std::string& change : strategyChanges(current, candidate.strategy))
+        for (const std::string& change : candidate.changes)
             text += (text.empty() ? "" : ", ") + change;
-        offered.push_back({std::move(score), candidate.changes, std::move(text)});
+        offered.push_back(
+            {std::move(score), static_cast<int>(candidate.changes.size()), std::move(text)});
     }
     std::stable_sort(offered.begin(), offered.end(),
                      [](const NearStrategy& a, const NearStrategy& b) {
