@@ -32,6 +32,10 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+#include <functional>
+#include <numeric>
+
 namespace ws {
 
 namespace {
@@ -144,7 +148,7 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 18));
     m_selected->removeFromLegend();
     m_scatter->xAxis->setLabel(tr("memory per die (GB)"));
-    m_scatter->yAxis->setLabel(tr("step time (s, log scale)"));
+    m_scatter->yAxis->setLabel(tr("step time (s)"));
     m_scatter->yAxis->setScaleType(QCPAxis::stLogarithmic);
     QSharedPointer<QCPAxisTickerLog> logTicker(new QCPAxisTickerLog);
     logTicker->setSubTickCount(8);
@@ -192,6 +196,7 @@ SearchPanel::SearchPanel(ScenarioDocument* document, QWidget* parent)
     connect(m_searchButton, &QPushButton::clicked, this, &SearchPanel::start);
     connect(m_cancelButton, &QPushButton::clicked, this, &SearchPanel::cancel);
     connect(m_applyButton, &QPushButton::clicked, this, &SearchPanel::apply);
+    connect(m_scatter, &QCustomPlot::afterLayout, this, &SearchPanel::placePointLabels);
     connect(m_scatter, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
         const QString text = candidateToolTip(event->position());
         if (text.isEmpty())
@@ -486,6 +491,9 @@ void SearchPanel::replot() {
     plotResultMarkers();
 
     m_scatter->clearItems();
+    m_limitLabels.clear();
+    m_pointLabels.clear();
+    m_offAxisNote = nullptr;
     // The view: every strategy that fits, the baselines and the best, and memory up to twice
     // SRAM + HBM (out-of-memory strategies can need a thousand times more; beyond that they are
     // off the axis, and a note says how many).
@@ -541,6 +549,7 @@ void SearchPanel::replot() {
         label->position->setCoords(limitGB, 1.0);
         label->setRotation(-90);
         label->setPadding(QMargins(2, 0, 2, 2));
+        m_limitLabels.push_back(label);
     }
     // The named points: baselines, the best and the current strategy. Those at one simulated
     // point (Megatron-1 and -3 often pick the same tp-only configuration) share one label.
@@ -574,44 +583,141 @@ void SearchPanel::replot() {
     const double span = std::max(std::min(memoryShownGB, xMax) - xMin, 1e-3);
     const QCPRange x(std::max(0.0, xMin - 0.08 * span),
                      std::min(memoryShownGB, xMax) + 0.08 * span);
-    if (offAxis > 0) {
-        auto* note = new QCPItemText(m_scatter);
-        note->setText(tr("%1 more out of memory, beyond the axis →").arg(offAxis));
-        note->setColor(kOutOfMemoryColour.darker(130));
-        note->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-        note->position->setType(QCPItemPosition::ptAxisRectRatio);
-        note->position->setCoords(1.0, 0.0);
-        note->setPadding(QMargins(2, 2, 4, 2));
+    if (offAxis > 0) { // placed in the top right corner by placePointLabels
+        m_offAxisNote = new QCPItemText(m_scatter);
+        m_offAxisNote->setText(tr("%1 more out of memory →").arg(offAxis));
+        m_offAxisNote->setColor(kOutOfMemoryColour.darker(130));
     }
     // Log axis: room above and below, in ratio, so that no marker sits on the frame (the
     // best is the lowest point, and its star is 16 px wide).
     const QCPRange y(yMin / 1.4, yMax * 1.4);
     m_scatter->xAxis->setRange(x);
     m_scatter->yAxis->setRange(y);
-    // Each label goes towards the middle; labels on one side closer than a line apart are
-    // pushed down one under the other (issue 20 item 10: they overlapped).
-    const double lineHeight = QFontMetricsF(m_scatter->font()).height();
-    std::sort(labels.begin(), labels.end(),
-              [](const Named& a, const Named& b) { return a.point.y() > b.point.y(); });
-    double lastPixel[2] = {-1e9, -1e9}; // by side: left, right
+    // Labelled after each layout, in pixels (placePointLabels), so that a resized dock keeps
+    // them apart.
     for (const Named& named : labels) {
-        const bool rightHalf = named.point.x() > x.center();
-        double labelY = named.point.y();
-        if (m_scatter->axisRect()->height() > 0) { // laid out: pixels mean something
-            const double pixel =
-                std::max(m_scatter->yAxis->coordToPixel(labelY), lastPixel[rightHalf] + lineHeight);
-            lastPixel[rightHalf] = pixel;
-            labelY = m_scatter->yAxis->pixelToCoord(pixel);
-        }
         auto* label = new QCPItemText(m_scatter);
         label->setText(named.names.join(QStringLiteral(" = ")));
         label->setColor(named.colour);
-        label->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) |
-                                    Qt::AlignVCenter);
-        label->position->setCoords(named.point.x(), labelY);
-        label->setPadding(rightHalf ? QMargins(0, 0, 9, 0) : QMargins(9, 0, 0, 0));
+        m_pointLabels.push_back({label, named.point});
     }
+    placePointLabels();
     m_scatter->replot(QCustomPlot::rpQueuedReplot);
+}
+
+namespace {
+
+// The pixel box of a text item as drawn (rotated or not): the box around its four corners.
+QRectF drawnBox(const QCPItemText& text) {
+    double left = std::numeric_limits<double>::infinity(), top = left;
+    double right = -left, bottom = -left;
+    for (const QCPItemAnchor* corner :
+         {text.topLeft, text.topRight, text.bottomLeft, text.bottomRight}) {
+        const QPointF at = corner->pixelPosition();
+        left = std::min(left, at.x());
+        right = std::max(right, at.x());
+        top = std::min(top, at.y());
+        bottom = std::max(bottom, at.y());
+    }
+    return QRectF(QPointF(left, top), QPointF(right, bottom));
+}
+
+} // namespace
+
+void SearchPanel::placePointLabels() {
+    const QRectF area = m_scatter->axisRect()->rect();
+    if (area.height() <= 0.0)
+        return; // not laid out yet: afterLayout places them
+    // What a label must not cover: the limit lines' labels and every named point's marker
+    // (the best's star is 16 px wide).
+    std::vector<QRectF> taken;
+    for (const QCPItemText* limit : m_limitLabels)
+        taken.push_back(drawnBox(*limit));
+    constexpr double kMarkerHalf = 8.0; // px
+    constexpr double kGap = 9.0;        // px between a marker's centre and its label
+    constexpr double kCorner = 2.0;     // px between the off-axis note and the frame
+    constexpr double kShiftPx = 12.0;   // one step sideways
+    std::vector<QPointF> anchors;
+    for (const PointLabel& label : m_pointLabels) {
+        const QPointF at(m_scatter->xAxis->coordToPixel(label.point.x()),
+                         m_scatter->yAxis->coordToPixel(label.point.y()));
+        anchors.push_back(at);
+        taken.emplace_back(at - QPointF(kMarkerHalf, kMarkerHalf),
+                           QSizeF(2 * kMarkerHalf, 2 * kMarkerHalf));
+    }
+    auto isFree = [&](const QRectF& box) {
+        return area.contains(box) &&
+               std::none_of(taken.begin(), taken.end(),
+                            [&](const QRectF& other) { return other.intersects(box); });
+    };
+    // Each label takes the free place nearest its natural one, in pixels moved (half a line up
+    // or down at a time, a few steps sideways, a side switch counting as a step); with none
+    // free it stays at the natural place.
+    auto place = [&](QCPItemText& label, const std::function<QRectF(int, int, bool)>& boxAt,
+                     bool bothWays) {
+        const QFontMetricsF metrics(label.font());
+        const double halfLine = metrics.height() / 2;
+        const int maxHalfLines = static_cast<int>(area.height() / halfLine) + 1;
+        constexpr int kShifts = 8;
+        QRectF chosen = boxAt(0, 0, false);
+        double chosenCost = std::numeric_limits<double>::infinity();
+        for (int half = bothWays ? -maxHalfLines : 0; half <= maxHalfLines; ++half)
+            for (int shift = 0; shift < kShifts; ++shift)
+                for (bool switched : {false, true}) {
+                    const double cost =
+                        std::abs(half) * halfLine + shift * kShiftPx + (switched ? kShiftPx : 0.0);
+                    if (cost >= chosenCost)
+                        continue;
+                    const QRectF box = boxAt(half, shift, switched);
+                    if (isFree(box)) {
+                        chosen = box;
+                        chosenCost = cost;
+                    }
+                }
+        label.setClipToAxisRect(false);
+        label.setBrush(QColor(255, 255, 255, 190)); // readable over the candidates
+        label.setPadding(QMargins());
+        label.setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label.position->setType(QCPItemPosition::ptAbsolute);
+        label.position->setCoords(chosen.topLeft());
+        taken.push_back(chosen);
+    };
+    auto sizeOf = [](const QCPItemText& label) {
+        const QFontMetricsF metrics(label.font());
+        return QSizeF(metrics.horizontalAdvance(label.text()), metrics.height());
+    };
+    if (m_offAxisNote) { // top right, moving left or down
+        const QSizeF size = sizeOf(*m_offAxisNote);
+        place(
+            *m_offAxisNote,
+            [&](int half, int shift, bool switched) {
+                const double x =
+                    area.right() - kCorner - size.width() - (shift + (switched ? 8 : 0)) * kShiftPx;
+                return QRectF(QPointF(x, area.top() + kCorner + half * size.height() / 2), size);
+            },
+            false);
+    }
+    // Top first, each towards the middle of the plot unless that side is taken.
+    std::vector<std::size_t> order(m_pointLabels.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return anchors[a].y() < anchors[b].y(); });
+    for (std::size_t i : order) {
+        QCPItemText& label = *m_pointLabels[i].item;
+        const QPointF at = anchors[i];
+        const QSizeF size = sizeOf(label);
+        const bool towardsLeft = at.x() > area.center().x();
+        place(
+            label,
+            [&](int half, int shift, bool switched) {
+                const bool left = towardsLeft != switched;
+                const double x = left ? at.x() - kGap - size.width() - shift * kShiftPx
+                                      : at.x() + kGap + shift * kShiftPx;
+                return QRectF(QPointF(x, at.y() - size.height() / 2 + half * size.height() / 2),
+                              size);
+            },
+            true);
+    }
 }
 
 void SearchPanel::plotResultMarkers() {

@@ -16,6 +16,7 @@
 
 class QCheckBox;
 class QCPGraph;
+class QCPItemText;
 class QCustomPlot;
 class QLabel;
 class QProgressBar;
@@ -108,6 +109,9 @@ private:
     void addPoints(const std::vector<StrategyScore>& scores);
     void replot();
     void plotResultMarkers();
+    // Puts the off-axis note and each named point's label where it covers no other label,
+    // marker or limit label (after every layout: the pixels move with the dock's size).
+    void placePointLabels();
     void highlightSelectedRow();
     void refreshControls();
     // What the status says before a search: what it would search, or why it cannot.
@@ -122,8 +126,15 @@ private:
     std::shared_ptr<const SearchResult> m_result;
     std::shared_ptr<const ScenarioAnalysis> m_currentAnalysis; // the document's, last simulated
     std::vector<Point> m_points;
-    std::optional<StrategyScore> m_picked; // clicked on the scatter; cleared by a table selection
-    bool m_discardRunning = false;         // the search in flight is for a replaced document
+    struct PointLabel {
+        QCPItemText* item; // owned by m_scatter
+        QPointF point;     // memory GB, step s
+    };
+    std::vector<PointLabel> m_pointLabels;   // best, baselines, current
+    std::vector<QCPItemText*> m_limitLabels; // "SRAM", "SRAM + HBM"; owned by m_scatter
+    QCPItemText* m_offAxisNote = nullptr;    // "n more out of memory"; owned by m_scatter
+    std::optional<StrategyScore> m_picked;   // clicked on the scatter; cleared by a table selection
+    bool m_discardRunning = false;           // the search in flight is for a replaced document
     double m_sramGB = 0.0;
     double m_sramHbmGB = 0.0;
 

@@ -288,6 +288,13 @@ TEST_F(UserSession, AClusterEngineerComparesTpDegreesOn32A100At1280x720) {
     EXPECT_GE(window.meshView()->geometry().tilePixels(), MeshView::kIdTilePixels);
     window.showView("compare");
     shoot(window, "session_cluster_compare");
+
+    // A search at this size: its summary, scatter labels and table stay readable, and the
+    // summary's best is the table's first row (docs/gui.md "Layout").
+    window.showView("search");
+    window.searchPanel()->setBudget(300);
+    ASSERT_TRUE(window.searchPanel()->searchBlocking(300000));
+    shoot(window, "session_cluster_search");
 }
 
 // The reliability engineer, at 1280x720: GPT-3 175B on 6x8 (dp 6 x tatp 8 on snakes) loses a

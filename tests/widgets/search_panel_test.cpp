@@ -145,6 +145,41 @@ TEST(SearchPanel, DrawsTheCurrentStrategyBesideTheBest) {
     EXPECT_FALSE(f.panel.currentPoint());
 }
 
+// In a dock as short as at 1280x720, the labels of the named points, the memory limits and the
+// off-axis note cover no marker label of another and stay inside the axes (docs/gui.md "Layout").
+TEST(SearchPanel, LabelsOnTheScatterDoNotOverlapInAShortDock) {
+    SearchFixture f;
+    f.panel.resize(1000, 230);
+    f.panel.show();
+    ASSERT_TRUE(f.panel.searchBlocking());
+    f.panel.setCurrentAnalysis(analyseScenario(f.document.scenario()));
+    QCustomPlot& plot = *f.panel.scatter();
+    plot.replot();
+    const QRectF axes = plot.axisRect()->rect();
+    std::vector<std::pair<QString, QRectF>> boxes;
+    for (int i = 0; i < plot.itemCount(); ++i) {
+        const auto* text = qobject_cast<QCPItemText*>(plot.item(i));
+        if (!text || text->text().isEmpty())
+            continue;
+        QRectF box;
+        for (const QCPItemAnchor* corner :
+             {text->topLeft, text->topRight, text->bottomLeft, text->bottomRight}) {
+            const QRectF at(corner->pixelPosition(), QSizeF(1e-6, 1e-6));
+            box = box.isEmpty() ? at : box.united(at);
+        }
+        // The limit lines' labels sit on their lines, which may lie left of the axes.
+        if (text->rotation() == 0.0) {
+            EXPECT_TRUE(axes.contains(box)) << text->text().toStdString();
+        }
+        boxes.emplace_back(text->text(), box);
+    }
+    ASSERT_GE(boxes.size(), 3u); // the best, a baseline and the current strategy at least
+    for (std::size_t a = 0; a < boxes.size(); ++a)
+        for (std::size_t b = a + 1; b < boxes.size(); ++b)
+            EXPECT_FALSE(boxes[a].second.intersects(boxes[b].second))
+                << boxes[a].first.toStdString() << " and " << boxes[b].first.toStdString();
+}
+
 TEST(SearchPanel, HoveringACandidateNamesItsStrategy) {
     SearchFixture f;
     ASSERT_TRUE(f.panel.searchBlocking());
