@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QFocusEvent>
 #include <QPainter>
+#include <QScrollArea>
 #include <QTimer>
 
 namespace ws {
@@ -71,6 +72,12 @@ void FocusRing::follow(QWidget* widget) {
                 dock->raise();
             break;
         }
+    // A field below the fold of a scrolling form or panel, reached from another dock: the
+    // scroll area scrolls to it (it does so itself only for a Tab pressed inside it).
+    for (QWidget* w = widget->parentWidget(); w != nullptr && w != widget->window();
+         w = w->parentWidget())
+        if (auto* scroll = qobject_cast<QScrollArea*>(w))
+            scroll->ensureWidgetVisible(widget);
     if (parentWidget() != widget->window()) {
         setParent(widget->window()); // a floating dock is a window of its own
         setAttribute(Qt::WA_TransparentForMouseEvents);

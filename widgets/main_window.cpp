@@ -260,8 +260,8 @@ void MainWindow::createDocks() {
                 m_mesh->setTcmeOverlay(overlay);
                 m_mesh->setLinkLoadOverride(loads);
             });
-    m_tcmeDock =
-        dock(tr("TCME optimizer"), QStringLiteral("tcmeDock"), m_tcme, Qt::RightDockWidgetArea);
+    m_tcmeDock = dock(tr("TCME optimizer"), QStringLiteral("tcmeDock"), verticalScrollArea(m_tcme),
+                      Qt::RightDockWidgetArea);
     // The advisor beside TCME on the right, so that the mesh and the timeline its findings
     // point at stay in view (a bottom tab would hide the timeline).
     m_advisor = new AdvisorPanel(m_document);
@@ -553,9 +553,15 @@ bool MainWindow::isSweepOutput(const QString& path) {
 
 void MainWindow::openSweepResults(const QString& path, bool quiet) {
     m_sweepOpenQuiet = quiet;
+    raiseSweepResults();
+    m_sweepResults->open(path);
+}
+
+void MainWindow::raiseSweepResults() {
     m_sweepResultsDock->show();
     m_sweepResultsDock->raise();
-    m_sweepResults->open(path);
+    // Taller than the bottom row's 260 px: the table and the chart need rows to read.
+    resizeDocks({m_sweepResultsDock}, {height() / 2}, Qt::Vertical);
 }
 
 void MainWindow::openChosenFile(const QString& path) {
@@ -613,10 +619,8 @@ bool MainWindow::showView(const QString& name) {
         m_mesh->setFocus();
         return true;
     }
-    if (name == QLatin1String("sweep")) { // taller than the bottom row's 260 px: table and chart
-        m_sweepResultsDock->show();
-        m_sweepResultsDock->raise();
-        resizeDocks({m_sweepResultsDock}, {height() / 2}, Qt::Vertical);
+    if (name == QLatin1String("sweep")) {
+        raiseSweepResults();
         return true;
     }
     if (name == QLatin1String("breakdown")) { // the Charts dock on its Step breakdown tab

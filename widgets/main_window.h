@@ -148,6 +148,8 @@ private:
     bool openPointScenario(const Scenario& scenario, const QString& name);
     // Opens a scenario (after asking about unsaved edits) or a sweep's output (which keeps
     // the document): File > Open, recent files and drops.
+    // Shows the Sweep results dock in front, half the window's height.
+    void raiseSweepResults();
     void openChosenFile(const QString& path);
     bool save();
     bool saveAs();

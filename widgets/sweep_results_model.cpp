@@ -9,6 +9,8 @@
 #include <QColor>
 #include <QLocale>
 
+#include <algorithm>
+
 namespace ws {
 
 namespace {
@@ -178,30 +180,24 @@ QVariant SweepResultsModel::figureData(const SweepRow& row, Columns figure, int 
 }
 
 QVariant SweepResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation == Qt::Vertical) {
-        // The row's point, so that it stays in view while the figures scroll sideways.
-        if (section < 0 || section >= rowCount() ||
-            (role != Qt::DisplayRole && role != Qt::ToolTipRole))
-            return {};
-        const SweepRow& row = m_output->rows[static_cast<std::size_t>(section)];
-        QStringList values;
-        for (const nlohmann::json& value : row.point.values)
-            values << qs(axisValueText(value));
-        QString text = values.join(QStringLiteral(" · "));
-        if (row.point.sample > 0)
-            text += tr(" #%1").arg(row.point.sample);
-        return role == Qt::DisplayRole ? QVariant(text)
-                                       : QVariant(tr("The point of this row: its axis values "
-                                                     "(and its sample, after #)"));
-    }
+    if (orientation == Qt::Vertical)
+        return {};
     if (section < 0 || section >= columnCount())
         return {};
     const int axes = axisCount();
     if (section < axes) {
-        if (role == Qt::DisplayRole)
-            return qs(m_output->axes[static_cast<std::size_t>(section)]);
+        const std::string& key = m_output->axes[static_cast<std::size_t>(section)];
+        if (role == Qt::DisplayRole) {
+            // The key's last part ("link_bandwidth"), narrow enough to keep in view beside
+            // the figures, unless another axis ends the same way.
+            auto lastPart = [](const std::string& k) { return k.substr(k.rfind('.') + 1); };
+            const auto sameEnd = std::count_if(
+                m_output->axes.begin(), m_output->axes.end(),
+                [&](const std::string& other) { return lastPart(other) == lastPart(key); });
+            return qs(sameEnd > 1 ? key : lastPart(key));
+        }
         if (role == Qt::ToolTipRole)
-            return tr("An axis of the sweep: the scenario key it sets");
+            return tr("An axis of the sweep: the scenario key %1").arg(qs(key));
         return {};
     }
     struct Header {

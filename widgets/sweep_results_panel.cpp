@@ -1,6 +1,7 @@
 #include "sweep_results_panel.h"
 
 #include "background_job.h"
+#include "frozen_columns_table_view.h"
 #include "legend_beside_axes.h"
 #include "std_string_text.h"
 #include "sweep_results_model.h"
@@ -98,14 +99,14 @@ SweepResultsPanel::SweepResultsPanel(QWidget* parent)
     m_model->setObjectName(QStringLiteral("sweepResultsModel"));
     m_sorted->setSourceModel(m_model);
     m_sorted->setSortRole(SweepResultsModel::SortRole);
-    m_table = new QTableView;
+    m_table = new FrozenColumnsTableView;
     m_table->setObjectName(QStringLiteral("sweepResultsTable"));
     m_table->setModel(m_sorted);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    // The row header names the row's point, and stays in view while the figures scroll.
-    m_table->verticalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    // The axis columns name the row's point, and stay in view while the figures scroll.
+    m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // the file's order
     m_table->setSortingEnabled(true);
     splitter->addWidget(m_table);
@@ -160,6 +161,8 @@ SweepResultsPanel::SweepResultsPanel(QWidget* parent)
     splitter->addWidget(chartPane);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
+    // Half each to start: the table's frozen axis columns need room for figures beside them.
+    splitter->setSizes({1000, 1000});
     splitter->setHandleWidth(6); // a handle a user can find and grab
     layout->addWidget(splitter, 1);
 
@@ -257,6 +260,11 @@ void SweepResultsPanel::showLoaded(const std::shared_ptr<const Loaded>& loaded) 
     m_model->setOutput(m_output);
     m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_table->resizeColumnsToContents();
+    // The point's columns stay in view: its axes, and its sample when points repeat.
+    const bool repeated = std::any_of(m_output->rows.begin(), m_output->rows.end(),
+                                      [](const SweepRow& row) { return row.point.sample > 0; });
+    m_table->setFrozenColumnCount(m_model->column(SweepResultsModel::SampleColumn) +
+                                  (repeated ? 1 : 0));
     // The error column is as wide as the room left: its whole text is in the tooltip.
     m_table->horizontalHeader()->setStretchLastSection(true);
 

@@ -25,6 +25,8 @@ class QTableView;
 
 namespace ws {
 
+class FrozenColumnsTableView;
+
 class BackgroundJob;
 class SweepResultsModel;
 
@@ -89,7 +91,7 @@ public:
     // to be opened; false, with the reason as a statusMessage, when it cannot.
     bool openRow(int row);
 
-    QTableView* table() const { return m_table; }
+    FrozenColumnsTableView* table() const { return m_table; }
     QCustomPlot* plot() const { return m_plot; }
     QString captionText() const;
     QString noteText() const;
@@ -129,7 +131,7 @@ private:
     QPushButton* m_openButton;
     SweepResultsModel* m_model;
     QSortFilterProxyModel* m_sorted;
-    QTableView* m_table;
+    FrozenColumnsTableView* m_table;
     QComboBox* m_view;
     QLabel* m_plotLabel;
     QComboBox* m_metric;

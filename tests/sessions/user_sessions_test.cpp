@@ -10,6 +10,7 @@
 #include "fault_editor.h"
 #include "fault_study_panel.h"
 #include "focus_ring.h"
+#include "frozen_columns_table_view.h"
 #include "hardware_panel.h"
 #include "main_window.h"
 #include "mesh_view.h"
@@ -36,6 +37,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTableWidget>
@@ -412,6 +414,16 @@ TEST_F(UserSession, AResearcherOpensASweepChartsItAndOpensARow) {
     metric->setCurrentIndex(metric->findData(static_cast<int>(SweepMetric::Mfu)));
     ASSERT_GE(metric->currentIndex(), 0);
     shoot(window, "session_researcher_sweep");
+
+    // Scrolled to the last columns, the axis columns stay at the left edge.
+    FrozenColumnsTableView& sweepTable = *results.table();
+    const QRect axisCell = sweepTable.frozenView()->visualRect(model->index(0, 0));
+    sweepTable.horizontalScrollBar()->setValue(sweepTable.horizontalScrollBar()->maximum());
+    QApplication::processEvents();
+    EXPECT_GT(sweepTable.horizontalScrollBar()->value(), 0);
+    EXPECT_TRUE(sweepTable.frozenView()->isVisible());
+    EXPECT_EQ(sweepTable.frozenView()->visualRect(model->index(0, 0)), axisCell);
+    shoot(window, "session_researcher_sweep_scrolled");
 
     // Enter on a row opens its point as the document.
     table->setFocus();

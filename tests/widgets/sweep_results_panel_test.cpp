@@ -3,6 +3,7 @@
 // on a row opens the scenario of its point; a file that is not a sweep output is refused with
 // its name and problem; 100,000 rows open without holding the GUI thread; a sweep that searched
 // at every point opens as a regime map whose cells name both families when hovered.
+#include "frozen_columns_table_view.h"
 #include "main_window.h"
 #include "message_log.h"
 #include "scenario_document.h"
@@ -23,6 +24,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -86,7 +88,10 @@ TEST(SweepResultsModel, SortsNumbersAsNumbersAndGreysFailedRows) {
     model.setOutput(std::make_shared<const SweepOutput>(parseSweepOutput(text, SweepFormat::Csv)));
     ASSERT_EQ(model.rowCount(), 3);
     ASSERT_EQ(model.columnCount(), 1 + SweepResultsModel::FigureColumnCount);
-    EXPECT_EQ(model.headerData(0, Qt::Horizontal).toString(), "strategy.tatp");
+    // The key's last part, the whole key in the tooltip.
+    EXPECT_EQ(model.headerData(0, Qt::Horizontal).toString(), "tatp");
+    EXPECT_TRUE(
+        model.headerData(0, Qt::Horizontal, Qt::ToolTipRole).toString().contains("strategy.tatp"));
     const int tokens = model.column(SweepResultsModel::TokensColumn);
     EXPECT_EQ(model.headerData(tokens, Qt::Horizontal).toString(), "tokens/s");
 
@@ -116,6 +121,20 @@ TEST(SweepResultsModel, SortsNumbersAsNumbersAndGreysFailedRows) {
 
 // MFU sits beside the dies used, then the pipeline bubble (docs/gui.md "Sweep results"); an
 // output written before those columns shows them empty.
+TEST(SweepResultsModel, AxesEndingAlikeKeepTheirWholeKeys) {
+    const std::string text =
+        "wafer.link_bandwidth,system.link_bandwidth,strategy.tatp,sample,ok,"
+        "error,step_s,tokens_per_s,mfu,makespan_s,max_link_bytes,"
+        "peak_memory_bytes,oom\n"
+        "\"1 TB/s\",\"100 GB/s\",2,0,true,,0.5,10000,0.4,0.25,1e9,2e10,false\n";
+    SweepResultsModel model;
+    model.setOutput(std::make_shared<const SweepOutput>(parseSweepOutput(text, SweepFormat::Csv)));
+    ASSERT_EQ(model.axisCount(), 3);
+    EXPECT_EQ(model.headerData(0, Qt::Horizontal).toString(), "wafer.link_bandwidth");
+    EXPECT_EQ(model.headerData(1, Qt::Horizontal).toString(), "system.link_bandwidth");
+    EXPECT_EQ(model.headerData(2, Qt::Horizontal).toString(), "tatp");
+}
+
 TEST(SweepResultsModel, GivesTheDiesUsedAndTheBubbleBesideMfu) {
     const std::string text =
         "strategy.dp,sample,ok,error,step_s,tokens_per_s,mfu,makespan_s,max_link_bytes,"
@@ -364,12 +383,14 @@ TEST(SweepResultsPanel, FileOpenShowsTheResultsAndARowOpensItsScenario) {
             table.model()->index(r, 1).data().toString() == "1 TB/s")
             row = r;
     ASSERT_GE(row, 0);
-    const QRect cell = table.visualRect(table.model()->index(row, 0));
+    // The axis cell as the user sees it: on the frozen columns laid over the table's left edge.
+    QTableView& frozen = *panel.table()->frozenView();
+    const QRect cell = frozen.visualRect(table.model()->index(row, 0));
     ASSERT_TRUE(cell.isValid());
     // A double-click as the platform delivers it: a click, then the second press as a
     // double-click (QAbstractItemView opens only the index the first press was on).
-    QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, cell.center());
-    QTest::mouseDClick(table.viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseClick(frozen.viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseDClick(frozen.viewport(), Qt::LeftButton, {}, cell.center());
     ASSERT_TRUE(window.waitForIdle());
     const MessageLog& log = *window.messageLog();
     ASSERT_GT(log.count(), 0);
@@ -395,6 +416,67 @@ TEST(SweepResultsPanel, FileOpenShowsTheResultsAndARowOpensItsScenario) {
     EXPECT_EQ(window.document()->displayName(),
               QString("sweep_point%1.json").arg(panel.output()->rows[otherPoint].point.index))
         << log.text(log.count() - 1).toStdString();
+}
+
+// A table wider than the dock: the axis columns stay at the left edge while the figures scroll
+// under them; a click there selects the row in the table, and their headers sort it
+// (docs/gui.md "Sweep results").
+TEST(SweepResultsPanel, TheAxisColumnsStayInViewWhileTheFiguresScroll) {
+    const SweepFolder folder;
+    SweepResultsPanel panel;
+    panel.resize(700, 300);
+    panel.show();
+    panel.open(folder.path("out.csv"));
+    ASSERT_TRUE(panel.waitForIdle());
+    FrozenColumnsTableView& table = *panel.table();
+    QTableView& frozen = *table.frozenView();
+    ASSERT_EQ(table.frozenColumnCount(), 2); // strategy.tatp, wafer.link_bandwidth
+    EXPECT_TRUE(frozen.isVisible());
+    // Their widths are the table's, fitted to the header names (not the overlay's defaults).
+    for (int column : {0, 1})
+        EXPECT_GE(table.columnWidth(column), table.horizontalHeader()->sectionSizeHint(column));
+    EXPECT_EQ(table.frozenWidth(), table.columnWidth(0) + table.columnWidth(1));
+    EXPECT_EQ(frozen.width(), table.frozenWidth());
+    for (int column = 0; column < table.model()->columnCount(); ++column)
+        EXPECT_EQ(frozen.isColumnHidden(column), column >= 2) << column;
+
+    // Scrolled to the far right: the figures moved, the axis cells did not.
+    QScrollBar& sideways = *table.horizontalScrollBar();
+    ASSERT_GT(sideways.maximum(), 0) << "the table must be wider than the dock";
+    const QModelIndex firstAxis = table.model()->index(0, 0);
+    const QPoint axisAt = frozen.visualRect(firstAxis).topLeft();
+    const QModelIndex firstFigure = table.model()->index(0, 2);
+    const int figureLeft = table.visualRect(firstFigure).left();
+    sideways.setValue(sideways.maximum());
+    EXPECT_EQ(table.visualRect(firstFigure).left(), figureLeft - sideways.maximum());
+    EXPECT_EQ(frozen.visualRect(firstAxis).topLeft(), axisAt);
+    // Keys move the current cell; one under the frozen columns scrolls out from under them.
+    table.setCurrentIndex(table.model()->index(0, 3));
+    table.setFocus();
+    QTest::keyClick(&table, Qt::Key_Left);
+    ASSERT_EQ(table.currentIndex().column(), 2);
+    EXPECT_GE(table.visualRect(table.currentIndex()).left(), table.frozenWidth());
+
+    // A click on an axis cell selects its row, and the keys stay with the table.
+    const int row = 3;
+    QTest::mouseClick(frozen.viewport(), Qt::LeftButton, {},
+                      frozen.visualRect(table.model()->index(row, 1)).center());
+    ASSERT_TRUE(table.selectionModel()->currentIndex().isValid());
+    EXPECT_EQ(table.selectionModel()->currentIndex().row(), row);
+    EXPECT_TRUE(table.selectionModel()->isRowSelected(row, {}));
+
+    // The frozen header sorts the table: tatp ascending, then descending.
+    const QRect header = frozen.horizontalHeader()->geometry();
+    const int tatpHeaderX = frozen.horizontalHeader()->sectionViewportPosition(0) + 5;
+    QTest::mouseClick(frozen.horizontalHeader()->viewport(), Qt::LeftButton, {},
+                      QPoint(tatpHeaderX, header.height() / 2));
+    EXPECT_EQ(table.horizontalHeader()->sortIndicatorSection(), 0);
+    EXPECT_EQ(table.model()->index(0, 0).data().toString(), "1");
+    QTest::mouseClick(frozen.horizontalHeader()->viewport(), Qt::LeftButton, {},
+                      QPoint(tatpHeaderX, header.height() / 2));
+    EXPECT_EQ(table.horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+    EXPECT_EQ(table.model()->index(0, 0).data().toString(), "16");
+    EXPECT_EQ(frozen.horizontalHeader()->sortIndicatorSection(), 0);
 }
 
 TEST(SweepResultsPanel, WithoutASweepFileBesideItARowAsksForOne) {
