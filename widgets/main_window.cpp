@@ -260,8 +260,8 @@ void MainWindow::createDocks() {
                 m_mesh->setTcmeOverlay(overlay);
                 m_mesh->setLinkLoadOverride(loads);
             });
-    m_tcmeDock = dock(tr("TCME optimizer"), QStringLiteral("tcmeDock"), verticalScrollArea(m_tcme),
-                      Qt::RightDockWidgetArea);
+    m_tcmeDock =
+        dock(tr("TCME optimizer"), QStringLiteral("tcmeDock"), m_tcme, Qt::RightDockWidgetArea);
     // The advisor beside TCME on the right, so that the mesh and the timeline its findings
     // point at stay in view (a bottom tab would hide the timeline).
     m_advisor = new AdvisorPanel(m_document);

@@ -189,6 +189,7 @@ TcmePanel::TcmePanel(ScenarioDocument* document, QWidget* parent)
     split->addWidget(m_chart);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    split->setSizes({100, 120}); // the chart readable from the start, not the list's wish
 
     m_stepAction = new QAction(tr("TCME &step"), this);
     m_runAction = new QAction(tr("TCME &run"), this);
@@ -552,6 +553,9 @@ void TcmePanel::refreshChart() {
     };
     fit(m_chart->yAxis, largestLoad);
     fit(m_chart->yAxis2, duration);
+    // Empty axes say nothing and hold the dock's height (the right column's, in a 1280x720
+    // window): the chart appears with the first iteration (docs/gui.md "TCME").
+    m_chart->setHidden(x.size() < 2);
     m_chart->replot(QCustomPlot::rpQueuedReplot);
 }
 

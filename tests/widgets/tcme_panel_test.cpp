@@ -25,10 +25,12 @@ TEST(TcmePanel, StepAdvancesTheIterationAndTheChart) {
     QSignalSpy overlays(&panel, &TcmePanel::overlayChanged);
     EXPECT_EQ(panel.iterationCount(), 0);
     EXPECT_EQ(panel.chart()->graph(0)->dataCount(), 0);
+    EXPECT_TRUE(panel.chart()->isHidden()) << "no iteration, nothing to chart";
 
     panel.step();
     ASSERT_TRUE(panel.waitForIdle());
     EXPECT_EQ(panel.iterationCount(), 1);
+    EXPECT_FALSE(panel.chart()->isHidden());
     EXPECT_EQ(panel.chart()->graph(0)->dataCount(), 2); // the start, then iteration 0
     EXPECT_EQ(panel.chart()->graph(1)->dataCount(), 2);
     ASSERT_GE(overlays.count(), 1);
