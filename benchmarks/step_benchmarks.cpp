@@ -86,8 +86,8 @@ void BM_Gpt3Step32x32Simulate(benchmark::State& state) {
 }
 BENCHMARK(BM_Gpt3Step32x32Simulate)->Unit(benchmark::kMillisecond)->Iterations(3);
 
-// Four of the paper's 6x8 wafers side by side (a 12x16 grid, SPEC section 8): dp 24 x TATP 8,
-// some TATP groups and FSDP rings crossing the off-wafer links. Target: under 2 s.
+// Four of the paper's 6x8 wafers side by side (a 12x16 grid, docs/file-format.md `system`):
+// dp 24 x TATP 8, some TATP groups and FSDP rings crossing the off-wafer links. Target: under 2 s.
 void BM_FourWaferStepEndToEnd(benchmark::State& state) {
     const ws::Scenario scenario = ws::loadScenario(kFourWaferScenario);
     const ws::WaferTopology topology(scenario.topologySpec());
@@ -112,9 +112,9 @@ void BM_FourWaferPipelineStepEndToEnd(benchmark::State& state) {
 }
 BENCHMARK(BM_FourWaferPipelineStepEndToEnd)->Unit(benchmark::kMillisecond);
 
-// A GPU cluster (SPEC section 9): the shipped 32 A100 scenario (4 DGX A100 nodes, pp 2 x dp 2 x
-// tp 8), and the same strategy on `nodes` nodes with dp grown to match (range(0)): 4 and 16
-// nodes (32 and 128 GPUs). Built, simulated and scheduled 1F1B as a user's run is.
+// A GPU cluster (docs/hardware.md section 5): the shipped 32 A100 scenario (4 DGX A100 nodes,
+// pp 2 x dp 2 x tp 8), and the same strategy on `nodes` nodes with dp grown to match (range(0)):
+// 4 and 16 nodes (32 and 128 GPUs). Built, simulated and scheduled 1F1B as a user's run is.
 void BM_ClusterStepEndToEnd(benchmark::State& state) {
     ws::Scenario scenario = ws::loadScenario(kClusterScenario);
     const auto nodes = static_cast<int>(state.range(0));

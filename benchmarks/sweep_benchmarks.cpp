@@ -1,4 +1,4 @@
-// Sweep throughput (docs/cli.md section 10; issue 17): points per second of a 500-point GEMM
+// Sweep throughput (docs/cli.md section 10): points per second of a 500-point GEMM
 // sweep on 1 and 2 threads. The ideal is linear in threads; the rows are handed over in point
 // order, so a slow point holds back the writing, not the workers.
 #include "sweep/sweep_runner.h"

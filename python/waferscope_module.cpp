@@ -1,4 +1,4 @@
-// The Python module `waferscope` (docs/python.md, SPEC section 7): the CLI's simulate,
+// The Python module `waferscope` (docs/python.md): the CLI's simulate,
 // optimize, search, advise and validate-model, each returning its `--json` report as a dict. The
 // reports are built by the same core functions as the CLI's, written as the same JSON text and read
 // back with json.loads, so a dict equals the parsed output of `waferscope-cli COMMAND --json FILE`

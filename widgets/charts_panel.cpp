@@ -402,7 +402,7 @@ void ChartsPanel::rebuildMemory() {
     plot->xAxis->setRange(left, right);
     plot->yAxis->setRange(0, top);
     if (sram / unit.bytes < kOnTheAxis * top) {
-        // The SRAM line lies on the axis at this scale (issue 20 item 6): name it where it is.
+        // The SRAM line lies on the axis at this scale: name it where it is.
         auto* label = new QCPItemText(plot);
         label->position->setType(QCPItemPosition::ptPlotCoords);
         label->position->setCoords(right, sram / unit.bytes);

@@ -9,8 +9,8 @@
 
 namespace ws {
 
-// Where the mesh view draws a GPU cluster (SPEC section 9), in tile units (a GPU is the unit
-// square), before MeshGeometry scales and shifts it to pixels. Pure and cheap to copy.
+// Where the mesh view draws a GPU cluster (docs/gui.md "The mesh"), in tile units (a GPU is the
+// unit square), before MeshGeometry scales and shifts it to pixels. Pure and cheap to copy.
 //
 // A cluster has no GPU-to-GPU link, so the wafer's grid of neighbour bars does not apply. Each
 // node is a row of its GPUs; under the row lies its node switch (NVSwitch), a bar as wide as

@@ -18,7 +18,7 @@ namespace ws {
 
 class ElidedLabel;
 
-// Compare mode (docs/gui.md, Compare; issue 20 item 9). Pin keeps the result on screen; after
+// Compare mode (docs/gui.md "Compare"). Pin keeps the result on screen; after
 // any change of strategy (an edit, an undo, a search's Apply, another file) the table sets the
 // pinned result's headline figures (report/report_comparison.h) beside the current one's with
 // the change, green where better and red where worse, and "Heatmap: difference" colours the

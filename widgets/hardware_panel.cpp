@@ -235,7 +235,7 @@ void HardwarePanel::refreshFields() {
                      joined == 0 ? tr("every die pair of an edge")
                                  : tr("%1 per edge").arg(joined)));
     }
-    // A cluster (SPEC section 9) shows its network on the same read-only row; its rows and
+    // A cluster (docs/gui.md "Hardware") shows its network on the same read-only row; its rows and
     // columns are nodes and GPUs per node, its die the GPU. The wafer presets would replace
     // the GPU with a wafer's die, so they are offered on wafers only.
     if (auto* label = qobject_cast<QLabel*>(m_waferForm->labelForField(m_system)))

@@ -30,8 +30,8 @@ private:
 
     QSpinBox* m_rows;
     QSpinBox* m_cols;
-    // The `system` key (SPEC section 8), read-only: shown, with its row, only when the scenario
-    // has one; it is edited in the file.
+    // The `system` key (docs/gui.md "Hardware"), read-only: shown, with its row, only when the
+    // scenario has one; it is edited in the file.
     QLabel* m_system;
     QFormLayout* m_waferForm;        // holds m_system's row
     QDoubleSpinBox* m_linkBandwidth; // TB/s

@@ -136,7 +136,7 @@ private:
     void showError(const QString& text);
     void showMessage(const QString& text, MessageLog::Severity severity);
     // The status bar's figures are of an earlier document than the current one (`why`), or
-    // again of the current one. A stale result is greyed and says so (issue 20 item 3).
+    // again of the current one. A stale result is greyed and says so.
     void markResultStale(const QString& why);
     void markResultCurrent();
     // Writes the analysis's step time (or makespan) beside the undo history's current state,

@@ -23,8 +23,8 @@ namespace ws {
 // both directions of a link are visible side by side. Torus wrap-around links are drawn as
 // stubs beyond the outer tiles.
 //
-// A GPU cluster (SPEC section 9) is laid out by `cluster` instead (cluster_layout.h): a row per
-// node, its switches as bars, a bar per GPU-to-switch link; the functions below then answer
+// A GPU cluster (docs/gui.md "The mesh") is laid out by `cluster` instead (cluster_layout.h): a row
+// per node, its switches as bars, a bar per GPU-to-switch link; the functions below then answer
 // from that layout, and the neighbour-bar functions (linkRect by direction) do not apply.
 struct MeshGeometry {
     static constexpr double kGap = 0.56; // tile units between tiles

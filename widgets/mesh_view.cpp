@@ -45,18 +45,18 @@ const QColor kHotLink(220, 20, 20);
 const QColor kOldPath(110, 110, 110);
 const QColor kNewPath(255, 120, 0);
 const QColor kFlowPath(200, 0, 160, 170); // a collective's flow through the selected link
-const QColor kTatpPath(0, 150, 140, 190); // a TATP transfer through it (issue 20 item 8)
+const QColor kTatpPath(0, 150, 140, 190); // a TATP transfer through it
 // A slow die's hatch and badge: amber, hatched the other way from a dead die's grey, over the
 // die's own group fill (a slow die still belongs to its groups).
 const QColor kSlowHatch(176, 96, 0);
 const QColor kFinding(128, 0, 170); // the advisor's finding: its dies and links
-// A system of wafers (SPEC section 8): each wafer outlined in slate, thicker than any die border,
-// and the off-wafer links edged in the same slate, so that a link that leaves a wafer reads as
-// part of the boundary it crosses while its fill keeps the heatmap colour of its load.
+// A system of wafers (docs/gui.md "The mesh"): each wafer outlined in slate, thicker than any die
+// border, and the off-wafer links edged in the same slate, so that a link that leaves a wafer reads
+// as part of the boundary it crosses while its fill keeps the heatmap colour of its load.
 const QColor kWaferEdge(38, 50, 72);
 // The background of a pipeline stage's "stage k" label (tests/widgets/mesh_view_test.cpp).
 const QColor kStageLabelFill(255, 246, 214);
-// A cluster's switches (SPEC section 9), dark so that their white names read, in hues apart
+// A cluster's switches (docs/gui.md "The mesh"), dark so that their white names read, in hues apart
 // from the heatmap's viridis (whose low end is a slate blue) and from the overlays: grey node
 // switches (NVSwitch), umber rail or leaf switches, a charcoal spine. Each link is edged in
 // the colour of the switch it joins, which is how the legend tells the three link tiers apart

@@ -29,7 +29,7 @@ namespace ws {
 // tiles get fills only, then borders and group colours, then labels and link arrows; links are
 // drawn with one drawRects call per colour bucket, so a 32x32 wafer stays smooth.
 //
-// A system of several wafers (SPEC section 8) is one grid: each wafer's block of dies is
+// A system of several wafers (docs/gui.md "The mesh") is one grid: each wafer's block of dies is
 // outlined in slate, and the off-wafer links joining them are bars like any other, in the
 // heatmap colour of their load, edged in the same slate (both in the legend).
 //
@@ -43,7 +43,7 @@ namespace ws {
 // pipeline stages (strategy.pp) a die's tooltip and badge ("S1") name its stage and the legend
 // counts them. Zoom and pan are navigation, not document edits.
 //
-// A GPU cluster (SPEC section 9) has no die grid: each node is a row of its GPUs (tiles as
+// A GPU cluster (docs/gui.md "The mesh") has no die grid: each node is a row of its GPUs (tiles as
 // dies are) over its node switch, with the rail or fat-tree switches as labelled bars
 // (cluster_layout.h). Every link joins a GPU to a switch (or a leaf to the spine) and is a bar
 // in its load's colour like a die-to-die link, edged in the colour of the switch it joins; the
@@ -58,8 +58,8 @@ public:
         double makespanS = 0;      // for utilisation
         QString caption;           // shown in the legend title, e.g. "TCME: after iteration 2"
         // The state these loads are compared with (TCME's before and after), by LinkId: the
-        // colour scale then spans both, so that one colour means one load in either (issue 20
-        // item 6). Empty: the scale spans these loads alone.
+        // colour scale then spans both, so that one colour means one load in either. Empty: the
+        // scale spans these loads alone.
         std::vector<double> comparedBytes;
         double comparedMakespanS = 0;
     };

@@ -8,8 +8,8 @@ class QListWidget;
 namespace ws {
 
 // Every message the app gave this session, newest last, kept until the user clears them
-// (issue 20 item 2: a refusal in the status bar used to vanish after a few seconds and ran into
-// the metrics). Each entry shows its time and wraps; errors are red and marked with an icon.
+// (docs/gui.md "Messages"; a refusal in the status bar used to vanish after a few seconds and ran
+// into the metrics). Each entry shows its time and wraps; errors are red and marked with an icon.
 class MessageLog : public QWidget {
     Q_OBJECT
 public:

@@ -72,7 +72,7 @@ public:
     // pixels): its strategy, step time and memory; empty when none is that close.
     QString candidateToolTip(const QPointF& pixel) const;
     // The document's own simulated result: drawn beside the best as "current strategy" while
-    // its wafer and workload are those searched (issue 20 item 10).
+    // its wafer and workload are those searched (docs/gui.md "Strategy search").
     void setCurrentAnalysis(std::shared_ptr<const ScenarioAnalysis> analysis);
     // The current strategy's point on the scatter (memory GB, step s), if it is drawn.
     std::optional<QPointF> currentPoint() const;

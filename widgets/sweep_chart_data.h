@@ -11,7 +11,7 @@
 
 namespace ws {
 
-// The figures of a sweep's row that the Sweep results chart plots (SPEC section 7's columns).
+// The figures of a sweep's row that the Sweep results chart plots (docs/cli.md section 10).
 enum class SweepMetric {
     StepS,
     TokensPerSecond,

@@ -61,7 +61,7 @@ public:
     // Which of the objective's figures an iteration's kept change improved, in words.
     static QString keptBecause(const TcmeIteration& iteration);
     // Step, Run / Stop, Reset and Apply as actions (the Optimize menu), enabled exactly when
-    // the panel's own buttons are (issue 20 item 9).
+    // the panel's own buttons are.
     QAction* stepAction() const { return m_stepAction; }
     QAction* runAction() const { return m_runAction; }
     QAction* resetAction() const { return m_resetAction; }

@@ -97,7 +97,7 @@ QString routeText(const Route& route) {
 }
 
 // When the busiest link of all is not the one where the two kinds meet, says so: the status
-// bar names the hottest link, and a selection elsewhere reads as a mistake (issue 20 item 8).
+// bar names the hottest link, and a selection elsewhere reads as a mistake.
 QString hottestElsewhere(const SimulationReport& report, const LinkReport& shared) {
     const std::vector<LinkReport> hottest = report.hottestLinks(1);
     if (hottest.empty() || hottest.front().id == shared.id || hottest.front().bytes <= shared.bytes)

@@ -10,7 +10,7 @@
 
 namespace ws {
 
-// The advisor (SPEC section 7, docs/advisor.md): diagnoses a scenario from its own simulation
+// The advisor (docs/advisor.md): diagnoses a scenario from its own simulation
 // and offers fixes that a second simulation showed to help. Each finding id is raised only when
 // the simulation shows it (the design note's rules of thumb are checked, never printed because a
 // threshold is crossed): "tatp_degree" simulates the neighbouring degrees on this wafer,
@@ -21,12 +21,12 @@ namespace ws {
 // (docs/advisor.md). Throws ScenarioError for any other scenario that cannot be simulated (as
 // `simulate` would), and
 // RunCancelled when options.cancel fires (the GUI runs it off its thread). Findings come in a
-// fixed order: errors first, then warnings, then info, each group in the order of SPEC
-// section 7's list.
+// fixed order: errors first, then warnings, then info, each group in the order of the table in
+// docs/advisor.md "The findings".
 std::vector<Finding> adviseScenario(const Scenario& scenario, const RunOptions& options);
 
-// `{"findings": [{"id", "severity", "message", "evidence", "fix"}]}` (SPEC section 7), plus each
-// finding's "dies", "links" and "time_span_s" where it has them, and "fix_effect" where a fix
+// `{"findings": [{"id", "severity", "message", "evidence", "fix"}]}` (docs/cli.md section 11), plus
+// each finding's "dies", "links" and "time_span_s" where it has them, and "fix_effect" where a fix
 // was measured.
 nlohmann::ordered_json findingsJson(const std::vector<Finding>& findings);
 

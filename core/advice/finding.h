@@ -10,12 +10,12 @@
 
 namespace ws {
 
-// One diagnosis of `waferscope-cli advise` (SPEC section 7, docs/advisor.md): what the
+// One diagnosis of `waferscope-cli advise` (docs/advisor.md): what the
 // simulation shows, the figures that show it, and the scenario keys that fix it.
 struct Finding {
     enum class Severity { Info, Warning, Error };
 
-    std::string id; // "low_utilization", "load_imbalance", ... (SPEC section 7's ids)
+    std::string id; // "low_utilization", "load_imbalance", ... (docs/advisor.md "The findings")
     Severity severity = Severity::Warning;
     std::string message; // one sentence for a user, with the figures that matter
     // The simulation's figures behind it (dies, links, times in seconds, bytes), as JSON.

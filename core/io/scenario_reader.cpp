@@ -413,8 +413,8 @@ LinkRef readLink(const json& value, const std::string& path, const DieChecker& d
     return link;
 }
 
-// `wafer.faults.slow_dies` (SPEC section 4): {"<die id>": fraction of peak in (0, 1)}. Read
-// after `dies`, so that a die both dead and slow is refused.
+// `wafer.faults.slow_dies` (docs/compute-model.md section 8): {"<die id>": fraction of peak
+// in (0, 1)}. Read after `dies`, so that a die both dead and slow is refused.
 void readSlowDies(const json& value, const std::string& path, const DieChecker& dies,
                   WaferSpec& wafer) {
     expectObject(value, path);
@@ -492,11 +492,11 @@ WaferSpec readWaferPreset(const json& value, const std::string& path) {
     return readEnum<WaferSpec>(value, path, "wafer preset", waferPreset, waferPresetNames());
 }
 
-// A preset is the wafer's starting point and every other key overrides it, as SPEC section 9
-// has `cluster.preset` do: the preset is read first and each key below assigns over its value,
-// `die` and `energy` one key at a time (so "die": {"sram": "40 MB"} beside a preset changes
-// only the SRAM). Without a preset, rows and cols are required. `faults` is left to
-// readFaults, once `system` is read: fault die ids number the whole grid of a system.
+// A preset is the wafer's starting point and every other key overrides it, as with
+// `cluster.preset` (docs/file-format.md `wafer.preset`): the preset is read first and each key
+// below assigns over its value, `die` and `energy` one key at a time (so "die": {"sram": "40 MB"}
+// beside a preset changes only the SRAM). Without a preset, rows and cols are required. `faults` is
+// left to readFaults, once `system` is read: fault die ids number the whole grid of a system.
 WaferSpec readWafer(const json& value, const std::string& path) {
     expectObject(value, path);
     const json extensions = checkKeys(value, path,
@@ -535,8 +535,8 @@ WaferSpec readWafer(const json& value, const std::string& path) {
     return wafer;
 }
 
-// `system` (SPEC section 8): R x C copies of `wafer` side by side. Read after the wafer, whose
-// size and topology bound it, and before the wafer's faults, which name dies of its grid.
+// `system` (docs/file-format.md `system`): R x C copies of `wafer` side by side. Read after the
+// wafer, whose size and topology bound it, and before the wafer's faults (dies of its grid).
 SystemSpec readSystem(const json& value, const std::string& path, const WaferSpec& wafer) {
     expectObject(value, path);
     SystemSpec system;
@@ -596,9 +596,9 @@ SystemSpec readSystem(const json& value, const std::string& path, const WaferSpe
     return system;
 }
 
-// `cluster` (SPEC section 9): read in place of `wafer`. Its GPUs, node switches and energy go to
-// the WaferSpec that describes its grid of GPUs (ClusterSpec); a preset gives every key, and
-// without one `nodes`, `gpus_per_node`, `gpu`, `intra.bandwidth`, `inter.kind` and
+// `cluster` (docs/file-format.md `cluster`): read in place of `wafer`. Its GPUs, node switches and
+// energy go to the WaferSpec that describes its grid of GPUs (ClusterSpec); a preset gives every
+// key, and without one `nodes`, `gpus_per_node`, `gpu`, `intra.bandwidth`, `inter.kind` and
 // `inter.nic_bandwidth` are required.
 ClusterPreset readCluster(const json& value, const std::string& path) {
     expectObject(value, path);

@@ -28,7 +28,7 @@ struct LinkReport {
     double busyS = 0.0;       // bytes / bandwidth
     double utilization = 0.0; // bytes / (bandwidth * makespan); 0 when makespan is 0
     int flowCount = 0;        // flows whose route crosses the link
-    bool offWafer = false;    // joins two wafers of a system (SPEC section 8)
+    bool offWafer = false;    // joins two wafers of a system (docs/network-model.md section 11)
 };
 
 struct FlowReport {
@@ -53,8 +53,8 @@ struct DieEvent {
     double endS = 0.0;
     int round = 0; // the collective step for network traffic
     std::string label;
-    // Compute events of a training step (SPEC section 4): the task's FLOPs, its bytes moved
-    // between HBM and SRAM, and which term of its roofline decided its time.
+    // Compute events of a training step (docs/compute-model.md section 9): the task's FLOPs, its
+    // bytes moved between HBM and SRAM, and which term of its roofline decided its time.
     double flops = 0.0;
     double hbmBytes = 0.0;
     TaskBound bound = TaskBound::Compute;
@@ -127,9 +127,9 @@ struct StepMetrics {
     int diesUsed = 0;
     std::string strategy; // "dp 2 x tatp 8, fsdp, snake"
     std::vector<std::string> notes;
-    // Pipeline stages (SPEC section 8): their count, the mean share of the 1F1B schedule a
-    // stage's dies spend idle (step/pipeline_schedule.h; 0 with one stage), and the schedule's
-    // passes (empty with one stage).
+    // Pipeline stages (docs/training-model.md "Pipeline stages"): their count, the mean share of
+    // the 1F1B schedule a stage's dies spend idle (step/pipeline_schedule.h; 0 with one stage), and
+    // the schedule's passes (empty with one stage).
     int pp = 1;
     double ppBubbleFraction = 0.0;
     std::vector<PipelinePass> pipeline;
@@ -154,11 +154,11 @@ struct HardwareSummary {
     std::optional<std::string> preset;
     double flopsPerLinkByte = 0.0;
     double flopsPerHbmByte = 0.0;
-    // A system of several wafers (SPEC section 8): wafers down and across, and its off-wafer
-    // links' speeds.
+    // A system of several wafers (docs/network-model.md section 11): wafers down and across, and
+    // its off-wafer links' speeds.
     std::optional<std::pair<int, int>> wafers;
     std::optional<LinkSpeed> offWafer;
-    // A GPU cluster (SPEC section 9): its shape and network.
+    // A GPU cluster (docs/network-model.md section 12): its shape and network.
     std::optional<ClusterSpec> cluster;
     int nodes = 0;
     int gpusPerNode = 0;

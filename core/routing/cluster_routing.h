@@ -4,12 +4,12 @@
 
 namespace ws {
 
-// The routes of a cluster (SPEC section 9), the same in every routing mode:
+// The routes of a cluster (docs/network-model.md section 12), the same in every routing mode:
 // - inside a node: GPU -> node switch -> GPU;
 // - rail network: GPU g -> rail g -> GPU g of the other node, then, if the destination is on
 //   another rail, -> that node's switch -> the destination (a GPU reaches other nodes through
-//   its own rail, SPEC section 9; NCCL's PXN instead crosses the source node's switch first,
-//   the same tiers in the other order);
+//   its own rail; NCCL's PXN instead crosses the source node's switch first, the same tiers in
+//   the other order);
 // - fat tree: GPU -> its leaf [-> spine -> the destination's leaf] -> GPU.
 // Each is a fewest-hop path; a dead GPU on it makes the Router detour.
 class ClusterRouting : public RoutingPolicy {

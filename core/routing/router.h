@@ -13,7 +13,7 @@ namespace ws {
 // Routes flows one after another with a policy, remembering the load each route adds so that
 // load-aware policies see the flows routed before. Routes never use dead dies or links: when the
 // policy's path crosses one, the flow takes shortestLivePath instead (docs/network-model.md).
-// A cluster is routed by ClusterRouting whatever the mode (SPEC section 9 fixes its routes).
+// A cluster is routed by ClusterRouting whatever the mode (docs/network-model.md section 12).
 class Router {
 public:
     Router(const WaferTopology& topology, RoutingMode mode);

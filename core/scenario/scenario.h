@@ -83,8 +83,9 @@ struct WaferSpec {
     EnergySpec energy;
     std::vector<DieId> deadDies;
     std::vector<LinkRef> deadLinks;
-    // Degraded dies (SPEC section 4, `wafer.faults.slow_dies`): die -> the fraction of its peak
-    // FLOP/s it reaches, in (0, 1). Its HBM and links keep their speed. Never a dead die.
+    // Degraded dies (`wafer.faults.slow_dies`, docs/compute-model.md section 8): die -> the
+    // fraction of its peak FLOP/s it reaches, in (0, 1). Its HBM and links keep their speed. Never
+    // a dead die.
     std::map<DieId, double> slowDies;
     // The protocols collectives run with over the die-to-die links (on a cluster, the node
     // switch): docs/network-model.md section 4.8. Empty: the line rate, no latency of their
@@ -165,8 +166,8 @@ struct TcmeSpec {
     friend bool operator==(const TcmeSpec&, const TcmeSpec&) = default;
 };
 
-// The `network` key (docs/file-format.md): which model of section 2 or 6 of the spec moves the
-// flows, and the store-and-forward chunk size.
+// The `network` key (docs/file-format.md): which network model moves the flows
+// (docs/network-model.md sections 2 and 10), and the store-and-forward chunk size.
 struct NetworkSpec {
     NetworkModel model = NetworkModel::Fluid;
     Quantity chunk{1048576.0, "1 MiB"}; // bytes per chunk (store_and_forward)
@@ -176,14 +177,14 @@ struct NetworkSpec {
     NetworkSettings settings() const { return {model, chunk.value}; }
 };
 
-// The `system` key (SPEC section 8, docs/file-format.md): R x C copies of the wafer side by side,
+// The `system` key (docs/file-format.md): R x C copies of the wafer side by side,
 // neighbouring wafers joined by off-wafer links. Dies are numbered row-major over the whole grid
 // of dies; `wafer.faults` name dies and links of that grid.
 struct SystemSpec {
     int waferRows = 1; // R of "wafers": [R, C]
     int waferCols = 1; // C
-    // Required in a file (SPEC section 8 gives them no default); the values here only make a
-    // default-constructed SystemSpec valid.
+    // Required in a file (docs/file-format.md `system` gives them no default); the values here only
+    // make a default-constructed SystemSpec valid.
     Quantity linkBandwidth{100e9, "100 GB/s"}; // bytes/s, per direction per off-wafer link
     Quantity linkLatency{1e-6, "1 us"};        // seconds per off-wafer hop
     // Die pairs joined across each shared wafer edge, spread evenly; unset: every pair.
@@ -198,7 +199,7 @@ struct SystemSpec {
     int waferCount() const { return waferRows * waferCols; }
 };
 
-// The `cluster` key (SPEC section 9, docs/file-format.md): nodes of GPUs, each node's GPUs behind
+// The `cluster` key (docs/file-format.md): nodes of GPUs, each node's GPUs behind
 // one non-blocking switch, the nodes joined by a rail-optimised or fat-tree network. What a
 // cluster shares with a wafer lives in Scenario::wafer, which then describes the grid of GPUs
 // (rows = nodes, cols = gpus_per_node, topology mesh but no die-to-die link): `gpu` is

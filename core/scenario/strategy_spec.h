@@ -32,9 +32,9 @@ struct StrategySpec {
     int sp = 1;   // sequence-parallel degree: splits the tokens M
     int tp = 1;   // tensor-parallel degree (Megatron): splits N (column) or K (row)
     int tatp = 1; // TATP degree: dies on one stream path; splits I's M and W's N
-    // Pipeline stages (SPEC section 8): each holds layers / pp consecutive layers on its own
-    // dp * sp * tp * tatp dies, placed on wafers (or bands of one wafer:
-    // strategy/pipeline_stages.h) and run under a 1F1B schedule (step/pipeline_schedule.h).
+    // Pipeline stages (docs/training-model.md "Pipeline stages"): each holds layers / pp
+    // consecutive layers on its own dp * sp * tp * tatp dies, placed on wafers (or bands of one
+    // wafer: strategy/pipeline_stages.h) and run under a 1F1B schedule (step/pipeline_schedule.h).
     int pp = 1;
     bool fsdp = false;
     TatpSchedule tatpSchedule = TatpSchedule::Bidirectional;
@@ -63,7 +63,7 @@ struct StrategySpec {
     // stream round the TP group beside the GEMM, as TATP's rounds do. Needs sequence_parallel
     // and tatp = 1 (tpOverlapProblem).
     bool tpOverlap = false;
-    // How a TATP group splits its sub-tensors (SPEC section 4, docs/compute-model.md "Degraded
+    // How a TATP group splits its sub-tensors (docs/compute-model.md "Degraded
     // dies"): equal shares, or each die's share in proportion to its speed
     // (WaferSpec::dieSpeed), the design note's dynamic balancer.
     enum class Balance { Even, Speed };

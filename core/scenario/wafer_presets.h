@@ -17,8 +17,8 @@ namespace ws {
 //   1 TB/s per direction per link;
 // - tesla-dojo-tile: Tesla Dojo's training tile, 5x5 D1 dies on one InFO-SoW wafer, its DRAM
 //   (the Dojo Interface Processors' HBM at the tile's edge) shared evenly by the 25 dies;
-// - tpu-v5e-pod: a Cloud TPU v5e pod, 256 chips in a 16 x 16 torus (SPEC section 9: a TPU pod
-//   is a wafer with topology torus and its chip's parameters).
+// - tpu-v5e-pod: a Cloud TPU v5e pod, 256 chips in a 16 x 16 torus (docs/hardware.md section 4: a
+//   TPU pod is a wafer with topology torus and its chip's parameters).
 // Each preset sets rows, cols, topology, link_bandwidth, link_latency, every `die` key and
 // `energy`; it has no faults and no "x-..." keys, and its `preset` names it. Quantities carry
 // the text a file would write ("2 TB/s"), so a saved preset reads back exactly.

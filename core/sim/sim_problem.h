@@ -42,8 +42,8 @@ struct SimProblem {
     std::vector<SimTask> tasks;
     std::vector<double> linkBandwidth; // bytes/s per LinkId
     double hopLatencyS = 0.0;          // seconds per hop, paid after the last byte leaves
-    // Seconds by LinkId when links differ (a system's off-wafer links, SPEC section 8); empty:
-    // every link has hopLatencyS.
+    // Seconds by LinkId when links differ (a system's off-wafer links, docs/network-model.md
+    // section 11); empty: every link has hopLatencyS.
     std::vector<double> linkLatencyS;
     int dieCount = 0;
     // Dies plus a cluster's switches (WaferTopology::vertexCount): the ids linkEnds may name.

@@ -10,17 +10,17 @@
 
 namespace ws {
 
-// One run of the store-and-forward network model (docs/network-model.md section 10; the spec's
-// section 6 is normative): every flow is cut into ceil(S / chunk) chunks, the last one smaller.
-// Every directed link is a FIFO server carrying one chunk at a time at its full bandwidth, in
-// the order in which chunks became ready at its tail, ties by flow (TaskId, the order flows are
-// planned in) and then chunk index. A chunk that leaves a link at t is ready at the link's head
-// die at t + latency, where it queues for the next link of its route; a multicast chunk is copied
-// where its tree branches. A flow is delivered when its last chunk has reached every
-// destination. A reduction tree (links converging on one root die) is the mirror image: a die
-// sends chunk k on toward the root once chunk k has arrived on every link into it (it is
-// combined with the die's own there, at no cost), and the flow is delivered when its last chunk
-// has reached the root. Compute tasks and barriers behave as in the fluid model (DieQueues).
+// One run of the store-and-forward network model (docs/network-model.md section 10): every flow is
+// cut into ceil(S / chunk) chunks, the last one smaller. Every directed link is a FIFO server
+// carrying one chunk at a time at its full bandwidth, in the order in which chunks became ready at
+// its tail, ties by flow (TaskId, the order flows are planned in) and then chunk index. A chunk
+// that leaves a link at t is ready at the link's head die at t + latency, where it queues for the
+// next link of its route; a multicast chunk is copied where its tree branches. A flow is delivered
+// when its last chunk has reached every destination. A reduction tree (links converging on one root
+// die) is the mirror image: a die sends chunk k on toward the root once chunk k has arrived on
+// every link into it (it is combined with the die's own there, at no cost), and the flow is
+// delivered when its last chunk has reached the root. Compute tasks and barriers behave as in the
+// fluid model (DieQueues).
 //
 // Worked example: 4 MiB in 1 MiB chunks over 3 hops of 1 GiB/s and 1 us: (4 + 3 - 1) chunk
 // times of 1/1024 s each, plus 3 us.

@@ -4,7 +4,7 @@
 
 namespace ws {
 
-// Which term decides a compute task's time (SPEC section 4, docs/compute-model.md).
+// Which term decides a compute task's time (docs/compute-model.md).
 enum class TaskBound {
     Compute, // F / (peak * efficiency * tile_eff) is the larger term
     Memory,  // H / hbm_bandwidth is the larger term
@@ -33,7 +33,7 @@ struct ComputeCost {
     double hbmStallS() const { return memoryS > computeS ? memoryS - computeS : 0.0; }
 };
 
-// The roofline of one compute task on one die (SPEC section 4):
+// The roofline of one compute task on one die (docs/compute-model.md section 1):
 //   seconds = max(F / (peak * efficiency * tile_eff), H / hbm_bandwidth) + task_overhead.
 // The simulator's graph (step/step_graph.h) and the search's estimator
 // (search/analytic_evaluator.h) both cost tasks here, so the rule exists once.

@@ -56,7 +56,7 @@ MemoryBreakdown estimateMemory(const Workload& workload, const StrategySpec& str
     memory.gradients = parameters * dtype / shards;
     memory.optimizer = parameters * workload.optimizerBytesPerParameter / shards;
     // FSDP holds the gathered weights of the layer running and of the next one, prefetched
-    // while it runs (SPEC section 5).
+    // while it runs (docs/training-model.md "How a step is simulated").
     if (strategy.fsdp && strategy.dp > 1)
         memory.weights += 2.0 * model.parametersPerLayer() / modelParallel * dtype;
 

@@ -206,9 +206,10 @@ private:
         m_layer = -1;
     }
 
-    // The layer's gradients, reduced over every rank that holds a replica of its weights (SPEC
-    // section 5): under FSDP a reduce-scatter over DP, then an all-reduce of the die's shard over
-    // SP; without FSDP one all-reduce over the dp x sp replicas. Both run asynchronously.
+    // The layer's gradients, reduced over every rank that holds a replica of its weights
+    // (docs/training-model.md "How a step is simulated"): under FSDP a reduce-scatter over DP, then
+    // an all-reduce of the die's shard over SP; without FSDP one all-reduce over the dp x sp
+    // replicas. Both run asynchronously.
     void reduceLayerGradients(StepSection& window) {
         if (fsdpActive()) {
             const int scatter =
@@ -252,9 +253,9 @@ private:
     }
 
     // The optimizer update of every parameter shard a die holds: it reads the weights,
-    // gradients and optimizer state and writes the weights and the state back (SPEC section 4).
-    // With pipeline stages, a stage's layers and the (tied) embedding, which the first and the
-    // last stage both hold.
+    // gradients and optimizer state and writes the weights and the state back
+    // (docs/compute-model.md section 6). With pipeline stages, a stage's layers and the (tied)
+    // embedding, which the first and the last stage both hold.
     void planOptimizer() {
         const TransformerConfig& model = m_workload.model;
         const double shards = fsdpActive() ? m_strategy.dp : 1.0;
@@ -715,10 +716,11 @@ private:
     }
 
     // The forward pass, or its recomputation, which repeats the forward's communication too
-    // (SPEC section 5: Megatron's TP all-reduces, SP's K/V gathers, MoE's all-to-alls). With
-    // sequence parallelism each TP all-reduce after a row-parallel GEMM is a reduce-scatter, and
-    // the segment's norm output is all-gathered before the column-parallel GEMM it feeds. A
-    // recomputation reads the layer's input back from the checkpoint's stash.
+    // (Megatron's TP all-reduces, SP's K/V gathers, MoE's all-to-alls; docs/training-model.md
+    // "How a step is simulated"). With sequence parallelism each TP all-reduce after a
+    // row-parallel GEMM is a reduce-scatter, and the segment's norm output is all-gathered before
+    // the column-parallel GEMM it feeds. A recomputation reads the layer's input back from the
+    // checkpoint's stash.
     void forwardPass(StepSection& section, StepPhase phase) {
         const bool recompute = phase == StepPhase::Recompute;
         const char* pass = recompute ? "recompute" : "fwd";

@@ -179,7 +179,7 @@ struct StepSection {
 // once.
 //
 // A transformer step is simulated as a window of `windowLayers` consecutive layers (at least
-// two, so the cross-layer overlap of SPEC section 5 is simulated, not assumed; three when the
+// two, so the cross-layer overlap of the schedule below is simulated, not assumed; three when the
 // model has them, so the middle layer is in the steady state: a gather prefetched before it, the
 // next one running beside it), forward then backward, for one micro-batch (`window`), then the LM
 // head's forward and backward (`head`); the optimizer update of every parameter a die holds
@@ -215,7 +215,7 @@ struct StepSection {
 // (overlapped with the input gradient's GEMM); the paper's count, four all-gathers and four
 // reduce-scatters per layer, leaves it out too.
 //
-// The schedule (SPEC section 5, docs/training-model.md "Schedule"): FSDP all-gathers layer
+// The schedule (docs/training-model.md "Schedule"): FSDP all-gathers layer
 // l + 1's weights over the DP group when layer l's forward starts; in backward the gathers run
 // in reverse layer order, the first issued when backward starts, each next one when the layer
 // before it starts. Gradients are reduced over every replica of the weights (the dp x sp ranks
@@ -224,7 +224,7 @@ struct StepSection {
 // FSDP an all-reduce after the last micro-batch's backward of the layer, which is why that
 // micro-batch has a window of its own (`finalWindow`).
 //
-// Pipeline stages (strategy.pp = p > 1, SPEC section 8, docs/training-model.md "Pipeline
+// Pipeline stages (strategy.pp = p > 1, docs/training-model.md "Pipeline
 // stages"): each stage holds layers / p layers and runs the plan above for them, every stage at
 // once on its own dies (`layers` is a stage's); the LM head runs on the last stage only. The
 // `pipeline` section sends one micro-batch's activations from every stage to the next at once,

@@ -9,8 +9,8 @@
 
 namespace ws {
 
-// Each die's share of its TATP group's work, as a multiple of the even share (SPEC section 4,
-// docs/compute-model.md "Degraded dies"): 1 for every die under strategy.balance "even"; under
+// Each die's share of its TATP group's work, as a multiple of the even share (docs/compute-model.md
+// "Degraded dies"): 1 for every die under strategy.balance "even"; under
 // "speed", the group's `rows` (the split dimension: the tokens a TATP group streams) are dealt
 // in proportion to each member's speed (WaferSpec::dieSpeed), rounded to whole rows by largest
 // remainder (ties to the earlier path position), so the shares of a group of n sum to n.

@@ -48,7 +48,7 @@ std::vector<StageRegion> pipelineStageRegions(const WaferTopology& topology, int
             return regions;
     }
     const bool rowsSplit = topology.rows() % pp == 0;
-    if (topology.isCluster()) { // SPEC section 9: consecutive groups of nodes
+    if (topology.isCluster()) { // consecutive groups of whole nodes
         if (!rowsSplit)
             throw ScenarioError("strategy.pp", std::to_string(pp) +
                                                    " stages do not split the cluster's " +

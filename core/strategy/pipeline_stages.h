@@ -15,7 +15,7 @@ struct StageRegion {
     friend bool operator==(const StageRegion&, const StageRegion&) = default;
 };
 
-// Where the pp stages of a strategy go (SPEC section 8, docs/training-model.md "Pipeline
+// Where the pp stages of a strategy go (docs/training-model.md "Pipeline
 // stages"), in stage order:
 // - on a system whose wafer count pp divides, each stage takes wafers / pp whole wafers, in
 //   row-major wafer order: a run of wafers along a row of wafers, or whole rows of wafers;

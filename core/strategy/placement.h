@@ -23,9 +23,9 @@ struct Rank {
 // The kinds of communication group. A DP group joins the ranks that differ only in d, and so
 // on; a TATP group is ordered along its stream path. A Replica group joins the ranks that hold
 // the same weights, those that differ only in d and s (ordered by d, then s): gradients are
-// reduced over it (SPEC section 5). A Stage group joins the ranks that differ only in p, ordered
-// by stage: activations and their gradients pass along it (SPEC section 8). Every other kind of
-// group lies inside one stage.
+// reduced over it (docs/training-model.md "How a step is simulated"). A Stage group joins the ranks
+// that differ only in p, ordered by stage: activations and their gradients pass along it
+// (docs/training-model.md "Pipeline stages"). Every other kind of group lies inside one stage.
 enum class GroupKind { DP, SP, TP, TATP, Replica, Stage };
 
 // Where every rank of a strategy runs: an immutable value, built by a mapping policy

@@ -249,9 +249,9 @@ std::string fallBackToSequential(Scenario& scenario) {
     }
 }
 
-// Drops the pinned routes (routing.paths, TCME's tuning) that cross a dead die or link: as SPEC
-// section 2 has a route that meets a fault take a live path, those flows follow the routing
-// mode instead of failing the point. Returns how many were dropped.
+// Drops the pinned routes (routing.paths, TCME's tuning) that cross a dead die or link: as a route
+// that meets a fault takes a live path (docs/network-model.md section 5), those flows follow the
+// routing mode instead of failing the point. Returns how many were dropped.
 int dropDeadPins(Scenario& scenario) {
     if (!scenario.routing || scenario.routing->paths.empty())
         return 0;

@@ -9,7 +9,7 @@
 
 namespace ws {
 
-// The two sweep axes that are not scenario keys (SPEC section 7, docs/cli.md section 10): the
+// The two sweep axes that are not scenario keys (docs/cli.md section 10): the
 // fraction of live dies, and of live directed links, that a point kills at random.
 inline constexpr std::string_view kDieRateAxis = "faults.die_rate";
 inline constexpr std::string_view kLinkRateAxis = "faults.link_rate";
@@ -62,7 +62,7 @@ std::uint64_t faultSeed(std::uint64_t seed, int sample, std::size_t point);
 // of live dies joined by live links), the strategy falls back to the sequential mapping, whose
 // groups take the live dies in order and whose routes go around the faults.
 // A pinned route (routing.paths) that crosses a dead die or link is dropped, so its flow
-// follows the routing mode around the faults as SPEC section 2 routes do; explicit traffic is
+// follows the routing mode around the faults (docs/network-model.md section 5); explicit traffic is
 // left as written (an op whose own die died is the point's error).
 //
 // Example: a 6x8 wafer, dp 6 x tatp 8, die rate 0.1 kills llround(4.8) = 5 dies; 43 live dies

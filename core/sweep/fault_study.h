@@ -12,9 +12,9 @@
 
 namespace ws {
 
-// How training throughput degrades as a wafer loses dies or links (SPEC section 7's fault axes,
-// docs/gui.md "Fault study"): several strategies for one scenario, each simulated at a series of
-// fault rates, `samples` random fault draws per rate.
+// How training throughput degrades as a wafer loses dies or links (docs/cli.md section 10's fault
+// axes, docs/gui.md "Fault study"): several strategies for one scenario, each simulated at a series
+// of fault rates, `samples` random fault draws per rate.
 
 // Which parts fail: sampleFaults' dieRate or its linkRate (sweep/fault_sample.h).
 enum class FaultKind { Dies, Links };

@@ -8,7 +8,7 @@
 
 namespace ws {
 
-// A sweep shared among the processes of an MPI job (SPEC section 7, docs/scale.md): started
+// A sweep shared among the processes of an MPI job (docs/scale.md): started
 // under `mpirun -n R` (or Slurm's `srun`), the R ranks simulate the points and rank 0 writes
 // every row, in point order, so the output is the one a single process writes.
 //

@@ -14,7 +14,7 @@
 
 namespace ws {
 
-// A sweep's output read back whole (docs/cli.md section 10, SPEC section 7), for viewing: the
+// A sweep's output read back whole (docs/cli.md section 10), for viewing: the
 // GUI's Sweep results dock. The reverse of sweepHeader and sweepLine.
 struct SweepOutput {
     // The axis columns, in the file's order: every column but the ten figure columns that end

@@ -122,7 +122,7 @@ SweepSpec parseSweep(const std::string& text, const std::filesystem::path& direc
                     throw ScenarioError(path + "[" + std::to_string(i) + "]",
                                         values[i].dump() + " is already the axis's value " +
                                             std::to_string(j));
-            // A fault rate is not a scenario key (SPEC section 7): sampleFaults draws that
+            // A fault rate is not a scenario key (docs/cli.md section 10): sampleFaults draws that
             // fraction of the live dies or links, so it must be a fraction below 1 (a rate of 1
             // would kill the whole wafer).
             if (isFaultAxis(key)) {

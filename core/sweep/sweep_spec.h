@@ -20,7 +20,7 @@ struct SweepAxis {
     std::vector<nlohmann::json> values;
 };
 
-// A sweep file (docs/cli.md section 10, SPEC section 7): a base scenario and axes over its keys.
+// A sweep file (docs/cli.md section 10): a base scenario and axes over its keys.
 // The points are the cartesian product of the axes, each repeated `samples` times.
 // A strategy search at every point (docs/cli.md section 10, `search`): its budget of
 // analytical evaluations and its seed.

@@ -12,7 +12,7 @@
 namespace ws {
 
 // The output of a sweep (docs/cli.md section 10): one row per point, CSV or JSON Lines, with the
-// columns of SPEC section 7: the axis keys, sample, ok, error, step_s, tokens_per_s, mfu,
+// columns: the axis keys, sample, ok, error, step_s, tokens_per_s, mfu,
 // makespan_s, max_link_bytes, peak_memory_bytes, oom (kSweepFigureColumns); then dies_used and
 // pp_bubble (kPlanningColumns), `note` in a sweep with fault axes, and best_strategy,
 // best_family, best_step_s, runner_up_family, margin in a sweep with `search`

@@ -31,9 +31,9 @@ struct LinkSpeed {
 };
 
 // The speeds of the links that are not a wafer's die-to-die links, by LinkTier: a system's
-// off-wafer links (SPEC section 8), a cluster's network cards and fat-tree uplinks (SPEC
-// section 9). Unset: that tier has the wafer's speed. A cluster's node-switch links have the
-// speed its WaferSpec carries (Scenario::cluster, `intra`).
+// off-wafer links (docs/network-model.md section 11), a cluster's network cards and fat-tree
+// uplinks (section 12). Unset: that tier has the wafer's speed. A cluster's node-switch links have
+// the speed its WaferSpec carries (Scenario::cluster, `intra`).
 struct LinkTierSpeeds {
     std::optional<LinkSpeed> offWafer;
     std::optional<LinkSpeed> nic;

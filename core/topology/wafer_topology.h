@@ -12,7 +12,7 @@ namespace ws {
 using DieId = int;  // row-major: die r * cols + c, die 0 at the top left
 using LinkId = int; // dense, stable: see WaferTopology
 
-// Cluster: GPUs in nodes behind switches (SPEC section 9); the grid is then a row per node.
+// Cluster: GPUs in nodes behind switches, a row per node (docs/network-model.md section 12).
 enum class TopologyKind { Mesh, Torus, Cluster };
 
 struct DieCoord {
@@ -29,7 +29,8 @@ struct DieProperties {
 
 // Which kind of hardware a link is, and so whose bandwidth and latency it has (LinkTierSpeeds):
 // - Wafer: a die-to-die link of a wafer (the wafer's link_bandwidth);
-// - OffWafer: joins two wafers of a system (SPEC section 8), the system's speed and energy;
+// - OffWafer: joins two wafers of a system (docs/network-model.md section 11), the system's speed
+//   and energy;
 // - NodeSwitch: a cluster GPU's link to its node's switch (NVLink/NVSwitch; cluster.intra);
 // - Nic: a cluster GPU's network card to its rail or leaf switch (cluster.inter);
 // - Uplink: a fat tree's leaf switch to its spine, all of that leaf's uplinks as one link
@@ -48,8 +49,9 @@ struct LinkProperties {
     bool offWafer() const { return tier == LinkTier::OffWafer; }
 };
 
-// A cluster's inter-node network (SPEC section 9): one switch per rail (GPU g of every node on
-// rail switch g), or a two-level fat tree (a leaf switch per `nodesPerLeaf` nodes, one spine).
+// A cluster's inter-node network (docs/file-format.md `cluster`): one switch per rail (GPU g of
+// every node on rail switch g), or a two-level fat tree (a leaf switch per `nodesPerLeaf` nodes,
+// one spine).
 enum class ClusterNetwork { Rail, FatTree };
 
 struct ClusterTopologySpec {
@@ -70,14 +72,15 @@ struct TopologySpec {
     TopologyKind kind = TopologyKind::Mesh;
     std::vector<DieId> deadDies;
     std::vector<std::pair<DieId, DieId>> deadLinks; // directed (from, to); must be linked
-    // A system of wafers (SPEC section 8): the grid is cut into wafers of waferRows x waferCols
-    // dies (0: the whole grid is one wafer), and across each edge two neighbouring wafers share,
-    // only `linksPerEdge` die pairs (0: every pair) are linked, spread evenly along it.
+    // A system of wafers (docs/file-format.md `system`): the grid is cut into wafers of waferRows x
+    // waferCols dies (0: the whole grid is one wafer), and across each edge two neighbouring wafers
+    // share, only `linksPerEdge` die pairs (0: every pair) are linked, spread evenly along it.
     int waferRows = 0;
     int waferCols = 0;
     int linksPerEdge = 0;
-    // A cluster (SPEC section 9): rows are its nodes, cols the GPUs per node, and `kind` must
-    // be Cluster. Its GPUs are the dies, numbered node-major; its switches are added after them.
+    // A cluster (docs/network-model.md section 12): rows are its nodes, cols the GPUs per node, and
+    // `kind` must be Cluster. Its GPUs are the dies, numbered node-major; its switches are added
+    // after them.
     std::optional<ClusterTopologySpec> cluster = std::nullopt;
 };
 
@@ -96,9 +99,9 @@ struct TopologySpec {
 // middle one for K = 1). Example: a [1, 2] system of 4x4 wafers with K = 2 is a 4x8 grid whose
 // only off-wafer links join dies 11-12 and 27-28 (rows 1 and 3).
 //
-// A cluster (SPEC section 9) is a grid of nodes x GPUs with no link between GPUs: every GPU has
-// a link each way to its node's switch and to its rail switch (rail network) or its leaf
-// switch (fat tree); each leaf has a link each way to the spine (none with one leaf). Switch
+// A cluster (docs/network-model.md section 12) is a grid of nodes x GPUs with no link between GPUs:
+// every GPU has a link each way to its node's switch and to its rail switch (rail network) or its
+// leaf switch (fat tree); each leaf has a link each way to the spine (none with one leaf). Switch
 // vertices follow the GPUs: the node switches, then the rails or the leaves, then the spine.
 // Links are numbered GPU by GPU (up to its node switch, up to its rail or leaf), then switch
 // by switch (down to each GPU in id order; a leaf up to the spine), then the spine down.
@@ -155,7 +158,7 @@ public:
     }
 
     // Hops of the shortest path on the full (fault-free) geometry. On a cluster: 2 inside a node
-    // or between nodes on one rail switch or leaf, 4 otherwise (SPEC section 9).
+    // or between nodes on one rail switch or leaf, 4 otherwise (docs/network-model.md section 12).
     int manhattanDistance(DieId a, DieId b) const;
 
     // A cluster's shape (nodes are rows(), GPUs per node cols()) and switches.

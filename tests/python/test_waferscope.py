@@ -1,4 +1,4 @@
-"""The Python module waferscope (docs/python.md, SPEC section 7).
+"""The Python module waferscope (docs/python.md).
 
 Its reports must be the CLI's: each comparison runs the real waferscope-cli with subprocess
 and compares the parsed JSON, so that a field added to one and not the other fails here.

@@ -173,7 +173,7 @@ TEST(ChartsPanel, MemoryBarsStackToEachDiesTotal) {
     EXPECT_EQ(plot->legend->itemCount(), 8);
     EXPECT_FALSE(hasText(plot, "no training step: no memory model"));
     // 40 MB of SRAM against tens of GB per die: the SRAM line lies on the axis, and a label
-    // names it there (issue 20 item 6).
+    // names it there.
     const MemoryBreakdown& first = *used.begin()->second;
     ASSERT_LT(first.sramCapacity, 0.03 * plot->yAxis->range().upper * panel.memoryUnitBytes());
     EXPECT_TRUE(hasText(

@@ -12,7 +12,7 @@
 
 #include <functional>
 
-// The mesh view on a GPU cluster (SPEC section 9): a row per node over its node switch, the
+// The mesh view on a GPU cluster (docs/gui.md "The mesh"): a row per node over its node switch, the
 // rail or fat-tree switches as bars, every GPU-to-switch link a bar in its load's colour.
 
 namespace ws {

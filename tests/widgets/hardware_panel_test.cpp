@@ -94,7 +94,7 @@ TEST(HardwarePanel, AHardwarePresetIsAppliedKeepingTheWafersSize) {
     EXPECT_EQ(preset->currentIndex(), -1);
 }
 
-// A cluster (SPEC section 9) shows its network on the read-only row, renamed "Cluster", and
+// A cluster (docs/gui.md "Hardware") shows its network on the read-only row, renamed "Cluster", and
 // offers no wafer preset (it would replace the GPU with a wafer's die); the GPU's boxes edit it.
 TEST(HardwarePanel, AClusterShowsItsNetworkAndOffersNoWaferPreset) {
     ScenarioDocument document;
@@ -112,7 +112,7 @@ TEST(HardwarePanel, AClusterShowsItsNetworkAndOffersNoWaferPreset) {
     EXPECT_TRUE(preset->isEnabled());
 }
 
-// The energy model (issue 20 item 9: it could not be edited): pJ per bit and TFLOP per joule,
+// The energy model (it once could not be edited): pJ per bit and TFLOP per joule,
 // written as the file's numbers, one undoable edit each, and a refused value snaps back.
 TEST(HardwarePanel, EnergyIsEditedInTheUnitsShown) {
     ScenarioDocument document;
@@ -158,8 +158,8 @@ TEST(HardwarePanel, AWaferTooSmallForTheStrategyIsRefusedAndTheFormSnapsBack) {
     EXPECT_TRUE(messages.front().startsWith("Not applied: ")) << messages.front().toStdString();
 }
 
-// A system of wafers (SPEC section 8) is shown, read-only, as one line under the wafer's size;
-// a scenario of one wafer has no such line.
+// A system of wafers (docs/gui.md "Hardware") is shown, read-only, as one line under the wafer's
+// size; a scenario of one wafer has no such line.
 TEST(HardwarePanel, ASystemOfWafersIsShownAsOneLine) {
     ScenarioDocument document;
     Scenario scenario = transformerStep();

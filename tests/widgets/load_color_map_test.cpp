@@ -53,7 +53,7 @@ TEST(LoadColorMap, IdleIsNotOnTheMap) {
         EXPECT_NE(idleLinkColor(), loadColor(i / 10.0));
 }
 
-// Compare mode's map: RdBu's ends and middle, symmetric buckets (issue 20 item 9).
+// Compare mode's map: RdBu's ends and middle, symmetric buckets (docs/gui.md "Compare").
 TEST(LoadColorMap, TheDifferenceMapIsBlueForLessWhiteForNoneRedForMore) {
     EXPECT_EQ(differenceColor(-1.0), QColor(5, 48, 97));
     EXPECT_EQ(differenceColor(0.0), QColor(247, 247, 247));

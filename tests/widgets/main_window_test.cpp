@@ -222,9 +222,9 @@ TEST(MainWindow, AChangeOfTheScenarioClearsTheStatusLineButNotTheLog) {
     EXPECT_EQ(line->fullText(), QString());
 }
 
-// The window fits a 1440x900 screen with the Inspector roomy enough for a table (issue 20 item
-// 5: the Strategy form's 943 px minimum made the window 1,316 px tall, and TCME's list and chart
-// left the Inspector three lines).
+// The window fits a 1440x900 screen with the Inspector roomy enough for a table (the Strategy
+// form's 943 px minimum once made the window 1,316 px tall, and TCME's list and chart left the
+// Inspector three lines).
 TEST(MainWindow, FitsALaptopScreenWithARoomyInspector) {
     MainWindow window;
     window.restoreState(QByteArray()); // the default layout, whatever an earlier test saved

@@ -71,10 +71,10 @@ TEST(MeshView, AnOverrideRecoloursTheLinks) {
     EXPECT_DOUBLE_EQ(view.linkFraction(0), 0.0);
 }
 
-// Every colour has a legend entry at any number of groups (issue 20 item 6: the legend stopped
-// after six, "+44 more"): one row per colour in use, naming every group it marks, each group
-// once, and every row inside the view. dp 2 x tatp 50 on 10x10 has 50 DP groups (the pairs of
-// dies at one stream position).
+// Every colour has a legend entry at any number of groups (the legend once stopped after six,
+// "+44 more"): one row per colour in use, naming every group it marks, each group once, and every
+// row inside the view. dp 2 x tatp 50 on 10x10 has 50 DP groups (the pairs of dies at one stream
+// position).
 // Megatron's TP groups show where TATP groups would (docs/gui.md "The mesh"): with tatp 1 the
 // tiles' borders mark the TP groups, the legend names them P0, P1, and the groups are the
 // placement's: dp 2 x tp 2 on a 4x4 wafer, sequentially, puts TP group 0 on dies 0 and 1.
@@ -326,9 +326,9 @@ TEST(MeshView, TheAdvisorsFindingIsOutlined) {
 
 const QColor kWaferEdge(38, 50, 72); // mesh_view.cpp: a wafer's outline, an off-wafer link's edge
 
-// A [2, 2] system of wafers of `rows` x `cols` dies (SPEC section 8), K = `linksPerEdge`, as
-// the mesh view gets it, built by hand rather than simulated (the view draws the topology, the
-// report's links and the groups): link `id` carried `bytes(id)` in a 1 ms run.
+// A [2, 2] system of wafers of `rows` x `cols` dies (docs/file-format.md `system`), K =
+// `linksPerEdge`, as the mesh view gets it, built by hand rather than simulated (the view draws the
+// topology, the report's links and the groups): link `id` carried `bytes(id)` in a 1 ms run.
 template <typename Bytes>
 std::shared_ptr<const ScenarioAnalysis>
 systemAnalysis(int rows, int cols, std::optional<int> linksPerEdge, const Bytes& bytes) {
@@ -365,9 +365,9 @@ int countOf(const QImage& image, QPointF from, QPointF to, QColor colour) {
     return pixelsOf(image, QRectF(from, to).normalized().toAlignedRect(), colour, 8);
 }
 
-// A system of wafers (SPEC section 8): the legend names the wafer boundary and the off-wafer
-// link, each with a tooltip that gives the system; every wafer is outlined, and an off-wafer
-// link keeps its load's colour, edged like the boundary it crosses.
+// A system of wafers (docs/gui.md "The mesh"): the legend names the wafer boundary and the
+// off-wafer link, each with a tooltip that gives the system; every wafer is outlined, and an
+// off-wafer link keeps its load's colour, edged like the boundary it crosses.
 TEST(MeshView, ASystemOfWafersShowsItsBoundariesAndOffWaferLinks) {
     const auto analysis = systemAnalysis(3, 4, 2, [](const LinkProperties& link) {
         return link.offWafer() ? 4e6 : 1e6; // bytes

@@ -191,9 +191,9 @@ TEST(ScenarioDocument, ABadFileNamesTheFileAndTheKeyAndChangesNothing) {
     EXPECT_EQ(document.scenario(), original);
 }
 
-// The first problem of the app's first-run report (issue 20): a typo in `strategy` used to load,
-// leaving the previous example on screen under the new file's title. The typed strategy is read
-// with the file, so the file is refused like a syntax error, with the key and a hint.
+// A typo in `strategy` used to load, leaving the previous example on screen under the new file's
+// title. The typed strategy is read with the file, so the file is refused like a syntax error, with
+// the key and a hint.
 TEST(ScenarioDocument, ATypoInTheStrategyIsRefusedAtOpenAndChangesNothing) {
     QTemporaryDir directory;
     const QString path = directory.filePath("typo.json");

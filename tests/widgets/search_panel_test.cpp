@@ -68,7 +68,7 @@ TEST(SearchPanel, FillsTheScatterAndTheTableWithTheBaselines) {
     EXPECT_EQ(f.panel.plottedCandidates(), static_cast<int>(result->candidates.size()));
     EXPECT_GE(f.panel.paretoPoints(), 1);
     EXPECT_LE(f.panel.paretoPoints(), f.panel.plottedCandidates());
-    // The bar and the text give the same counts (issue 20 item 3: they disagreed).
+    // The bar and the text give the same counts (they once disagreed).
     const auto* bar = f.panel.findChild<QProgressBar*>("searchProgress");
     const auto* status = f.panel.findChild<QLabel*>("searchStatus");
     ASSERT_TRUE(bar && status);
@@ -105,7 +105,7 @@ TEST(SearchPanel, FillsTheScatterAndTheTableWithTheBaselines) {
 }
 
 // The document's own strategy is drawn beside the best, labelled, and every named point is
-// inside the axes, not on their frame (issue 20 item 10).
+// inside the axes, not on their frame (docs/gui.md "Strategy search").
 TEST(SearchPanel, DrawsTheCurrentStrategyBesideTheBest) {
     SearchFixture f;
     f.panel.resize(900, 500);

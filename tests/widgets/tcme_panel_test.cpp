@@ -47,9 +47,9 @@ TEST(TcmePanel, StepAdvancesTheIterationAndTheChart) {
     EXPECT_LE(makespans->at(2)->value, makespans->at(0)->value);
 }
 
-// Before and After are coloured on one scale (issue 20 item 6: each was scaled to its own
-// maximum, 128 MB against 96 MB, so one colour meant two loads): each state carries the other,
-// and the mesh's scale spans both (MeshView.ComparedLoadsShareOneScale).
+// Before and After are coloured on one scale (each was once scaled to its own maximum, 128 MB
+// against 96 MB, so one colour meant two loads): each state carries the other, and the mesh's scale
+// spans both (MeshView.ComparedLoadsShareOneScale).
 TEST(TcmePanel, BeforeAndAfterShareOneColourScale) {
     ScenarioDocument document;
     document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
@@ -79,8 +79,8 @@ TEST(TcmePanel, BeforeAndAfterShareOneColourScale) {
     }
 }
 
-// Before is the scenario as opened whichever iteration is selected (issue 20 item 8: it was
-// "before the selected iteration", which after two iterations is not the original).
+// Before is the scenario as opened whichever iteration is selected (it once was "before the
+// selected iteration", which after two iterations is not the original).
 TEST(TcmePanel, BeforeIsTheScenarioAsOpened) {
     ScenarioDocument document;
     document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
@@ -100,8 +100,8 @@ TEST(TcmePanel, BeforeIsTheScenarioAsOpened) {
     EXPECT_EQ(before->caption, "TCME: before, as opened");
 }
 
-// The Optimize menu's items are the panel's actions, enabled exactly as its buttons (issue 20
-// item 9: Apply was offered in the menu while the panel's Apply was greyed out).
+// The Optimize menu's items are the panel's actions, enabled exactly as its buttons (Apply
+// was once offered in the menu while the panel's Apply was greyed out).
 TEST(TcmePanel, ItsActionsAreEnabledExactlyAsItsButtons) {
     ScenarioDocument document;
     document.load(test::exampleScenario("contention_fsdp_tatp_4x4.json"), {});
@@ -167,7 +167,7 @@ TEST(TcmePanel, ClickingARetreeLineDrawsThatTreeBeforeAndAfter) {
     EXPECT_TRUE(iteration->newPaths.empty());
 }
 
-// Each iteration says why its change was kept, by the objective's order (issue 20 item 8).
+// Each iteration says why its change was kept, by the objective's order (docs/gui.md "TCME").
 TEST(TcmePanel, SaysWhyEachChangeWasKept) {
     TcmeIteration iteration;
     EXPECT_EQ(TcmePanel::keptBecause(iteration), "no change improves the objective");

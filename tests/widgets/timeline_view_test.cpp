@@ -370,8 +370,9 @@ TEST(TimelineView, TooltipsDescribeComputeAndTransfers) {
     EXPECT_TRUE(send.contains(QStringLiteral("round 2")));
 }
 
-// On a GPU cluster (SPEC section 9) a transfer's links end at switches, which the tooltip names
-// as the mesh view does: one node of 3 GPUs, flow f1 from GPU 1 through the node's switch to 2.
+// On a GPU cluster (docs/network-model.md section 12) a transfer's links end at switches, which the
+// tooltip names as the mesh view does: one node of 3 GPUs, flow f1 from GPU 1 through the node's
+// switch to 2.
 TEST(TimelineView, TransferTooltipsNameTheSwitchesOfACluster) {
     Scenario scenario;
     scenario.wafer.rows = 1;

@@ -49,7 +49,7 @@ TEST(WalkthroughPanel, PointsAtTheConflictWithTheSimulatorsNumbers) {
     }
     EXPECT_TRUE(tatp && fsdp);
     // The teaching example's hottest link (1 -> 2, FSDP alone) is not this one: the text says
-    // so rather than leave the status bar's "hottest link" contradicting it (issue 20 item 8).
+    // so rather than leave the status bar's "hottest link" contradicting it.
     const LinkReport hottest = analysis->report.hottestLinks(1).front();
     ASSERT_NE(hottest.id, link);
     EXPECT_TRUE(tour.currentText().contains(
@@ -62,7 +62,7 @@ TEST(WalkthroughPanel, PointsAtTheConflictWithTheSimulatorsNumbers) {
     EXPECT_TRUE(tour.currentText().contains(
         QString("%1 iteration").arg(window.tcmePanel()->iterationCount())))
         << tour.currentText().toStdString();
-    // Every kept change says which figure it improved (issue 20 item 8).
+    // Every kept change says which figure it improved (docs/gui.md "Walkthrough").
     EXPECT_TRUE(tour.currentText().contains("kept: ")) << tour.currentText().toStdString();
 
     tour.showStep(5); // applied as one undo command; the makespan fell

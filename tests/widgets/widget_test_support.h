@@ -87,8 +87,8 @@ inline Scenario smallPipelineScenario() {
     return scenario;
 }
 
-// A [2, 2] system of wafers (SPEC section 8), off-wafer links of 100 GB/s and 1 us, joining
-// `linksPerEdge` die pairs of each shared edge (unset: all).
+// A [2, 2] system of wafers (docs/file-format.md `system`), off-wafer links of 100 GB/s and 1 us,
+// joining `linksPerEdge` die pairs of each shared edge (unset: all).
 inline SystemSpec twoByTwoSystem(std::optional<int> linksPerEdge) {
     SystemSpec system;
     system.waferRows = 2;

@@ -1,4 +1,4 @@
-// `waferscope-cli advise` end to end (docs/cli.md section 11, SPEC section 7): the JSON's
+// `waferscope-cli advise` end to end (docs/cli.md section 11): the JSON's
 // fields, the text, exit statuses and bad input.
 #include "cli_runner.h"
 #include "test_data_paths.h"

@@ -1,4 +1,4 @@
-// `mpirun -n R waferscope-cli sweep` (docs/scale.md, SPEC section 7): the ranks share the points
+// `mpirun -n R waferscope-cli sweep` (docs/scale.md): the ranks share the points
 // and rank 0 writes the same output as one process, byte for byte, for any R.
 #include "cli_runner.h"
 #include "test_data_paths.h"

@@ -450,8 +450,8 @@ TEST(ScenarioEdits, ASearchedStrategyAppliesOnlyToTheSearchedWaferAndModel) {
                   "search again");
 }
 
-// A system's die ids number its whole grid (SPEC section 8): a [1, 2] system of 4x4 wafers has
-// dies 0 to 31, and its edits check ids, sizes and searches against that grid.
+// A system's die ids number its whole grid (docs/file-format.md `system`): a [1, 2] system of 4x4
+// wafers has dies 0 to 31, and its edits check ids, sizes and searches against that grid.
 TEST(ScenarioEdits, ASystemsEditsUseItsWholeGrid) {
     Scenario system = transformerScenario();
     system.system.emplace();

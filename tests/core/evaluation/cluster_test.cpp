@@ -1,4 +1,4 @@
-// GPU clusters and TPU pods (SPEC section 9, docs/network-model.md) through the one pipeline,
+// GPU clusters and TPU pods (docs/network-model.md) through the one pipeline,
 // against closed forms: a ring all-reduce inside one node, an all-gather across nodes
 // bottlenecked by the network cards, a fat tree's oversubscription halving its cross-leaf
 // bandwidth, the ring all-gather on one axis of a TPU pod's torus, store-and-forward through a
@@ -125,7 +125,8 @@ TEST(Cluster, TorusAllGatherOnATpuPodAxis) {
 }
 
 // Store-and-forward through the node switch: m chunks over h = 2 hops of equal bandwidth,
-// (m + h - 1) C / B + h a (SPEC section 6): the switch holds each chunk until it has arrived.
+// (m + h - 1) C / B + h a (docs/network-model.md section 10): the switch holds each chunk until it
+// has arrived.
 TEST(Cluster, StoreAndForwardThroughTheNodeSwitch) {
     Scenario scenario = cluster(1, 2);
     scenario.traffic = {p2p("p", 0, 1, 64e6)};

@@ -1,4 +1,4 @@
-// Systems of several wafers (SPEC section 8, docs/network-model.md section 11) through the one
+// Systems of several wafers (docs/network-model.md section 11) through the one
 // pipeline: transfers across a wafer boundary at the off-wafer links' bandwidth and latency, in
 // both network models, a ring all-gather bottlenecked by them, their energy, and a system whose
 // off-wafer links match the wafer's simulating exactly as one big wafer.
@@ -93,7 +93,8 @@ TEST(SystemOfWafers, TransferAcrossTheBoundaryTakesTheOffWaferBandwidthAndLatenc
     EXPECT_TRUE(fluid.links[0].offWafer);
     EXPECT_NEAR(fluid.links[0].utilization, (kS / kOffB) / fluid.makespanS, 1e-12);
 
-    // Store-and-forward, m chunks over one hop: (m + 1 - 1) C / B + a (SPEC section 6).
+    // Store-and-forward, m chunks over one hop: (m + 1 - 1) C / B + a (docs/network-model.md
+    // section 10).
     storeAndForward(scenario);
     EXPECT_TIME(report(scenario).makespanS, (kS / kChunk) * kChunk / kOffB + kOffA);
 }

@@ -1,4 +1,4 @@
-// The `cluster` key (SPEC section 9, docs/file-format.md): nodes of GPUs read in place of
+// The `cluster` key (docs/file-format.md): nodes of GPUs read in place of
 // `wafer`, presets with their overrides, written back exactly, and each problem an error naming
 // its key.
 

@@ -39,7 +39,7 @@ TEST(StrategySpec, ParsesEveryKey) {
     EXPECT_EQ(spec.extensions, json::parse(R"({"x-note": {"by": "gui"}})"));
 }
 
-// SPEC section 9: true / false as before, and the names of Korthikanti et al.
+// docs/training-model.md `strategy`: true / false as before, and the names of Korthikanti et al.
 TEST(StrategySpec, ReadsEveryCheckpointingSpelling) {
     const auto read = [](const json& value) {
         return parseStrategy(json{{"activation_checkpointing", value}}).activationCheckpointing;

@@ -1,4 +1,4 @@
-// The `system` key (SPEC section 8, docs/file-format.md): wafers side by side, read and written
+// The `system` key (docs/file-format.md): wafers side by side, read and written
 // back exactly; die ids of faults, traffic and routes numbered over the whole grid of dies; each
 // problem an error naming its key.
 

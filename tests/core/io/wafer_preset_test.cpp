@@ -86,7 +86,7 @@ TEST(WaferPreset, TheDojoTrainingTileReadsBackItsPublishedValues) {
     EXPECT_TRUE(tile.deadLinks.empty());
 }
 
-// docs/hardware.md's table for the TPU v5e pod: a 16 x 16 torus of its chips (SPEC section 9).
+// docs/hardware.md's table for the TPU v5e pod: a 16 x 16 torus of its chips.
 TEST(WaferPreset, TheTpuV5ePodIsATorusOfItsChips) {
     const WaferSpec pod = withWafer(R"({"preset": "tpu-v5e-pod"})").wafer;
     EXPECT_EQ(pod.rows, 16);

@@ -1,6 +1,6 @@
-// ClusterRouting (SPEC section 9): the fewest-hop routes of a cluster, the same in every routing
-// mode: through the node switch inside a node, through the source's rail (then the destination
-// node's switch) on a rail network, up to the spine only between leaves of a fat tree.
+// ClusterRouting (docs/network-model.md section 12): the fewest-hop routes of a cluster, the same
+// in every routing mode: through the node switch inside a node, through the source's rail (then the
+// destination node's switch) on a rail network, up to the spine only between leaves of a fat tree.
 
 #include "routing/router.h"
 

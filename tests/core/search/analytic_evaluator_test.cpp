@@ -103,9 +103,9 @@ TEST(AnalyticEvaluator, StreamsAndCollectivesAgreeWithTheSimulator) {
     }
 }
 
-// On a system (SPEC section 8) a collective crossing the off-wafer links is costed at their
-// bandwidth: the gemm's 4x4 wafer cut into two 4x2 wafers joined by links 10 times slower. A
-// 16-die FSDP ring crosses them; so does a dp 4 FSDP ring of snake-placed TATP groups.
+// On a system (docs/network-model.md section 11) a collective crossing the off-wafer links is
+// costed at their bandwidth: the gemm's 4x4 wafer cut into two 4x2 wafers joined by links 10 times
+// slower. A 16-die FSDP ring crosses them; so does a dp 4 FSDP ring of snake-placed TATP groups.
 TEST(AnalyticEvaluator, CostsOffWaferLinksAtTheirBandwidthLikeTheSimulator) {
     Scenario scenario = loadScenario(kTestData / "gemm_4x4.json");
     scenario.wafer.cols = 2;

@@ -285,9 +285,9 @@ TEST(ClosedForm, StoreAndForwardPipeline) {
     EXPECT_TIME(run(scenario).result.makespanS, (m + h - 1) * s / kB);
 }
 
-// The same ring in the store-and-forward model (SPEC section 6), each rank's n/p bytes cut into
-// m = 4 chunks of C: a one-hop step takes m C / B + a and the wrap-around (p - 1 hops) takes
-// (m + p - 2) C / B + (p - 1) a; the longest chain crosses the wrap-around once:
+// The same ring in the store-and-forward model (docs/network-model.md section 10), each rank's n/p
+// bytes cut into m = 4 chunks of C: a one-hop step takes m C / B + a and the wrap-around (p - 1
+// hops) takes (m + p - 2) C / B + (p - 1) a; the longest chain crosses the wrap-around once:
 // ((p-1)/p) n/B + (p-2) C/B + (2p-3) a, the fluid time plus p - 2 chunk times.
 TEST(ClosedForm, StoreAndForwardRingAllGatherOnALine) {
     for (const int p : {3, 4, 8}) {

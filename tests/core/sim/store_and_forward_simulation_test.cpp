@@ -1,4 +1,4 @@
-// The store-and-forward model of SPEC section 6 (docs/network-model.md section 10) on hand-built
+// The store-and-forward model (docs/network-model.md section 10) on hand-built
 // problems: the pipeline closed form, the FIFO tie rule, multicast copies at branches,
 // reduction chunks combined where branches join, and dependencies that wait for the last chunk.
 #include "sim/fluid_simulator.h"

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <functional>
 
-// The compute and memory model of docs/compute-model.md (SPEC section 4): each term against
+// The compute and memory model of docs/compute-model.md: each term against
 // its closed form, then metamorphic checks where no closed form exists.
 namespace ws {
 namespace {

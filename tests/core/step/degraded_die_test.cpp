@@ -1,4 +1,4 @@
-// Degraded dies and the balancer (SPEC section 4, docs/compute-model.md "Degraded dies"): a TATP
+// Degraded dies and the balancer (docs/compute-model.md "Degraded dies"): a TATP
 // group runs at the pace of its slowest member under even shares, and at the pace of its mean
 // speed when each die's share follows its speed.
 #include "evaluation/run_options.h"

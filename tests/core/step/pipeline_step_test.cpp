@@ -1,4 +1,4 @@
-// Pipeline stages through the training step (SPEC section 8, docs/training-model.md "Pipeline
+// Pipeline stages through the training step (docs/training-model.md "Pipeline
 // stages"): where stages go, what crosses their boundaries, what the first stage holds, and
 // that the step is the 1F1B schedule of the simulated stages and sends.
 #include "evaluation/scenario_run.h"

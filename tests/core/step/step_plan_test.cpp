@@ -225,7 +225,8 @@ TEST(StepPlan, BackwardPassesStreamTheOperandsTheyNeed) {
     EXPECT_GT(dW.streamedBlockBytes, qkv.streamedBlockBytes); // A's block alone was too few
 }
 
-// SPEC section 5: recomputation repeats the forward's communication (Megatron's TP all-reduces).
+// docs/training-model.md "How a step is simulated": recomputation repeats the forward's
+// communication (Megatron's TP all-reduces).
 TEST(StepPlan, CheckpointingRecomputesTheForwardPassWithItsCommunication) {
     StrategySpec strategy = strategyOf(1, 2, 2, 1);
     strategy.activationCheckpointing = Checkpointing::Full;
@@ -444,8 +445,9 @@ TEST(StepPlan, CollectivesInOrderWithTheirBytes) {
     }
 }
 
-// SPEC section 5: layer l + 1's gather is issued when layer l's forward starts (after l's
-// gather), the backward gathers run in reverse, and each layer's first task waits for its own.
+// docs/training-model.md "How a step is simulated": layer l + 1's gather is issued when layer l's
+// forward starts (after l's gather), the backward gathers run in reverse, and each layer's first
+// task waits for its own.
 TEST(StepPlan, FsdpPrefetchesOneLayerAheadBothWays) {
     const StepPlan plan =
         buildStepPlan(fourLayerTransformer(), strategyOf(2, 1, 1, 1, true), DieSpec{});
@@ -493,8 +495,8 @@ TEST(StepPlan, FsdpPrefetchesOneLayerAheadBothWays) {
               (std::vector<CollectiveRole>{CollectiveRole::FsdpGradientScatter}));
 }
 
-// SPEC section 5: gradients of replicated weights are reduced over DP x SP; without FSDP only
-// the last micro-batch does it, in a window of its own.
+// docs/training-model.md "How a step is simulated": gradients of replicated weights are reduced
+// over DP x SP; without FSDP only the last micro-batch does it, in a window of its own.
 TEST(StepPlan, ReplicatedGradientsAllReduceOverEveryReplicaInTheLastMicroBatch) {
     StrategySpec strategy = strategyOf(1, 4, 1, 1);
     strategy.microBatches = 2;

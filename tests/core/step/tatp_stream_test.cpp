@@ -422,8 +422,8 @@ TEST(TatpStreamTest, SingleBufferBidirectionalCriticalPath) {
     expectRel(runLine(8, {.doubleBuffering = false}).result.makespanS, 24e-6); // 8 C + 10 T1
 }
 
-// Issue 14 asked whether the single-buffer rule is applied alike to both schedules, since on a
-// line of 8 without double buffering the bidirectional relay (43.9 us) came out slower than the
+// Is the single-buffer rule applied alike to both schedules? On a line of 8 without double
+// buffering the bidirectional relay (43.9 us) comes out slower than the
 // ring (39.2 us). It is (SingleBufferWaitsForThePreviousCompute checks every transfer of both);
 // the difference is how each moves a block more than one hop. The relay forwards it die by
 // die, a whole block per hop, each hop a transfer of its own (above: n C + floor(3 (n-1) / 2)

@@ -454,9 +454,9 @@ double firstComputeStartS(const TrainingStep& step, const SimResult& result) {
     return first;
 }
 
-// SPEC section 5: only the first layer's gather is exposed, and it runs alone, so the first
-// task starts exactly at the ring all-gather's closed form (p - 1) a + ((p - 1) / p) n / B
-// (REFERENCE_VALUES.md); issuing every gather at once made it twice that.
+// docs/training-model.md "How a step is simulated": only the first layer's gather is exposed, and
+// it runs alone, so the first task starts exactly at the ring all-gather's closed form (p - 1) a +
+// ((p - 1) / p) n / B (REFERENCE_VALUES.md); issuing every gather at once made it twice that.
 TEST(TrainingSchedule, TheFirstLayersGatherIsExposedAtTheRingClosedForm) {
     const Scenario scenario =
         scenarioWith(1, 2, smallFourLayerModel(), {{"dp", 2}, {"fsdp", true}});
@@ -491,8 +491,8 @@ TEST(TrainingSchedule, PrefetchHidesGathersThatFitUnderALayersCompute) {
     EXPECT_LT(b.stepS - a.stepS, 0.02 * a.stepS);
 }
 
-// SPEC section 5: sequence-parallel ranks hold replicated weights, so their gradients are
-// all-reduced like data-parallel ones: sp 4 moves what dp 4 moves.
+// docs/training-model.md "How a step is simulated": sequence-parallel ranks hold replicated
+// weights, so their gradients are all-reduced like data-parallel ones: sp 4 moves what dp 4 moves.
 TEST(TrainingSchedule, SequenceParallelGradientsAreReducedWithTheDataParallelVolume) {
     auto gradientBytes = [](const nlohmann::json& strategy) {
         const Scenario scenario = scenarioWith(1, 4, smallFourLayerModel(), strategy);

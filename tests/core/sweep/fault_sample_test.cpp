@@ -250,8 +250,8 @@ TEST(FaultSample, AnExplicitMappingWhoseDiesAllLiveIsKept) {
 }
 
 // A pinned route (TCME's tuning) that crosses a new fault is dropped, so that its flow follows
-// the routing mode around the fault (SPEC section 2) instead of failing the point; pins the
-// faults miss are kept.
+// the routing mode around the fault (docs/network-model.md section 5) instead of failing the point;
+// pins the faults miss are kept.
 TEST(FaultSample, PinnedRoutesThroughAFaultAreDropped) {
     Scenario base = scenarioOf(gemmScenario(2, 2, R"({"tatp": 2})"));
     base.routing = RoutingSpec{};

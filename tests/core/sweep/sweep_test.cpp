@@ -56,7 +56,7 @@ TEST(Sweep, PointsAreTheCartesianProductLastAxisFastestThenTheSample) {
     EXPECT_DOUBLE_EQ(scenario.wafer.linkBandwidth.value, 4e12);
 }
 
-// Bad sweep files exit 2 naming the key (issue 17, Must show).
+// Bad sweep files exit 2 naming the key (docs/cli.md section 10).
 TEST(Sweep, BadSweepFilesAreRefusedNamingTheKey) {
     EXPECT_NE(problemOf(sweepText(R"({"strategy.tapt": [2]})")).find("axes.strategy.tapt[0]"),
               std::string::npos);
@@ -97,7 +97,7 @@ TEST(Sweep, ADottedKeyCreatesTheObjectsOnItsWay) {
     EXPECT_THROW(setDottedKey(document, "wafer..rows", 1), ScenarioError);
 }
 
-// A sweep's rows equal individual simulations of the same points (issue 17, Must show).
+// A sweep's rows equal individual simulations of the same points (docs/cli.md section 10).
 TEST(Sweep, ARowIsTheSimulationOfItsPoint) {
     const SweepSpec spec = parseSweep(sweepText(R"({"strategy.tatp": [2, 4]})"));
     for (std::size_t index = 0; index < pointCount(spec); ++index) {
@@ -136,7 +136,7 @@ std::string runToText(const SweepSpec& spec, int threads, SweepFormat format) {
     return text;
 }
 
-// One thread or two: the same output, row for row (issue 17, Must show).
+// One thread or two: the same output, row for row (docs/cli.md section 10).
 TEST(Sweep, TheOutputIsTheSameOnOneOrTwoThreads) {
     const SweepSpec spec =
         parseSweep(sweepText(R"({"strategy.tatp": [1, 2, 4], "strategy.dp": [1, 2, 16]})"));

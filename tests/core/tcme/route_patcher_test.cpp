@@ -307,7 +307,7 @@ TEST(TcmeEngine, TheThreadCountDoesNotChangeTheSteps) {
 // The figures the original engine (rebuilding every candidate) produced for the GPT-3 step, to
 // the last bit: the fast paths must not change them. (Re-pinned when the compute and memory
 // model of docs/compute-model.md landed: the step's tasks now pay HBM traffic and overhead; and
-// again when the window became three layers with SPEC section 5's schedule; and when the max-min
+// again when the window became three layers with the overlap schedule; and when the max-min
 // solver began to keep the rates below a change's floor, which moved the queueing delays by one
 // and 104 ulps: rounding, not a rate, as MaxMinSolver's oracle test checks; and when TCME began
 // to judge a step by the step time and over its collectives' critical phases (docs/tcme.md). The

@@ -143,11 +143,11 @@ TEST(TcmeEngine, ReroutesAHotP2pFlowAndHalvesTheMakespan) {
     EXPECT_THROW(engine.step(), std::logic_error);
 }
 
-// Two equally hot links (issue 20 item 8: an iteration kept a reroute that moved neither the
-// makespan nor the hottest link, and nothing said why). On the 2x2 mesh "a" and "b" share 1->3
-// and "c" (3->2->0) and "d" share 2->0, 2 MB each: 2 us. Taking "a" off 1->3 leaves 2->0 as hot
-// and the makespan at 2 us, but the squared bytes fall from 1+4+1+4 to 1+1+1+1+4 (MB^2): kept
-// for the spread. The next iteration takes "c" off 2->0, and the makespan halves.
+// Two equally hot links (an iteration once kept a reroute that moved neither the makespan nor the
+// hottest link, and nothing said why). On the 2x2 mesh "a" and "b" share 1->3 and "c" (3->2->0) and
+// "d" share 2->0, 2 MB each: 2 us. Taking "a" off 1->3 leaves 2->0 as hot and the makespan at 2 us,
+// but the squared bytes fall from 1+4+1+4 to 1+1+1+1+4 (MB^2): kept for the spread. The next
+// iteration takes "c" off 2->0, and the makespan halves.
 TEST(TcmeEngine, SaysWhichFigureOfTheObjectiveAKeptChangeImproved) {
     Scenario scenario = twoFlowsOnOneLink();
     scenario.traffic.push_back(p2p("c", 3, 0, kMB));

@@ -1,6 +1,6 @@
-// A cluster as a topology (SPEC section 9): GPUs numbered node-major, switches as vertices after
-// them, links only between a GPU and a switch (or a leaf and the spine), hop distances and the
-// fixed routes of ClusterRouting.
+// A cluster as a topology (docs/network-model.md section 12): GPUs numbered node-major, switches as
+// vertices after them, links only between a GPU and a switch (or a leaf and the spine), hop
+// distances and the fixed routes of ClusterRouting.
 
 #include "topology/wafer_topology.h"
 

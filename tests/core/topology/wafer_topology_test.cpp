@@ -59,7 +59,8 @@ TEST(WaferTopology, RejectsBadSpecs) {
     EXPECT_THROW(WaferTopology({4, 4, TopologyKind::Mesh, {}, {{0, 5}}}), std::invalid_argument);
 }
 
-// SPEC section 8: a [1, 2] system of 4x4 wafers is a 4x8 grid; die 4 is wafer 1's top left.
+// docs/file-format.md `system`: a [1, 2] system of 4x4 wafers is a 4x8 grid, and die 4 is
+// wafer 1's top left.
 TEST(WaferTopology, SystemOfWafersIsOneGridWithOffWaferLinksBetweenWafers) {
     TopologySpec spec{4, 8, TopologyKind::Mesh, {}, {}};
     spec.waferRows = 4;

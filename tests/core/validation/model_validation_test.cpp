@@ -67,8 +67,9 @@ TEST(ModelValidation, PresetEfficiencyIsTheCalibrationOfTheMegatron22bPoint) {
 }
 
 // The nccl-tests points are ring all-reduces over the 8 GPUs of one node: each simulates to
-// SPEC section 2's closed form, 2 (P - 1) / P N / B_intra + 2 (P - 1) x 2 a_intra (two links
-// per hop through the node switch), with the preset's B_intra = 300 GB/s and a_intra = 1 us.
+// the closed form of docs/network-model.md section 12.1, 2 (P - 1) / P N / B_intra +
+// 2 (P - 1) x 2 a_intra (two links per hop through the node switch), with the preset's
+// B_intra = 300 GB/s and a_intra = 1 us.
 // docs/network-model.md section 4.8: the ring over the 8 GPUs of one node with the fastest of the
 // preset's fitted protocols, the closed form scripts/fit_nccl_protocols.py fits:
 // 2 (P - 1) x 2 a + min over protocols of (L + 2 (P - 1)/P N / (e B)).
