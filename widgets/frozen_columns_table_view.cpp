@@ -74,17 +74,18 @@ FrozenColumnsTableView::FrozenColumnsTableView(QWidget* parent)
 }
 
 void FrozenColumnsTableView::setModel(QAbstractItemModel* model) {
-    if (this->model())
-        disconnect(this->model(), nullptr, this, nullptr);
+    // Only this class's own connections: the view's are QTableView's to keep or drop.
+    for (const QMetaObject::Connection& connection : m_modelConnections)
+        disconnect(connection);
+    m_modelConnections.clear();
     QTableView::setModel(model);
     m_frozen->setModel(model);
     m_frozen->setSelectionModel(selectionModel()); // one selection in both
     if (model) {
-        connect(model, &QAbstractItemModel::modelReset, this, &FrozenColumnsTableView::syncColumns);
-        connect(model, &QAbstractItemModel::columnsInserted, this,
-                &FrozenColumnsTableView::syncColumns);
-        connect(model, &QAbstractItemModel::columnsRemoved, this,
-                &FrozenColumnsTableView::syncColumns);
+        const auto sync = &FrozenColumnsTableView::syncColumns;
+        m_modelConnections = {connect(model, &QAbstractItemModel::modelReset, this, sync),
+                              connect(model, &QAbstractItemModel::columnsInserted, this, sync),
+                              connect(model, &QAbstractItemModel::columnsRemoved, this, sync)};
     }
     syncColumns();
 }

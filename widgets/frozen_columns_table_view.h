@@ -2,6 +2,8 @@
 
 #include <QTableView>
 
+#include <vector>
+
 namespace ws {
 
 // A table whose first columns stay in view while the others scroll sideways (the sweep's axis
@@ -36,6 +38,7 @@ private:
 
     QTableView* m_frozen;
     int m_frozenCount = 0;
+    std::vector<QMetaObject::Connection> m_modelConnections; // the model's signals to syncColumns
     bool m_copyingWidths = false; // the overlay's resizes are this view's, not the user's
 };
 

@@ -583,25 +583,30 @@ void SearchPanel::replot() {
     const double span = std::max(std::min(memoryShownGB, xMax) - xMin, 1e-3);
     const QCPRange x(std::max(0.0, xMin - 0.08 * span),
                      std::min(memoryShownGB, xMax) + 0.08 * span);
-    if (offAxis > 0) { // placed in the top right corner by placePointLabels
-        m_offAxisNote = new QCPItemText(m_scatter);
-        m_offAxisNote->setText(tr("%1 more out of memory →").arg(offAxis));
-        m_offAxisNote->setColor(kOutOfMemoryColour.darker(130));
-    }
+    // Placed in pixels after each layout (placePointLabels), so that a resized dock keeps them
+    // apart.
+    auto placedLabel = [this](const QString& text, const QColor& colour) {
+        auto* label = new QCPItemText(m_scatter);
+        label->setText(text);
+        label->setColor(colour);
+        label->setClipToAxisRect(false);
+        label->setBrush(QColor(255, 255, 255, 190)); // readable over the candidates
+        label->setPadding(QMargins());
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->position->setType(QCPItemPosition::ptAbsolute);
+        return label;
+    };
+    if (offAxis > 0) // in the top right corner
+        m_offAxisNote =
+            placedLabel(tr("%1 more out of memory →").arg(offAxis), kOutOfMemoryColour.darker(130));
     // Log axis: room above and below, in ratio, so that no marker sits on the frame (the
     // best is the lowest point, and its star is 16 px wide).
     const QCPRange y(yMin / 1.4, yMax * 1.4);
     m_scatter->xAxis->setRange(x);
     m_scatter->yAxis->setRange(y);
-    // Labelled after each layout, in pixels (placePointLabels), so that a resized dock keeps
-    // them apart.
-    for (const Named& named : labels) {
-        auto* label = new QCPItemText(m_scatter);
-        label->setText(named.names.join(QStringLiteral(" = ")));
-        label->setColor(named.colour);
-        m_pointLabels.push_back({label, named.point});
-    }
-    placePointLabels();
+    for (const Named& named : labels)
+        m_pointLabels.push_back(
+            {placedLabel(named.names.join(QStringLiteral(" = ")), named.colour), named.point});
     m_scatter->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -674,11 +679,6 @@ void SearchPanel::placePointLabels() {
                         chosenCost = cost;
                     }
                 }
-        label.setClipToAxisRect(false);
-        label.setBrush(QColor(255, 255, 255, 190)); // readable over the candidates
-        label.setPadding(QMargins());
-        label.setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label.position->setType(QCPItemPosition::ptAbsolute);
         label.position->setCoords(chosen.topLeft());
         taken.push_back(chosen);
     };
@@ -690,9 +690,8 @@ void SearchPanel::placePointLabels() {
         const QSizeF size = sizeOf(*m_offAxisNote);
         place(
             *m_offAxisNote,
-            [&](int half, int shift, bool switched) {
-                const double x =
-                    area.right() - kCorner - size.width() - (shift + (switched ? 8 : 0)) * kShiftPx;
+            [&](int half, int shift, bool) { // one side only: the frame's
+                const double x = area.right() - kCorner - size.width() - shift * kShiftPx;
                 return QRectF(QPointF(x, area.top() + kCorner + half * size.height() / 2), size);
             },
             false);

@@ -456,7 +456,8 @@ double firstComputeStartS(const TrainingStep& step, const SimResult& result) {
 
 // docs/training-model.md "How a step is simulated": only the first layer's gather is exposed, and
 // it runs alone, so the first task starts exactly at the ring all-gather's closed form (p - 1) a +
-// ((p - 1) / p) n / B (REFERENCE_VALUES.md); issuing every gather at once made it twice that.
+// ((p - 1) / p) n / B (docs/network-model.md section 9); issuing every gather at once made it
+// twice that.
 TEST(TrainingSchedule, TheFirstLayersGatherIsExposedAtTheRingClosedForm) {
     const Scenario scenario =
         scenarioWith(1, 2, smallFourLayerModel(), {{"dp", 2}, {"fsdp", true}});
